@@ -1,0 +1,146 @@
+"""Puzzle cards and game records (NOTATION §6-7): a position plus what the card or the record says.
+
+Goals are a small expression tree; :mod:`solver.search` decides whether one holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .hexes import Hex
+from .position import Action, Position
+from .tiles import Tile
+
+COMPARISONS = (">=", ">", "<=", "<", "==")
+THEN = ("final-battle", "battle", "nothing")
+
+
+# --- goals ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """The player's HQ stands with more health than every enemy HQ, or every enemy HQ is destroyed."""
+
+    def __str__(self) -> str:
+        return "win"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOrWin:
+    def __str__(self) -> str:
+        return "draw-or-win"
+
+
+@dataclass(frozen=True, slots=True)
+class Survive:
+    def __str__(self) -> str:
+        return "survive"
+
+
+@dataclass(frozen=True, slots=True)
+class Destroy:
+    army: str
+
+    def __str__(self) -> str:
+        return f"destroy {self.army}"
+
+
+@dataclass(frozen=True, slots=True)
+class HpCompare:
+    """``hp ARMY OP N`` (health after) or, with ``damage=True``, ``damage ARMY OP N`` (lost this turn)."""
+
+    army: str
+    op: str
+    value: int
+    damage: bool = False
+
+    def __str__(self) -> str:
+        return f"{'damage' if self.damage else 'hp'} {self.army} {self.op} {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Alive:
+    hex: Hex
+    alive: bool = True
+
+    def __str__(self) -> str:
+        return f"{'alive' if self.alive else 'dead'} {self.hex.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    goal: Goal
+
+    def __str__(self) -> str:
+        inner = str(self.goal)
+        return f"not ({inner})" if isinstance(self.goal, (And, Or)) else f"not {inner}"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    goals: tuple[Goal, ...]
+
+    def __str__(self) -> str:
+        return " and ".join(f"({g})" if isinstance(g, Or) else str(g) for g in self.goals)
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    goals: tuple[Goal, ...]
+
+    def __str__(self) -> str:
+        return " or ".join(str(g) for g in self.goals)
+
+
+Goal = Win | DrawOrWin | Survive | Destroy | HpCompare | Alive | Not | And | Or
+
+
+# --- documents ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A puzzle card: the position, the offered tiles, how many may be played, the goal and what follows."""
+
+    position: Position
+    title: str
+    player: str
+    offer: tuple[Tile, ...]
+    number: int | None = None
+    level: int | None = None
+    story: str | None = None
+    play: int | None = None
+    goal: Goal = Win()
+    then: str = "final-battle"
+    solution: tuple[Action, ...] | None = None
+    explanation: str | None = None
+
+    @property
+    def tiles_to_play(self) -> int:
+        """``play N``, by default all offered tiles but one (NOTATION §6)."""
+        return self.play if self.play is not None else max(len(self.offer) - 1, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    number: int
+    army: str
+    actions: tuple[Action, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectHp:
+    army: str
+    hp: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: the turn order, the start position (normally an empty board) and every turn."""
+
+    players: tuple[str, ...]
+    position: Position
+    entries: tuple[Turn | ExpectHp, ...] = ()

@@ -1,0 +1,128 @@
+"""The ``nhex`` command (NOTATION §9): a thin layer over the modules, one function per sub-command.
+
+Exit status: 0 done; 1 the answer is no (an illegal action, no solution); 2 bad input, reported as
+``FILE:LINE:COLUMN: message`` with nothing written to standard output; 3 stopped at a limit the user set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable, Sequence
+
+from rich.console import Console
+
+from .errors import NotationError
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _load(path: str):
+    from .notation import load
+
+    return load(path)
+
+
+# --- sub-commands ----------------------------------------------------------------------------------------------
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .render.terminal import render_document
+
+    document = _load(args.file)
+    _console().print(render_document(document))
+    return EXIT_OK
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from .notation import write
+
+    sys.stdout.write(write(_load(args.file)))
+    return EXIT_OK
+
+
+def cmd_tiles(args: argparse.Namespace) -> int:
+    from .render.terminal import render_tiles
+    from .tiles import armies, army
+
+    chosen = [army(args.army)] if args.army else list(armies().values())
+    if args.json:
+        from .render.tables import tiles_json
+
+        print(json.dumps([entry for a in chosen for entry in tiles_json(a)], indent=1, ensure_ascii=False))
+    else:
+        console = _console()
+        for a in chosen:
+            console.print(render_tiles(a))
+    return EXIT_OK
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .rules import OPTIONS
+
+    if args.json:
+        print(json.dumps([{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
+                           "passage": o.passage} for o in OPTIONS], indent=1))
+        return EXIT_OK
+    from rich.table import Table
+
+    table = Table(title="Rule options (set them with `rules 3.0 NAME=VALUE`)", show_lines=True)
+    for column in ("option", "default", "choices", "reading", "passage"):
+        table.add_column(column)
+    for o in OPTIONS:
+        table.add_row(o.name, o.default, " | ".join(o.choices), o.summary, o.passage)
+    _console().print(table)
+    return EXIT_OK
+
+
+# --- the parser ------------------------------------------------------------------------------------------------
+
+COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
+    "show": (cmd_show, "draw a position or puzzle card on the terminal"),
+    "fmt": (cmd_fmt, "print a file in canonical form"),
+    "tiles": (cmd_tiles, "list the army database"),
+    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        if name in ("show", "fmt"):
+            command.add_argument("file", help="a file in the nhex notation, or - for standard input")
+        elif name == "tiles":
+            command.add_argument("army", nargs="?", help="one army (default: all)")
+            command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
+        elif name == "rules":
+            command.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler, _ = COMMANDS[args.command]
+    try:
+        return handler(args)
+    except NotationError as error:
+        print(str(error), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as error:  # NhexError and the lookups of unknown names
+        print(f"nhex: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("nhex: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

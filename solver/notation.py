@@ -1,0 +1,564 @@
+"""The nhex notation: text → values (with every mistake located) and values → canonical text.
+
+One Lark grammar (``grammar/position.lark``) reads positions, puzzle cards and game records; this module turns
+its tree into :mod:`solver.position` and :mod:`solver.cards` values, checks them (unknown names, hexes off
+the board, impossible markers, :meth:`Position.problems`), and writes them back in the canonical form of
+NOTATION §1-7: lower-case kebab-case names, hex labels, upper-case directions, every facing written.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import cards
+from .cards import GameRecord, Goal, Puzzle
+from .errors import NotationError
+from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
+from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Place, PlaceHQ, Position, Problem, Unit,
+                       Use)
+from .resources import grammar_text
+from .rules import DEFAULT_RULES, RuleSet
+from .tiles import Kind, Tile, army_name, normal_name, tile
+
+Document = Position | Puzzle | GameRecord
+
+_PUZZLE_STATEMENTS = {"puzzle", "level", "story", "player", "offer", "play", "goal", "then", "solution",
+                      "explanation"}
+_GAME_STATEMENTS = {"game", "players", "turn", "expect"}
+_TERMINAL_NAMES = {
+    "_NL": "end of line", "HEX": "a hex", "TILE": "a tile", "NAME": "a name", "INT": "a number",
+    "STRING": "a quoted string", "VALUE": "a value", "EQUAL": "'='", "COLON": "':'", "SEMICOLON": "';'",
+    "EDITION": "an edition number", "COMPARISON": "a comparison", "LPAR": "'('", "RPAR": "')'",
+    "COORD": "a hex as (q,r)", "TURN_NUMBER": "a turn number",
+}
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(grammar_text("position.lark"), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+# --- reading ---------------------------------------------------------------------------------------------------
+
+
+def load(path: str) -> Document:
+    """Read a position, puzzle card or game record from a file (``-`` is standard input)."""
+    if path == "-":
+        return parse(sys.stdin.read(), "<stdin>")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NotationError("no such file", 0, 0, path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise NotationError(f"cannot read the file: {error}", 0, 0, path) from None
+    return parse(text, path)
+
+
+def parse(text: str, source: str = "<input>") -> Document:
+    """Read notation text; every error is a :class:`NotationError` located in ``source``."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text, source) from None
+    return _Reader(source).read(tree)
+
+
+def parse_position(text: str, source: str = "<input>") -> Position:
+    document = parse(text, source)
+    if not isinstance(document, Position):
+        raise NotationError("expected a position, found a puzzle card or a game record", 1, 1, source)
+    return document
+
+
+def parse_unit(text: str) -> Unit:
+    position = parse_position(text, "<unit>")
+    if len(position.units) + len(position.foundations) != 1:
+        raise NotationError("expected exactly one unit line", 1, 1, "<unit>")
+    return (position.units or position.foundations)[0]
+
+
+def parse_action(text: str, army: str, source: str = "<action>") -> Action:
+    """Read one action line, naming tiles without an army as ``army``'s."""
+    try:
+        tree = _parser().parse(text.strip() + "\n")
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text, source) from None
+    statements = [s for s in tree.children if isinstance(s, Tree)]
+    if len(statements) != 1 or statements[0].data != "action":
+        raise NotationError("expected one action", 1, 1, source)
+    return _Reader(source).action(statements[0].children[0], army)
+
+
+def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationError:
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        found = "end of file" if token.type == "$END" else ("end of line" if token.type == "_NL" else repr(str(token)))
+        expected = sorted(_TERMINAL_NAMES.get(t, repr(t.lower().strip('_'))) for t in error.expected
+                          if not t.startswith("__"))
+        hint = f" (expected {', '.join(expected[:6])}{', ...' if len(expected) > 6 else ''})" if expected else ""
+        return NotationError(f"syntax error: unexpected {found}{hint}", error.line, error.column, source)
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        line_end = text.find("\n", error.pos_in_stream)
+        word = text[error.pos_in_stream: line_end if line_end >= 0 else len(text)].split()[0] if char.strip() else char
+        return NotationError(f"syntax error: unexpected {word!r}", error.line, error.column, source)
+    if isinstance(error, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        return NotationError("syntax error: unexpected end of file", len(lines), len(lines[-1]) + 1, source)
+    return NotationError(f"syntax error: {error}", getattr(error, "line", 0), getattr(error, "column", 0), source)
+
+
+class _Reader:
+    """Turns the parse tree of one file into a document, checking names and values as it goes."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.board: Board = STANDARD
+        self.board_node: Tree | None = None
+        self.rules: RuleSet = DEFAULT_RULES
+        self.units: list[Unit] = []
+        self.where: dict[int, Tree] = {}
+        self.foundations: list[Unit] = []
+        self.to_move: str | None = None
+        self.first_army: str | None = None
+        self.hands: dict[str, tuple[Tile, ...]] = {}
+        self.hand_nodes: dict[str, Tree] = {}
+        self.decks: dict[str, int] = {}
+        self.kind: str = "position"
+        self.card: dict = {}
+        self.solution: list[tuple[Tree, Action | None]] | None = None
+        self.in_solution = False
+        self.players: tuple[str, ...] = ()
+        self.entries: list = []
+        self.turn_trees: list[Tree] = []
+
+    def fail(self, message: str, node: Tree | Token) -> NotationError:
+        if isinstance(node, Token):
+            return NotationError(message, node.line or 0, node.column or 0, self.source)
+        return NotationError(message, node.meta.line, node.meta.column, self.source)
+
+    def checked(self, node: Tree | Token, read: Callable, text: str):
+        try:
+            return read(text)
+        except ValueError as error:
+            raise self.fail(str(error), node) from None
+
+    # --- names ---
+    def army(self, token: Token) -> str:
+        name = self.checked(token, army_name, str(token))
+        self.first_army = self.first_army or name
+        return name
+
+    def tile(self, token: Token, default_army: str | None = None) -> Tile:
+        text = str(token)
+        if ":" not in text and default_army is None:
+            raise self.fail(f"tile {text!r} needs its army here, as in moloch:{text}", token)
+        found = self.checked(token, lambda t: tile(t, default_army), text)
+        if ":" in text:
+            self.first_army = self.first_army or found.army
+        return found
+
+    def hex(self, token: Token) -> Hex:
+        hex_ = self.checked(token, Hex.parse, str(token))
+        if hex_ not in self.board:
+            raise self.fail(f"hex {hex_.label} is not on the {self.board.shape} board", token)
+        return hex_
+
+    def direction(self, token: Token) -> Direction:
+        return self.checked(token, Direction.parse, str(token))
+
+    # --- the whole file ---
+    def read(self, tree: Tree) -> Document:
+        statements = [s for s in tree.children if isinstance(s, Tree)]
+        if statements and statements[0].data == "puzzle":
+            self.kind = "puzzle"
+        elif statements and statements[0].data == "game":
+            self.kind = "game"
+        # The board shape decides which hexes exist, so it is read before anything names a hex.
+        boards = [s for s in statements if s.data == "board"]
+        for extra in boards[1:]:
+            raise self.fail("a second board statement", extra)
+        if boards:
+            self.stmt_board(boards[0], *boards[0].children)
+        for statement in statements:
+            if statement.data == "board":
+                continue
+            if statement.data in _PUZZLE_STATEMENTS and self.kind != "puzzle":
+                raise self.fail(f"`{statement.data}` belongs in a puzzle card, which starts with a `puzzle` line",
+                                statement)
+            if statement.data in _GAME_STATEMENTS and self.kind != "game":
+                raise self.fail(f"`{statement.data}` belongs in a game record, which starts with a `game` line",
+                                statement)
+            if self.in_solution and statement.data not in ("action", "explanation"):
+                raise self.fail("only action lines may follow `solution` (until `explanation`)", statement)
+            getattr(self, f"stmt_{statement.data}")(statement, *statement.children)
+        position = self.position()
+        if self.kind == "puzzle":
+            return self.puzzle(position)
+        if self.kind == "game":
+            if not self.players:
+                raise NotationError("a game record needs a `players` line", 1, 1, self.source)
+            entries = [self.turn(t) if isinstance(t, Tree) else t for t in self.entries]
+            return GameRecord(self.players, position, tuple(entries))
+        return position
+
+    def position(self) -> Position:
+        default = self.players[0] if self.kind == "game" and self.players else self.first_army
+        to_move = self.to_move if self.to_move is not None else (None if self.kind == "puzzle" else default)
+        if self.kind == "puzzle" and to_move is None:
+            to_move = self.card.get("player")
+        position = Position(tuple(self.units), self.board, self.rules, to_move,
+                            tuple(self.hands.items()), tuple(self.decks.items()), tuple(self.foundations))
+        problems = position.problems()
+        if problems:
+            raise self.located(problems[0])
+        return position
+
+    def located(self, problem: Problem) -> NotationError:
+        if problem.unit is not None:
+            node = self.where.get(id(problem.unit))
+            if node is None:  # an equal unit was read twice; report the later line
+                node = next(n for u, n in reversed(list(self._where_items())) if u == problem.unit)
+            return self.fail(problem.message, node)
+        return self.fail(problem.message, self.hand_nodes[problem.hand])
+
+    def _where_items(self):
+        everything = self.units + self.foundations
+        for unit in everything:
+            if id(unit) in self.where:
+                yield unit, self.where[id(unit)]
+
+    # --- position statements ---
+    def stmt_board(self, node: Tree, shape: Token, *coords: Tree) -> None:
+        name = normal_name(shape)
+        if name == "standard" and not coords:
+            self.board = STANDARD
+        elif name == "extended" and not coords:
+            self.board = EXTENDED
+        elif name == "custom":
+            if not coords:
+                raise self.fail("a custom board lists its hexes, as in `board custom (0,0) (1,-1)`", node)
+            hexes = [self.checked(c.children[0], Hex.parse, str(c.children[0])) for c in coords]
+            self.board = Board.custom(hexes)
+        else:
+            raise self.fail(f"unknown board shape {str(shape)!r} (expected standard, extended or custom (q,r) ...)",
+                            shape)
+
+    def stmt_rules(self, node: Tree, edition: Token, *options: Tree) -> None:
+        settings = [(normal_name(o.children[0]), normal_name(o.children[1])) for o in options]
+        try:
+            self.rules = RuleSet.make(str(edition), settings)
+        except ValueError as error:
+            bad = next((o for o in options if normal_name(o.children[0]) in str(error)), node)
+            raise self.fail(str(error), bad) from None
+
+    def stmt_unit(self, node: Tree, hex_token: Token, tile_token: Token, *rest: Token | Tree) -> None:
+        hex_ = self.hex(hex_token)
+        tile_ = self.tile(tile_token)
+        fields: dict = {}
+        for item in rest:
+            if isinstance(item, Token):
+                fields["facing"] = self.direction(item)
+                continue
+            name_token, value_token = item.children
+            name, value = normal_name(name_token), str(value_token)
+            if name in fields:
+                raise self.fail(f"{name}= is given twice", name_token)
+            if name in ("hp", "wounds", "venom"):
+                if not value.isdigit():
+                    raise self.fail(f"{name}= takes a whole number, not {value!r}", value_token)
+                fields[name] = int(value)
+            elif name == "owner":
+                fields["owner"] = self.army(value_token)
+            elif name == "prize":
+                fields["prizes"] = tuple(normal_name(p) for p in value.split(",") if p)
+            else:
+                raise self.fail(f"unknown unit attribute {name!r} (expected hp, wounds, venom, owner or prize)",
+                                name_token)
+        if fields.get("owner") == tile_.army:
+            del fields["owner"]
+        unit = Unit(hex_, tile_, **fields)
+        if tile_.kind is Kind.FOUNDATION:
+            self.foundations.append(unit)
+        else:
+            self.units.append(unit)
+        self.where[id(unit)] = node
+
+    def stmt_to_move(self, node: Tree, _keyword: Token, army: Token) -> None:
+        self.to_move = self.army(army)
+
+    def stmt_hand(self, node: Tree, army: Token, *tiles: Token) -> None:
+        name = self.army(army)
+        if name in self.hands:
+            raise self.fail(f"a second hand for {name}", node)
+        self.hands[name] = tuple(self.tile(t, name) for t in tiles)
+        self.hand_nodes[name] = node
+
+    def stmt_deck(self, node: Tree, army: Token, count: Token) -> None:
+        name = self.army(army)
+        if int(count) < 0:
+            raise self.fail("a deck cannot hold fewer than 0 tiles", count)
+        self.decks[name] = int(count)
+
+    # --- puzzle statements ---
+    def set_card(self, key: str, value, node: Tree) -> None:
+        if key in self.card:
+            raise self.fail(f"a second `{key}` line", node)
+        self.card[key] = value
+
+    def stmt_puzzle(self, node: Tree, *children: Token) -> None:
+        *number, title = children
+        self.set_card("title", _string(title), node)
+        if number:
+            self.set_card("number", int(number[0]), node)
+
+    def stmt_level(self, node: Tree, level: Token) -> None:
+        self.set_card("level", int(level), node)
+
+    def stmt_story(self, node: Tree, text: Token) -> None:
+        self.set_card("story", _string(text), node)
+
+    def stmt_player(self, node: Tree, army: Token) -> None:
+        self.set_card("player", self.army(army), node)
+
+    def stmt_offer(self, node: Tree, *tiles: Token) -> None:
+        player = self.card.get("player")
+        self.set_card("offer", tuple(self.tile(t, player) for t in tiles), node)
+
+    def stmt_play(self, node: Tree, count: Token) -> None:
+        if int(count) < 0:
+            raise self.fail("play takes a number from 0 up", count)
+        self.set_card("play", int(count), node)
+
+    def stmt_goal(self, node: Tree, expression: Tree | Token) -> None:
+        self.set_card("goal", self.goal(expression), node)
+
+    def stmt_then(self, node: Tree, what: Token) -> None:
+        name = normal_name(what)
+        if name not in cards.THEN:
+            raise self.fail(f"`then` takes {', '.join(cards.THEN)}, not {str(what)!r}", what)
+        self.set_card("then", name, node)
+
+    def stmt_solution(self, node: Tree) -> None:
+        if self.solution is not None:
+            raise self.fail("a second `solution` line", node)
+        self.solution = []
+        self.in_solution = True
+
+    def stmt_explanation(self, node: Tree, text: Token) -> None:
+        self.in_solution = False
+        self.set_card("explanation", _string(text), node)
+
+    def stmt_action(self, node: Tree, action: Tree) -> None:
+        if not self.in_solution:
+            raise self.fail("an action line outside a solution (a puzzle's `solution` or a game record's turn)",
+                            node)
+        self.solution.append((action, None))
+
+    def puzzle(self, position: Position) -> Puzzle:
+        for required in ("player", "offer"):
+            if required not in self.card:
+                raise NotationError(f"a puzzle card needs a `{required}` line", 1, 1, self.source)
+        player = self.card["player"]
+        solution = None
+        if self.solution is not None:
+            solution = tuple(self.action(tree, player) for tree, _ in self.solution)
+        fields = {k: v for k, v in self.card.items() if k not in ("title",)}
+        return Puzzle(position=position, title=self.card["title"], solution=solution, **fields)
+
+    def goal(self, node: Tree | Token) -> Goal:
+        kind = node.data
+        children = node.children
+        if kind == "goal_win":
+            return cards.Win()
+        if kind == "goal_draw_or_win":
+            return cards.DrawOrWin()
+        if kind == "goal_survive":
+            return cards.Survive()
+        if kind == "goal_destroy":
+            return cards.Destroy(self.army(children[0]))
+        if kind in ("goal_hp", "goal_damage"):
+            return cards.HpCompare(self.army(children[0]), str(children[1]), int(children[2]), kind == "goal_damage")
+        if kind in ("goal_alive", "goal_dead"):
+            return cards.Alive(self.hex(children[0]), kind == "goal_alive")
+        if kind == "goal_negation":
+            return cards.Not(self.goal(children[0]))
+        if kind == "goal_and":
+            return cards.And(tuple(self.goal(c) for c in children))
+        if kind == "goal_or":
+            return cards.Or(tuple(self.goal(c) for c in children))
+        raise self.fail(f"unknown goal {kind}", node)  # pragma: no cover - the grammar has no other goal
+
+    # --- game records ---
+    def stmt_game(self, node: Tree) -> None:
+        pass
+
+    def stmt_players(self, node: Tree, *armies: Token) -> None:
+        if self.players:
+            raise self.fail("a second `players` line", node)
+        self.players = tuple(self.army(a) for a in armies)
+        if len(set(self.players)) != len(self.players):
+            raise self.fail("an army is named twice in `players`", node)
+
+    def stmt_turn(self, node: Tree, number: Token, army: Token, *actions: Tree) -> None:
+        self.army(army)
+        self.entries.append(node)
+
+    def turn(self, node: Tree) -> cards.Turn:
+        number, army_token, *actions = node.children
+        army = self.army(army_token)
+        if self.players and army not in self.players:
+            raise self.fail(f"{army} is not among the players", army_token)
+        return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(a, army) for a in actions),
+                          node.meta.line)
+
+    def stmt_expect(self, node: Tree, army: Token, hp: Token) -> None:
+        self.entries.append(cards.ExpectHp(self.army(army), int(hp), node.meta.line))
+
+    # --- actions ---
+    def action(self, node: Tree, army: str) -> Action:
+        children = node.children
+        if node.data == "discard":
+            return Discard(self.tile(children[0], army))
+        if node.data == "place":
+            tile_ = self.tile(children[0], army)
+            if not tile_.is_unit and tile_.kind is not Kind.FOUNDATION:
+                raise self.fail(f"{tile_.key} is an instant: play it with `use`, not `place`", children[0])
+            facing = self.direction(children[2]) if len(children) > 2 else Direction.N
+            return Place(tile_, self.hex(children[1]), facing)
+        if node.data == "use":
+            return self.use(node, army)
+        if node.data == "move":
+            source, target = self.hex(children[0]), self.hex(children[1])
+            rest = list(children[2:])
+            by = "mobility"
+            facing = None
+            if len(rest) == 2:
+                facing, by = self.direction(rest[0]), normal_name(rest[1])
+            elif len(rest) == 1:
+                # One word after the hexes: a facing, unless the `by` keyword came before it.
+                if rest[0].type == "NAME" and _is_direction(rest[0]):
+                    facing = self.direction(rest[0])
+                else:
+                    by = normal_name(rest[0])
+            return Move(source, target, facing, by)
+        if node.data == "hq":
+            return PlaceHQ(self.hex(children[0]))
+        if node.data == "draw":
+            return Draw(tuple(self.tile(t, army) for t in children))
+        raise self.fail(f"unknown action {node.data}", node)  # pragma: no cover
+
+    def use(self, node: Tree, army: str) -> Use:
+        tile_token, *arguments = node.children
+        tile_ = self.tile(tile_token, army)
+        if tile_.kind is not Kind.INSTANT:
+            raise self.fail(f"{tile_.key} is a {tile_.kind} tile: put it on the board with `place`", tile_token)
+        counts, takes_facing = INSTANT_ARGUMENTS.get(tile_.name, (None, False))
+        if counts is None:
+            raise self.fail(f"nhex does not know the arguments of instant {tile_.key}", tile_token)
+        hexes = [a for a in arguments if a.type == "HEX"]
+        words = [a for a in arguments if a.type != "HEX"]
+        if any(arguments.index(w) < arguments.index(h) for w in words for h in hexes):
+            raise self.fail("hexes come before the facing", words[0])
+        if len(hexes) not in counts:
+            raise self.fail(f"{tile_.name} takes {counts[0]} hex{'es' if counts[0] != 1 else ''}, not {len(hexes)}",
+                            tile_token)
+        if len(words) > (1 if takes_facing else 0):
+            raise self.fail(f"unexpected {str(words[-1])!r}: {tile_.name} takes no facing" if not takes_facing
+                            else f"unexpected {str(words[-1])!r}", words[-1])
+        facing = self.direction(words[0]) if words else None
+        return Use(tile_, tuple(self.hex(h) for h in hexes), facing)
+
+
+def _is_direction(token: Token) -> bool:
+    return str(token).upper() in Direction.__members__
+
+
+def _string(token: Token) -> str:
+    text = str(token)[1:-1]
+    out, escaped = [], False
+    for char in text:
+        if escaped:
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# --- writing ---------------------------------------------------------------------------------------------------
+
+
+def _position_lines(position: Position, *, skip_to_move: str | None = None) -> list[str]:
+    lines = []
+    if position.board is not STANDARD and position.board != STANDARD:
+        lines.append(f"board {position.board}")
+    if not position.rules.is_default:
+        lines.append(str(position.rules))
+    if position.to_move is not None and position.to_move != skip_to_move:
+        lines.append(f"to-move {position.to_move}")
+    lines += [str(u) for u in position.units]
+    lines += [str(f) for f in position.foundations]
+    lines += [" ".join(["hand", army, *(t.key for t in tiles)]) for army, tiles in position.hands]
+    lines += [f"deck {army} {count}" for army, count in position.decks]
+    return lines
+
+
+def write_position(position: Position) -> str:
+    return "\n".join(_position_lines(position)) + "\n"
+
+
+def write_puzzle(puzzle: Puzzle) -> str:
+    head = "puzzle" + (f" {puzzle.number}" if puzzle.number is not None else "") + f" {quote(puzzle.title)}"
+    lines = [head]
+    if puzzle.level is not None:
+        lines.append(f"level {puzzle.level}")
+    if puzzle.story is not None:
+        lines.append(f"story {quote(puzzle.story)}")
+    lines.append(f"player {puzzle.player}")
+    lines.append(" ".join(["offer", *(t.key for t in puzzle.offer)]))
+    if puzzle.play is not None:
+        lines.append(f"play {puzzle.play}")
+    lines.append(f"goal {puzzle.goal}")
+    if puzzle.then != "final-battle":
+        lines.append(f"then {puzzle.then}")
+    lines += _position_lines(puzzle.position, skip_to_move=puzzle.player)
+    if puzzle.solution is not None:
+        lines.append("solution")
+        lines += [str(a) for a in puzzle.solution]
+    if puzzle.explanation is not None:
+        lines.append(f"explanation {quote(puzzle.explanation)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_game(game: GameRecord) -> str:
+    lines = ["game", " ".join(["players", *game.players])]
+    lines += _position_lines(game.position, skip_to_move=game.players[0] if game.players else None)
+    for entry in game.entries:
+        if isinstance(entry, cards.ExpectHp):
+            lines.append(f"expect hp {entry.army} {entry.hp}")
+        else:
+            lines.append(f"{entry.number}. {entry.army}: " + "; ".join(str(a) for a in entry.actions))
+    return "\n".join(lines) + "\n"
+
+
+def write(document: Document) -> str:
+    """The canonical text of any document."""
+    if isinstance(document, Puzzle):
+        return write_puzzle(document)
+    if isinstance(document, GameRecord):
+        return write_game(document)
+    return write_position(document)

@@ -1,0 +1,418 @@
+"""Tiles and the army database.
+
+A :class:`Tile` is what is printed on a piece of cardboard: its kind, how many copies the army has, its
+initiatives, toughness, the icons on its six edges and its ability. The facts live in one readable data file
+per army (``solver/armies/*.army``, grammar ``grammar/army.lark``); this module only reads them.
+
+Edges are numbered clockwise from the printed top (edge 0 = front). An icon on edge ``e`` of a tile facing
+``f`` acts towards direction ``(f + e) mod 6`` (NOTATION §3).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from .errors import NotationError
+from .hexes import Direction
+from .resources import army_files, grammar_text
+
+
+class Kind(StrEnum):
+    HQ = "hq"
+    WARRIOR = "warrior"
+    MODULE = "module"
+    INSTANT = "instant"
+    FOUNDATION = "foundation"
+
+
+#: Icons an edge may carry besides strengths, armor, net and link.
+EDGE_SPECIALS = frozenset({"gauss", "shotgun", "rocket", "redirect-entrance", "redirect-exit", "trap-trigger"})
+
+#: What a module (or an HQ acting as one) does to the units it is linked to.
+MODULE_EFFECTS = frozenset({
+    "melee-bonus", "ranged-bonus", "initiative-bonus", "melee-and-ranged-bonus", "melee-and-initiative-bonus",
+    "medic", "extra-initiative", "toughness-bonus", "melee-counts-as-ranged", "grant-mobility",
+    "grant-move-and-rotate", "control-takeover", "take-over-enemy-modules", "double-move", "matrix",
+})
+
+ABILITIES = frozenset({
+    "mobility", "gauss", "explosion", "venom", "sharpshooter", "spy", "shotgun", "rocket", "push", "transport",
+    "regenerate", "redirect", "trap", "rotate-one-unit-per-turn",
+})
+
+#: Army names in their canonical spelling (NOTATION §3), in the order the rulebooks introduce them.
+ARMY_NAMES = ("moloch", "outpost", "borgo", "hegemony", "smart", "vegas", "new-york", "neojungle", "doomsday")
+#: Armies the notation names but for which no tile facts exist yet (tiles README, "Open doubts" 1).
+ARMIES_WITHOUT_DATA = ("mercenary",)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """The icons on one edge of a tile."""
+
+    melee: int = 0
+    ranged: int = 0
+    armor: bool = False
+    net: bool = False
+    link: bool = False
+    special: frozenset[str] = frozenset()
+
+    @property
+    def is_blank(self) -> bool:
+        return self == BLANK_EDGE
+
+
+BLANK_EDGE = Edge()
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleEffect:
+    """A module's (or HQ's) effect on linked units: ``type`` from :data:`MODULE_EFFECTS`."""
+
+    type: str
+    value: int | None
+    target: str  # "friendly" or "enemy"
+    reach: int | None
+
+    def __str__(self) -> str:
+        text = self.type
+        if self.value is not None:
+            text += f" {self.value:+d}"
+        text += f" {self.target}"
+        if self.reach is not None:
+            text += f" reach {self.reach}"
+        return text
+
+
+@dataclass(frozen=True, eq=False)
+class Tile:
+    """One tile of an army's database. Equal tiles have the same ``army:name`` key."""
+
+    army: str
+    name: str
+    title: str
+    kind: Kind
+    count: int
+    initiative: tuple[int, ...] = ()
+    toughness: int = 0
+    edges: tuple[Edge, ...] | None = None
+    module: ModuleEffect | None = None
+    abilities: frozenset[str] = frozenset()
+    aliases: tuple[str, ...] = ()
+    polish: str | None = None
+    rule: str | None = None
+    confidence: str | None = None
+    note: str | None = None
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", f"{self.army}:{self.name}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tile) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __str__(self) -> str:
+        return self.key
+
+    def __repr__(self) -> str:
+        return f"tile({self.key!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # Tiles are database singletons; another process finds the same tile by its key.
+        return (tile, (self.key,))
+
+    @property
+    def is_unit(self) -> bool:
+        """Units are the tiles that stand on the board: HQs, warriors and modules."""
+        return self.kind in (Kind.HQ, Kind.WARRIOR, Kind.MODULE)
+
+    @property
+    def is_hq(self) -> bool:
+        return self.kind is Kind.HQ
+
+    @property
+    def mobility(self) -> bool:
+        return "mobility" in self.abilities
+
+    @property
+    def health(self) -> int:
+        """Wounds it takes to destroy the unit: toughness + 1; an HQ starts with 20 health instead."""
+        return 20 if self.kind is Kind.HQ else self.toughness + 1
+
+    def edge(self, number: int) -> Edge:
+        return self.edges[number % 6] if self.edges else BLANK_EDGE
+
+    def edge_towards(self, facing: Direction, direction: Direction) -> Edge:
+        """The icons that act towards absolute ``direction`` when the tile faces ``facing``."""
+        return self.edge(direction - facing)
+
+
+@dataclass(frozen=True)
+class Army:
+    name: str
+    title: str
+    polish: str | None
+    aliases: tuple[str, ...]
+    tiles: tuple[Tile, ...]
+    source: str
+
+    @property
+    def size(self) -> int:
+        return sum(t.count for t in self.tiles)
+
+    @property
+    def hq(self) -> Tile:
+        return next(t for t in self.tiles if t.kind is Kind.HQ)
+
+
+def normal_name(text: str) -> str:
+    """Fold a name for lookup: case, ``_``/``-``/spaces and diacritics do not matter (NOTATION §1)."""
+    text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+# --- reading the army files -------------------------------------------------------------------------------
+
+
+@cache
+def _army_parser() -> Lark:
+    return Lark(grammar_text("army.lark"), parser="lalr", propagate_positions=True)
+
+
+def _string(token: Token) -> str:
+    """The text of a quoted string; ``\\"`` and ``\\\\`` are its only escapes (NOTATION §1)."""
+    return re.sub(r"\\(.)", r"\1", token[1:-1])
+
+
+def parse_army(text: str, source: str = "<army>") -> Army:
+    """Read one army file; errors are :class:`NotationError` located in ``source``."""
+    try:
+        tree = _army_parser().parse(text)
+    except UnexpectedInput as error:
+        raise NotationError(f"syntax error: unexpected {_shown(error, text)}", error.line, error.column, source) from None
+    return _ArmyReader(source).read(tree)
+
+
+def _shown(error: UnexpectedInput, text: str) -> str:
+    token = getattr(error, "token", None)
+    if token is not None and str(token) and token.type != "$END":
+        return repr(str(token))
+    if token is not None and token.type == "$END":
+        return "end of file"
+    char = text[error.pos_in_stream] if 0 <= error.pos_in_stream < len(text) else ""
+    return repr(char) if char else "end of file"
+
+
+class _ArmyReader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.army: dict | None = None
+        self.tiles: list[dict] = []
+
+    def fail(self, message: str, node: Tree | Token) -> NotationError:
+        meta = node if isinstance(node, Token) else node.meta
+        return NotationError(message, meta.line, meta.column, self.source)
+
+    def current(self, node: Tree) -> dict:
+        if not self.tiles:
+            raise self.fail(f"{node.data!s} before any tile", node)
+        return self.tiles[-1]
+
+    def read(self, tree: Tree) -> Army:
+        for stmt in tree.children:
+            getattr(self, f"stmt_{stmt.data}")(stmt, *stmt.children)
+        if self.army is None:
+            raise NotationError("an army file starts with an `army` line", 1, 1, self.source)
+        name = self.army["name"]
+        tiles = tuple(self.build(t, name) for t in self.tiles)
+        seen: dict[str, str] = {}
+        for t in tiles:
+            for alias in (t.name, *t.aliases):
+                if seen.get(alias, t.name) != t.name:
+                    raise NotationError(f"name {alias!r} is used by both {seen[alias]} and {t.name}", 1, 1, self.source)
+                seen[alias] = t.name
+        if sum(1 for t in tiles if t.kind is Kind.HQ) != 1:
+            raise NotationError(f"army {name} must have exactly one HQ tile", 1, 1, self.source)
+        return Army(name, self.army["title"], self.army.get("polish"), tuple(self.army.get("aliases", ())), tiles,
+                    self.source)
+
+    def build(self, t: dict, army: str) -> Tile:
+        node = t.pop("_node")
+        if "kind" not in t or "count" not in t:
+            raise self.fail(f"tile {t['name']} needs a `kind` and a `count` line", node)
+        edges = t.pop("edges")
+        kind = t["kind"]
+        if kind in (Kind.INSTANT, Kind.FOUNDATION):
+            if any(not e.is_blank for e in edges):
+                raise self.fail(f"tile {t['name']}: a {kind} tile has no edges", node)
+            edges_value = None
+        else:
+            edges_value = tuple(edges)
+        return Tile(army=army, edges=edges_value, **t)
+
+    # statements -------------------------------------------------------------------------------------------
+    def stmt_army(self, node: Tree, name: Token, title: Token, polish: Token | None = None) -> None:
+        if self.army is not None:
+            raise self.fail("a second `army` line", node)
+        self.army = {"name": normal_name(name), "title": _string(title)}
+        if polish is not None:
+            self.army["polish"] = _string(polish)
+
+    def stmt_army_alias(self, node: Tree, *names: Token) -> None:
+        if self.army is None or self.tiles:
+            raise self.fail("army aliases go right after the `army` line", node)
+        self.army.setdefault("aliases", []).extend(normal_name(_string(n)) for n in names)
+
+    def stmt_tile(self, node: Tree, name: Token, title: Token) -> None:
+        if self.army is None:
+            raise self.fail("a tile before the `army` line", node)
+        self.tiles.append({"name": normal_name(name), "title": _string(title), "edges": [BLANK_EDGE] * 6,
+                           "_node": node})
+
+    def stmt_pl(self, node: Tree, text: Token) -> None:
+        self.current(node)["polish"] = _string(text)
+
+    def stmt_alias(self, node: Tree, *names: Token) -> None:
+        self.current(node)["aliases"] = tuple(normal_name(n) for n in names)
+
+    def stmt_kind(self, node: Tree, kind: Token) -> None:
+        try:
+            self.current(node)["kind"] = Kind(kind.lower())
+        except ValueError:
+            raise self.fail(f"unknown kind {str(kind)!r} (expected one of {', '.join(Kind)})", kind) from None
+
+    def stmt_count(self, node: Tree, count: Token) -> None:
+        self.current(node)["count"] = int(count)
+
+    def stmt_initiative(self, node: Tree, *values: Token) -> None:
+        self.current(node)["initiative"] = tuple(sorted((int(v) for v in values), reverse=True))
+
+    def stmt_toughness(self, node: Tree, value: Token) -> None:
+        self.current(node)["toughness"] = int(value)
+
+    def stmt_edge(self, node: Tree, *children: Tree | Token) -> None:
+        tile_ = self.current(node)
+        directions = [Direction.parse(c) for c in children if isinstance(c, Token)]
+        fields: dict = {"special": set()}
+        for icon in (c for c in children if isinstance(c, Tree)):
+            name = normal_name(icon.children[0])
+            strength = int(icon.children[1]) if len(icon.children) > 1 else None
+            if name in ("melee", "ranged"):
+                if strength is None:
+                    raise self.fail(f"{name} needs a strength", icon.children[0])
+                fields[name] = strength
+            elif strength is not None:
+                raise self.fail(f"{name} takes no strength", icon.children[1])
+            elif name in ("armor", "net", "link"):
+                fields[name] = True
+            elif name in EDGE_SPECIALS:
+                fields["special"].add(name)
+            else:
+                raise self.fail(f"unknown edge icon {name!r}", icon.children[0])
+        fields["special"] = frozenset(fields["special"])
+        for d in directions:
+            if not tile_["edges"][d].is_blank:
+                raise self.fail(f"edge {d} of {tile_['name']} is described twice", node)
+            tile_["edges"][d] = Edge(**fields)
+
+    def stmt_module(self, node: Tree, *children: Token) -> None:
+        parts = list(children)
+        type_ = normal_name(parts.pop(0))
+        if type_ not in MODULE_EFFECTS:
+            raise self.fail(f"unknown module effect {type_!r}", children[0])
+        value = int(parts.pop(0)) if parts and parts[0].type == "SIGNED" else None
+        target = normal_name(parts.pop(0))
+        if target not in ("friendly", "enemy"):
+            raise self.fail(f"module target must be friendly or enemy, not {target!r}", children[-1])
+        reach = int(parts.pop(0)) if parts else None
+        self.current(node)["module"] = ModuleEffect(type_, value, target, reach)
+
+    def stmt_ability(self, node: Tree, *names: Token) -> None:
+        abilities = {normal_name(n) for n in names}
+        unknown = abilities - ABILITIES
+        if unknown:
+            raise self.fail(f"unknown ability {sorted(unknown)[0]!r}", node)
+        self.current(node)["abilities"] = frozenset(abilities)
+
+    def stmt_rule(self, node: Tree, text: Token) -> None:
+        self.current(node)["rule"] = _string(text)
+
+    def stmt_confidence(self, node: Tree, level: Token) -> None:
+        self.current(node)["confidence"] = str(level).lower()
+
+    def stmt_note(self, node: Tree, text: Token) -> None:
+        self.current(node)["note"] = _string(text)
+
+
+# --- the database -------------------------------------------------------------------------------------------
+
+
+@cache
+def armies() -> dict[str, Army]:
+    """Every army of the database by canonical name (loaded once; the database is immutable)."""
+    loaded = {}
+    for file_name, text in army_files():
+        army = parse_army(text, f"solver/armies/{file_name}")
+        loaded[army.name] = army
+    return {name: loaded[name] for name in ARMY_NAMES if name in loaded}
+
+
+@cache
+def _army_index() -> dict[str, str]:
+    index = {}
+    for army in armies().values():
+        index[army.name] = army.name
+        for alias in army.aliases:
+            index[alias] = army.name
+    return index
+
+
+@cache
+def _tile_index() -> dict[tuple[str, str], Tile]:
+    index = {}
+    for army in armies().values():
+        for t in army.tiles:
+            for alias in (*t.aliases, t.name):
+                index[army.name, alias] = t
+    return index
+
+
+def army_name(text: str) -> str:
+    """The canonical name of an army; ``ValueError`` for an unknown one."""
+    name = normal_name(text)
+    found = _army_index().get(name)
+    if found is None:
+        if name in ARMIES_WITHOUT_DATA or name in ("mercenaries", "mad-bomber"):
+            raise ValueError(f"army {text!r} has no tile data yet (see the README's coverage table)")
+        raise ValueError(f"unknown army {text!r} (expected one of {', '.join(ARMY_NAMES)})")
+    return found
+
+
+def army(text: str) -> Army:
+    return armies()[army_name(text)]
+
+
+def tile(key: str, default_army: str | None = None) -> Tile:
+    """Look a tile up by ``army:name`` (or bare ``name`` with ``default_army``), aliases accepted."""
+    if ":" in key:
+        army_text, name = key.split(":", 1)
+    elif default_army is not None:
+        army_text, name = default_army, key
+    else:
+        raise ValueError(f"tile {key!r} needs its army, as in moloch:{key}")
+    canonical = army_name(army_text)
+    found = _tile_index().get((canonical, normal_name(name)))
+    if found is None:
+        raise ValueError(f"army {canonical} has no tile {name!r}")
+    return found
