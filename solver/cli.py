@@ -82,33 +82,41 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 # --- the parser ------------------------------------------------------------------------------------------------
 
-COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
-    "show": (cmd_show, "draw a position or puzzle card on the terminal"),
-    "fmt": (cmd_fmt, "print a file in canonical form"),
-    "tiles": (cmd_tiles, "list the army database"),
-    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them"),
+
+def _file_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("file", help="a file in the nhex notation, or - for standard input")
+
+
+def _tiles_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("army", nargs="?", help="one army (default: all)")
+    command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
+
+
+def _json_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--json", action="store_true", help="print JSON")
+
+
+#: name -> (handler, help, arguments). Each sub-command adds one entry here and nothing else to this module.
+COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
+    "show": (cmd_show, "draw a position or puzzle card on the terminal", _file_argument),
+    "fmt": (cmd_fmt, "print a file in canonical form", _file_argument),
+    "tiles": (cmd_tiles, "list the army database", _tiles_arguments),
+    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (_, help_text) in COMMANDS.items():
-        command = sub.add_parser(name, help=help_text, description=help_text)
-        if name in ("show", "fmt"):
-            command.add_argument("file", help="a file in the nhex notation, or - for standard input")
-        elif name == "tiles":
-            command.add_argument("army", nargs="?", help="one army (default: all)")
-            command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
-        elif name == "rules":
-            command.add_argument("--json", action="store_true", help="print JSON")
+    for name, (_, help_text, add_arguments) in COMMANDS.items():
+        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler, _ = COMMANDS[args.command]
+    handler = COMMANDS[args.command][0]
     try:
         return handler(args)
     except NotationError as error:

@@ -1,0 +1,276 @@
+"""What follows from where the tiles stand: nets, module links and the bonuses they give.
+
+Nothing here is written in a position file (NOTATION §4: "netting, module links, control and the Motherland
+are not written: they follow from the position"). Two functions carry the rules, one place each:
+
+* :func:`netted` — which units a Net disables (3E USING NETS; RULINGS 2);
+* :func:`bonuses` — what every module and HQ adds to the units it is linked to (3E MODULES; RULINGS 5-8).
+
+Both take the units as a mapping from hex to :class:`~solver.position.Unit`, so the battle can ask again after
+every phase with the units still standing, and the turn rules can ask about a position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Mapping
+
+from .errors import RuleNotImplemented
+from .hexes import DIRECTIONS, Direction, Hex
+from .position import Position, Unit
+from .rules import DEFAULT_RULES, RuleSet
+from .tiles import BLANK_EDGE, Edge, Kind, Tile
+
+Units = Mapping[Hex, Unit]
+
+
+@cache
+def oriented_edges(tile: Tile, facing: Direction) -> tuple[Edge, ...]:
+    """The tile's edges indexed by the absolute direction they act towards."""
+    if tile.edges is None:
+        return (BLANK_EDGE,) * 6
+    return tuple(tile.edges[(d - facing) % 6] for d in DIRECTIONS)
+
+
+def edges_of(unit: Unit) -> tuple[Edge, ...]:
+    return oriented_edges(unit.tile, unit.facing)
+
+
+def are_enemies(a: Unit, b: Unit) -> bool:
+    """Units of different commanders are enemies (the two-player and deathmatch games)."""
+    return a.army != b.army
+
+
+def by_hex(position: Position) -> dict[Hex, Unit]:
+    return {u.hex: u for u in position.units}
+
+
+# --- nets --------------------------------------------------------------------------------------------------------
+
+
+def net_targets(units: Units) -> dict[Hex, tuple[Hex, ...]]:
+    """Every unit with a Net and the adjacent enemies its Nets point at (before any Net is cancelled)."""
+    aims: dict[Hex, tuple[Hex, ...]] = {}
+    for hex_, unit in units.items():
+        if not unit.tile.edges or not any(e.net for e in unit.tile.edges):
+            continue
+        edges = edges_of(unit)
+        targets = []
+        for d in DIRECTIONS:
+            if edges[d].net:
+                other = units.get(hex_.neighbour(d))
+                if other is not None and are_enemies(unit, other):
+                    targets.append(other.hex)
+        if targets:
+            aims[hex_] = tuple(targets)
+    return aims
+
+
+def netted(units: Units) -> frozenset[Hex]:
+    """The hexes of the units disabled by a Net.
+
+    3E USING NETS: a netted Net Fighter nets nobody; two Nets aimed at each other cancel and both Net Fighters
+    count as free; three or more Net Fighters netting each other in a ring are all free and their other Nets
+    work. RULINGS 2: a ring that a free outside Net Fighter breaks is no ring any more and resolves as a chain.
+
+    This is the grounded labelling of the "nets" graph (a unit is netted when some free unit nets it; free
+    when every unit netting it is netted), and every ring left undecided by it — an unbroken cycle, mutual
+    pairs included — counts as free with the Nets inside it void, then the labelling goes on downstream.
+    """
+    aims = net_targets(units)
+    if not aims:
+        return frozenset()
+    attackers: dict[Hex, set[Hex]] = {}
+    for source, targets in aims.items():
+        for target in targets:
+            attackers.setdefault(target, set()).add(source)
+    void: set[tuple[Hex, Hex]] = set()
+    free: set[Hex] = set()
+    caught: set[Hex] = set()
+    undecided = set(attackers) | set(aims)
+    while True:
+        changed = True
+        while changed:
+            changed = False
+            for hex_ in list(undecided):
+                live = [a for a in attackers.get(hex_, ()) if (a, hex_) not in void]
+                if any(a in free for a in live):
+                    caught.add(hex_)
+                elif all(a in caught for a in live):
+                    free.add(hex_)
+                else:
+                    continue
+                undecided.discard(hex_)
+                changed = True
+        if not undecided:
+            return frozenset(caught)
+        ring = _source_ring(undecided, aims, void)
+        for source in ring:
+            for target in aims.get(source, ()):
+                if target in ring:
+                    void.add((source, target))
+
+
+def _source_ring(undecided: set[Hex], aims: dict[Hex, tuple[Hex, ...]], void: set[tuple[Hex, Hex]]) -> set[Hex]:
+    """A ring of undecided Net Fighters that no other undecided unit nets from outside (a source component)."""
+    edges = {h: [t for t in aims.get(h, ()) if t in undecided and (h, t) not in void] for h in undecided}
+    components = _strongly_connected(sorted(undecided), edges)
+    component_of = {h: i for i, comp in enumerate(components) for h in comp}
+    entered = {component_of[t] for h in undecided for t in edges[h] if component_of[t] != component_of[h]}
+    for i, component in enumerate(components):
+        if i not in entered and (len(component) > 1):
+            return set(component)
+    # Every undecided unit sits downstream of a ring, so a source component is always a ring.
+    raise AssertionError("net labelling found no ring to release")  # pragma: no cover
+
+
+def _strongly_connected(nodes: list[Hex], edges: dict[Hex, list[Hex]]) -> list[list[Hex]]:
+    index: dict[Hex, int] = {}
+    low: dict[Hex, int] = {}
+    stack: list[Hex] = []
+    on_stack: set[Hex] = set()
+    result: list[list[Hex]] = []
+
+    def visit(node: Hex) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in edges[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            result.append(component)
+
+    for node in nodes:
+        if node not in index:
+            visit(node)
+    return result
+
+
+# --- module links and bonuses ------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Bonus:
+    """What the modules and HQs linked to one unit add to it."""
+
+    melee: int = 0
+    ranged: int = 0
+    initiative: int = 0
+    extra_actions: int = 0
+    toughness: int = 0
+    medics: list[Hex] = field(default_factory=list)
+    quartermasters: list[Hex] = field(default_factory=list)
+    sources: list[tuple[Hex, str]] = field(default_factory=list)
+
+    def describe(self) -> str:
+        parts = []
+        for name, value in (("melee", self.melee), ("ranged", self.ranged), ("initiative", self.initiative),
+                            ("extra action", self.extra_actions), ("toughness", self.toughness)):
+            if value:
+                parts.append(f"{name} {value:+d}")
+        return ", ".join(parts)
+
+
+#: Module effects that work between battles, not on a unit's fighting (the turn rules read them).
+_TURN_EFFECTS = frozenset({"grant-mobility", "grant-move-and-rotate", "double-move"})
+
+
+def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
+    """Every working link: ``(module, linked unit, whose side it works for)``.
+
+    A module works only through its own link icons, on the adjacent unit it points at (3E MODULES: "any Module
+    must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
+    Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8).
+    """
+    taken: dict[Hex, Unit] = {}
+    for hex_, unit in units.items():
+        module = unit.tile.module
+        if module is None or module.type != "take-over-enemy-modules" or hex_ in nets:
+            continue
+        edges = edges_of(unit)
+        for d in DIRECTIONS:
+            if edges[d].link:
+                other = units.get(hex_.neighbour(d))
+                if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other):
+                    taken[other.hex] = unit
+    found = []
+    for hex_, unit in units.items():
+        module = unit.tile.module
+        if module is None or hex_ in nets:
+            continue
+        if module.reach not in (None, 1):
+            raise RuleNotImplemented(f"long-distance module links ({unit.tile.key}, reach {module.reach})")
+        side = taken.get(hex_, unit)
+        edges = edges_of(unit)
+        for d in DIRECTIONS:
+            if not edges[d].link:
+                continue
+            other = units.get(hex_.neighbour(d))
+            if other is None:
+                continue
+            wanted_enemy = module.target == "enemy"
+            if are_enemies(side, other) == wanted_enemy:
+                found.append((unit, other, side))
+    return found
+
+
+def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) -> dict[Hex, Bonus]:
+    """What every unit gets from the modules and HQs linked to it; units with nothing are left out.
+
+    3E MODULES: effects are cumulative, work at all times, also on HQs; an HQ's ability never affects the HQ
+    itself (3E THE HQs); a module's effect is not an action. RULINGS 5-8 for initiative, extra actions,
+    Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
+    """
+    result: dict[Hex, Bonus] = {}
+    for module_unit, target, _side in links(units, nets):
+        if target.hex == module_unit.hex:
+            continue
+        effect = module_unit.tile.module
+        kind = effect.type
+        if kind in _TURN_EFFECTS:
+            continue
+        bonus = result.get(target.hex)
+        if bonus is None:
+            bonus = result[target.hex] = Bonus()
+        value = effect.value or 0
+        source = module_unit.hex
+        if kind == "melee-bonus":
+            bonus.melee += value
+        elif kind == "ranged-bonus":
+            bonus.ranged += value
+        elif kind == "initiative-bonus":
+            bonus.initiative += value
+        elif kind == "melee-and-ranged-bonus":
+            bonus.melee += value
+            bonus.ranged += value
+        elif kind == "melee-and-initiative-bonus":
+            bonus.melee += value
+            bonus.initiative += value
+            if rules.enabled("boss-ranged"):
+                bonus.ranged += value
+        elif kind == "extra-initiative":
+            bonus.extra_actions += 1
+        elif kind == "toughness-bonus":
+            bonus.toughness += value
+        elif kind == "medic":
+            bonus.medics.append(source)
+        elif kind == "melee-counts-as-ranged":
+            bonus.quartermasters.append(source)
+        elif kind == "take-over-enemy-modules":
+            continue
+        else:
+            raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
+        bonus.sources.append((source, kind))
+    return result
