@@ -172,10 +172,12 @@ class _Battle:
         nets = effects.netted(units)
         boni = effects.bonuses(units, nets, self.rules)
         top = max((v for u in units.values() for _, v in _slot_values(u, boni.get(u.hex))), default=-1)
+        changed = False
         for phase in range(top, -1, -1):
-            if phase != top:
+            if changed:  # nets and links change only when units leave the board
                 nets = effects.netted(units)
                 boni = effects.bonuses(units, nets, self.rules)
+                changed = False
             actors = self.actors(phase, nets, boni)
             if not actors:
                 continue
@@ -187,6 +189,7 @@ class _Battle:
             for unit in actors:
                 hits += self.act(unit, phase, boni.get(unit.hex), removed)
             self.land(hits, phase, nets, boni, removed)
+            changed = bool(removed)
         hq = {army: (u.hp if (u := _hq_of(units, army)) else 0) for army in start_hq}
         after = replace(self.position, units=tuple(units.values()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))

@@ -82,7 +82,8 @@ class And:
     goals: tuple[Goal, ...]
 
     def __str__(self) -> str:
-        return " and ".join(f"({g})" if isinstance(g, Or) else str(g) for g in self.goals)
+        # An inner `and` keeps its parentheses too, so that the value reads back with the same grouping.
+        return " and ".join(f"({g})" if isinstance(g, (And, Or)) else str(g) for g in self.goals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,7 @@ class Or:
     goals: tuple[Goal, ...]
 
     def __str__(self) -> str:
-        return " or ".join(str(g) for g in self.goals)
+        return " or ".join(f"({g})" if isinstance(g, Or) else str(g) for g in self.goals)
 
 
 Goal = Win | DrawOrWin | Survive | Destroy | HpCompare | Alive | Not | And | Or

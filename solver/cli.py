@@ -19,7 +19,7 @@ EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False)
 
 
 def _load(path: str):
@@ -80,6 +80,36 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_battle(args: argparse.Namespace) -> int:
+    from .battle import resolve
+    from .cards import Puzzle
+    from .position import Position
+    from .render.trace import battle_json, render_battle
+
+    document = _load(args.file)
+    position = document.position if not isinstance(document, Position) else document
+    if not isinstance(document, (Position, Puzzle)):
+        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.file)
+    outcomes = resolve(position, trace=not args.json)
+    if args.json:
+        print(json.dumps(battle_json(outcomes), indent=1))
+        return EXIT_OK
+    board = None
+    if not args.no_board:
+        try:
+            from .render.terminal import render_document as board
+        except ImportError:  # the board picture is optional for a trace
+            board = None
+    _console().print(render_battle(position, outcomes, board))
+    return EXIT_OK
+
+
+def _battle_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
+    command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
+
+
 # --- the parser ------------------------------------------------------------------------------------------------
 
 
@@ -101,6 +131,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "show": (cmd_show, "draw a position or puzzle card on the terminal", _file_argument),
     "fmt": (cmd_fmt, "print a file in canonical form", _file_argument),
     "tiles": (cmd_tiles, "list the army database", _tiles_arguments),
+    "battle": (cmd_battle, "resolve one battle phase by phase, naming the rule behind each event",
+               _battle_arguments),
     "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
 }
 

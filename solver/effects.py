@@ -13,28 +13,20 @@ every phase with the units still standing, and the turn rules can ask about a po
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Mapping
 
 from .errors import RuleNotImplemented
 from .hexes import DIRECTIONS, Direction, Hex
 from .position import Position, Unit
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import BLANK_EDGE, Edge, Kind, Tile
+from .tiles import Edge, Kind
 
 Units = Mapping[Hex, Unit]
 
 
-@cache
-def oriented_edges(tile: Tile, facing: Direction) -> tuple[Edge, ...]:
-    """The tile's edges indexed by the absolute direction they act towards."""
-    if tile.edges is None:
-        return (BLANK_EDGE,) * 6
-    return tuple(tile.edges[(d - facing) % 6] for d in DIRECTIONS)
-
-
 def edges_of(unit: Unit) -> tuple[Edge, ...]:
-    return oriented_edges(unit.tile, unit.facing)
+    """The unit's edges indexed by the absolute direction they act towards."""
+    return unit.oriented.edges
 
 
 def are_enemies(a: Unit, b: Unit) -> bool:
@@ -53,15 +45,14 @@ def net_targets(units: Units) -> dict[Hex, tuple[Hex, ...]]:
     """Every unit with a Net and the adjacent enemies its Nets point at (before any Net is cancelled)."""
     aims: dict[Hex, tuple[Hex, ...]] = {}
     for hex_, unit in units.items():
-        if not unit.tile.edges or not any(e.net for e in unit.tile.edges):
+        directions = unit.oriented.nets
+        if not directions:
             continue
-        edges = edges_of(unit)
         targets = []
-        for d in DIRECTIONS:
-            if edges[d].net:
-                other = units.get(hex_.neighbour(d))
-                if other is not None and are_enemies(unit, other):
-                    targets.append(other.hex)
+        for d in directions:
+            other = units.get(hex_.neighbour(d))
+            if other is not None and other.army != unit.army:
+                targets.append(other.hex)
         if targets:
             aims[hex_] = tuple(targets)
     return aims
@@ -194,35 +185,26 @@ def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
     must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
     Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8).
     """
+    modules = [(hex_, unit) for hex_, unit in units.items() if unit.tile.module is not None and hex_ not in nets]
     taken: dict[Hex, Unit] = {}
-    for hex_, unit in units.items():
-        module = unit.tile.module
-        if module is None or module.type != "take-over-enemy-modules" or hex_ in nets:
+    for hex_, unit in modules:
+        if unit.tile.module.type != "take-over-enemy-modules":
             continue
-        edges = edges_of(unit)
-        for d in DIRECTIONS:
-            if edges[d].link:
-                other = units.get(hex_.neighbour(d))
-                if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other):
-                    taken[other.hex] = unit
+        for d in unit.oriented.links:
+            other = units.get(hex_.neighbour(d))
+            if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other):
+                taken[other.hex] = unit
     found = []
-    for hex_, unit in units.items():
+    for hex_, unit in modules:
         module = unit.tile.module
-        if module is None or hex_ in nets:
-            continue
         if module.reach not in (None, 1):
             raise RuleNotImplemented(f"long-distance module links ({unit.tile.key}, reach {module.reach})")
-        side = taken.get(hex_, unit)
-        edges = edges_of(unit)
-        for d in DIRECTIONS:
-            if not edges[d].link:
-                continue
+        side = taken.get(hex_, unit).army
+        wanted_enemy = module.target == "enemy"
+        for d in unit.oriented.links:
             other = units.get(hex_.neighbour(d))
-            if other is None:
-                continue
-            wanted_enemy = module.target == "enemy"
-            if are_enemies(side, other) == wanted_enemy:
-                found.append((unit, other, side))
+            if other is not None and (other.army != side) == wanted_enemy:
+                found.append((unit, other, taken.get(hex_, unit)))
     return found
 
 

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cached_property
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 
 class Direction(IntEnum):
@@ -78,14 +78,20 @@ _LABEL_RE = re.compile(r"^([a-eA-E])([1-9])$")
 _COORD_RE = re.compile(r"^\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$")
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Hex:
-    """A hex by its axial coordinates."""
+class Hex(NamedTuple):
+    """A hex by its axial coordinates.
+
+    A named tuple rather than a dataclass: hexes are dictionary keys in every hot loop of the battle and
+    the search, and tuples hash and compare in C.
+    """
 
     q: int
     r: int
 
     def neighbour(self, direction: Direction) -> Hex:
+        found = _NEIGHBOURS.get(self)
+        if found is not None:
+            return found[direction]
         dq, dr = _STEPS[direction]
         return Hex(self.q + dq, self.r + dr)
 
@@ -134,6 +140,7 @@ class Hex:
 
 _DIRECTION_OF_STEP = {step: direction for direction, step in _STEPS.items()}
 CENTRE = Hex(0, 0)
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
 def hexes_within(radius: int, centre: Hex = CENTRE) -> frozenset[Hex]:
@@ -153,6 +160,9 @@ def _standard_labels() -> dict[Hex, str]:
     return labels
 
 
+_NEIGHBOURS.update({
+    h: tuple(Hex(h.q + dq, h.r + dr) for dq, dr in (_STEPS[d] for d in DIRECTIONS)) for h in hexes_within(6)
+})
 _LABELS = _standard_labels()
 _BY_LABEL = {label: hex_ for hex_, label in _LABELS.items()}
 

@@ -8,6 +8,7 @@ NOTATION §1-7: lower-case kebab-case names, hex labels, upper-case directions, 
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from functools import cache
@@ -21,13 +22,24 @@ from . import cards
 from .cards import GameRecord, Goal, Puzzle
 from .errors import NotationError
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
-from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Place, PlaceHQ, Position, Problem, Unit,
-                       Use)
+from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Place, PlaceHQ, Position, Problem,
+                       ProblemKind, Unit, Use)
 from .resources import grammar_text
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Kind, Tile, army_name, normal_name, tile
 
 Document = Position | Puzzle | GameRecord
+
+# A word shaped like a hex label (``c9``): named as a hex that is not there, not as a syntax error.
+_LABEL_SHAPE = re.compile(r"^[a-z][0-9]+$", re.IGNORECASE)
+_LABELS_HINT = "labels run a1-a3, b1-b4, c1-c5, d1-d4, e1-e3; name other hexes as (q,r)"
+
+#: Which part of a unit line a problem points at (the attribute, else the tile, else the hex).
+_PROBLEM_PART = {
+    ProblemKind.OFF_BOARD: "hex", ProblemKind.HEX_TAKEN: "hex", ProblemKind.NOT_A_UNIT: "tile",
+    ProblemKind.TOO_MANY_COPIES: "tile", ProblemKind.SECOND_HQ: "tile", ProblemKind.WOUNDS_KILL: "wounds",
+    ProblemKind.WOUNDS_ON_HQ: "wounds", ProblemKind.HP_ON_NON_HQ: "hp", ProblemKind.BAD_HP: "hp",
+}
 
 _PUZZLE_STATEMENTS = {"puzzle", "level", "story", "player", "offer", "play", "goal", "then", "solution",
                       "explanation"}
@@ -53,7 +65,7 @@ def load(path: str) -> Document:
     if path == "-":
         return parse(sys.stdin.read(), "<stdin>")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
     except FileNotFoundError:
         raise NotationError("no such file", 0, 0, path) from None
     except (OSError, UnicodeDecodeError) as error:
@@ -67,7 +79,10 @@ def parse(text: str, source: str = "<input>") -> Document:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, source) from None
-    return _Reader(source).read(tree)
+    try:
+        return _Reader(source).read(tree)
+    except RecursionError:  # only a goal nested thousands deep gets here
+        raise NotationError("expression nested too deeply", 1, 1, source) from None
 
 
 def parse_position(text: str, source: str = "<input>") -> Position:
@@ -124,17 +139,20 @@ class _Reader:
         self.board_node: Tree | None = None
         self.rules: RuleSet = DEFAULT_RULES
         self.units: list[Unit] = []
-        self.where: dict[int, Tree] = {}
         self.foundations: list[Unit] = []
+        self.placed: list[Unit] = []  # units and foundations in the order they were written
+        self.where: dict[int, dict[str, Tree | Token]] = {}  # id(unit) -> its line's node and tokens
         self.to_move: str | None = None
         self.first_army: str | None = None
         self.hands: dict[str, tuple[Tile, ...]] = {}
         self.hand_nodes: dict[str, Tree] = {}
+        self.offer_node: Tree | None = None
         self.decks: dict[str, int] = {}
         self.kind: str = "position"
         self.card: dict = {}
         self.solution: list[tuple[Tree, Action | None]] | None = None
         self.in_solution = False
+        self.game_seen = False
         self.players: tuple[str, ...] = ()
         self.entries: list = []
         self.turn_trees: list[Tree] = []
@@ -166,7 +184,13 @@ class _Reader:
         return found
 
     def hex(self, token: Token) -> Hex:
-        hex_ = self.checked(token, Hex.parse, str(token))
+        try:
+            hex_ = Hex.parse(str(token))
+        except ValueError as error:
+            if _LABEL_SHAPE.match(str(token)):
+                raise self.fail(f"hex {str(token).lower()} is not on the {self.board.shape} board ({_LABELS_HINT})",
+                                token) from None
+            raise self.fail(str(error), token) from None
         if hex_ not in self.board:
             raise self.fail(f"hex {hex_.label} is not on the {self.board.shape} board", token)
         return hex_
@@ -216,24 +240,17 @@ class _Reader:
             to_move = self.card.get("player")
         position = Position(tuple(self.units), self.board, self.rules, to_move,
                             tuple(self.hands.items()), tuple(self.decks.items()), tuple(self.foundations))
-        problems = position.problems()
+        problems = position.problems(self.placed)
         if problems:
             raise self.located(problems[0])
         return position
 
     def located(self, problem: Problem) -> NotationError:
-        if problem.unit is not None:
-            node = self.where.get(id(problem.unit))
-            if node is None:  # an equal unit was read twice; report the later line
-                node = next(n for u, n in reversed(list(self._where_items())) if u == problem.unit)
-            return self.fail(problem.message, node)
-        return self.fail(problem.message, self.hand_nodes[problem.hand])
-
-    def _where_items(self):
-        everything = self.units + self.foundations
-        for unit in everything:
-            if id(unit) in self.where:
-                yield unit, self.where[id(unit)]
+        """The problem at the token that causes it: the attribute, the tile or the hex of its line."""
+        if problem.unit is None:
+            return self.fail(problem.message, self.hand_nodes[problem.hand])
+        parts = self.where[id(problem.unit)]
+        return self.fail(problem.message, parts.get(_PROBLEM_PART.get(problem.kind, "line"), parts["line"]))
 
     # --- position statements ---
     def stmt_board(self, node: Tree, shape: Token, *coords: Tree) -> None:
@@ -263,14 +280,18 @@ class _Reader:
         hex_ = self.hex(hex_token)
         tile_ = self.tile(tile_token)
         fields: dict = {}
+        parts: dict[str, Tree | Token] = {"line": node, "hex": hex_token, "tile": tile_token}
         for item in rest:
             if isinstance(item, Token):
+                if "facing" in fields:
+                    raise self.fail(f"a second facing {str(item)!r}: a unit has one facing", item)
                 fields["facing"] = self.direction(item)
                 continue
             name_token, value_token = item.children
             name, value = normal_name(name_token), str(value_token)
-            if name in fields:
+            if name in fields or (name == "prize" and "prizes" in fields):
                 raise self.fail(f"{name}= is given twice", name_token)
+            parts[name] = name_token
             if name in ("hp", "wounds", "venom"):
                 if not value.isdigit():
                     raise self.fail(f"{name}= takes a whole number, not {value!r}", value_token)
@@ -289,7 +310,8 @@ class _Reader:
             self.foundations.append(unit)
         else:
             self.units.append(unit)
-        self.where[id(unit)] = node
+        self.placed.append(unit)
+        self.where[id(unit)] = parts
 
     def stmt_to_move(self, node: Tree, _keyword: Token, army: Token) -> None:
         self.to_move = self.army(army)
@@ -298,7 +320,7 @@ class _Reader:
         name = self.army(army)
         if name in self.hands:
             raise self.fail(f"a second hand for {name}", node)
-        self.hands[name] = tuple(self.tile(t, name) for t in tiles)
+        self.hands[name] = tuple(self.own_tile(t, name, f"{name}'s hand") for t in tiles)
         self.hand_nodes[name] = node
 
     def stmt_deck(self, node: Tree, army: Token, count: Token) -> None:
@@ -307,20 +329,33 @@ class _Reader:
             raise self.fail("a deck cannot hold fewer than 0 tiles", count)
         self.decks[name] = int(count)
 
+    def own_tile(self, token: Token, army: str, holder: str) -> Tile:
+        """A tile that must belong to ``army`` (a hand, an offer): other armies' tiles are not theirs to hold."""
+        found = self.tile(token, army)
+        if found.army != army:
+            raise self.fail(f"{holder} cannot hold {found.key}, a tile of another army", token)
+        return found
+
     # --- puzzle statements ---
-    def set_card(self, key: str, value, node: Tree) -> None:
+    def set_card(self, key: str, value, node: Tree, statement: str | None = None) -> None:
         if key in self.card:
-            raise self.fail(f"a second `{key}` line", node)
+            raise self.fail(f"a second `{statement or key}` line", node)
         self.card[key] = value
+
+    def natural(self, token: Token, what: str, least: int = 0) -> int:
+        value = int(token)
+        if value < least:
+            raise self.fail(f"{what} takes a number from {least} up, not {value}", token)
+        return value
 
     def stmt_puzzle(self, node: Tree, *children: Token) -> None:
         *number, title = children
-        self.set_card("title", _string(title), node)
+        self.set_card("title", _string(title), node, "puzzle")
         if number:
-            self.set_card("number", int(number[0]), node)
+            self.set_card("number", self.natural(number[0], "a puzzle's number"), node, "puzzle")
 
     def stmt_level(self, node: Tree, level: Token) -> None:
-        self.set_card("level", int(level), node)
+        self.set_card("level", self.natural(level, "level"), node)
 
     def stmt_story(self, node: Tree, text: Token) -> None:
         self.set_card("story", _string(text), node)
@@ -330,12 +365,15 @@ class _Reader:
 
     def stmt_offer(self, node: Tree, *tiles: Token) -> None:
         player = self.card.get("player")
-        self.set_card("offer", tuple(self.tile(t, player) for t in tiles), node)
+        if player is None:
+            offered = tuple(self.tile(t) for t in tiles)  # checked against `player` once it is read
+        else:
+            offered = tuple(self.own_tile(t, player, f"the offer of {player}") for t in tiles)
+        self.set_card("offer", offered, node)
+        self.offer_node = node
 
     def stmt_play(self, node: Tree, count: Token) -> None:
-        if int(count) < 0:
-            raise self.fail("play takes a number from 0 up", count)
-        self.set_card("play", int(count), node)
+        self.set_card("play", self.natural(count, "play"), node)
 
     def stmt_goal(self, node: Tree, expression: Tree | Token) -> None:
         self.set_card("goal", self.goal(expression), node)
@@ -367,11 +405,25 @@ class _Reader:
             if required not in self.card:
                 raise NotationError(f"a puzzle card needs a `{required}` line", 1, 1, self.source)
         player = self.card["player"]
+        self.check_offer(position, player)
         solution = None
         if self.solution is not None:
             solution = tuple(self.action(tree, player) for tree, _ in self.solution)
         fields = {k: v for k, v in self.card.items() if k not in ("title",)}
         return Puzzle(position=position, title=self.card["title"], solution=solution, **fields)
+
+    def check_offer(self, position: Position, player: str) -> None:
+        """The offered tiles come from the player's army, and with the board they fit in its 35 tiles."""
+        assert self.offer_node is not None
+        tokens = [t for t in self.offer_node.children if isinstance(t, Token)]
+        on_board = [u.tile for u in (*position.units, *position.foundations)] + list(position.hand(player))
+        for index, (token, offered) in enumerate(zip(tokens, self.card["offer"])):
+            if offered.army != player:
+                raise self.fail(f"the offer of {player} cannot hold {offered.key}, a tile of another army", token)
+            copies = on_board.count(offered) + self.card["offer"][: index + 1].count(offered)
+            if copies > offered.count:
+                total = on_board.count(offered) + self.card["offer"].count(offered)
+                raise self.fail(f"{total} copies of {offered.key}, but the army has {offered.count}", token)
 
     def goal(self, node: Tree | Token) -> Goal:
         kind = node.data
@@ -398,7 +450,9 @@ class _Reader:
 
     # --- game records ---
     def stmt_game(self, node: Tree) -> None:
-        pass
+        if self.game_seen:
+            raise self.fail("a second `game` line", node)
+        self.game_seen = True
 
     def stmt_players(self, node: Tree, *armies: Token) -> None:
         if self.players:
@@ -416,11 +470,13 @@ class _Reader:
         army = self.army(army_token)
         if self.players and army not in self.players:
             raise self.fail(f"{army} is not among the players", army_token)
+        if int(str(number)[:-1]) < 1:
+            raise self.fail("turns are numbered from 1", number)
         return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(a, army) for a in actions),
                           node.meta.line)
 
     def stmt_expect(self, node: Tree, army: Token, hp: Token) -> None:
-        self.entries.append(cards.ExpectHp(self.army(army), int(hp), node.meta.line))
+        self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
 
     # --- actions ---
     def action(self, node: Tree, army: str) -> Action:

@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 
 from .hexes import STANDARD, Board, Direction, Hex
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import Kind, Tile
+from .tiles import Kind, Oriented, Tile
 
 HQ_HEALTH = 20
 
@@ -35,15 +35,16 @@ class Unit:
     venom: int = 0
     owner: str | None = None
     prizes: tuple[str, ...] = ()
+    #: Who commands the unit (derived: ``owner`` or the tile's army); a field because battles read it a lot.
+    army: str = field(init=False, repr=False, compare=False)
+    #: The tile's icons turned to the unit's facing (derived, for the same reason).
+    oriented: Oriented = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.hp is None and self.tile.kind is Kind.HQ:
             object.__setattr__(self, "hp", HQ_HEALTH)
-
-    @property
-    def army(self) -> str:
-        """Who commands the unit."""
-        return self.owner or self.tile.army
+        object.__setattr__(self, "army", self.owner or self.tile.army)
+        object.__setattr__(self, "oriented", self.tile.oriented(self.facing))
 
     @property
     def is_hq(self) -> bool:
@@ -179,53 +180,70 @@ class Position:
         )
 
     # --- validity ---
-    def problems(self) -> list[Problem]:
-        """Everything that breaks a consistency rule, in board order."""
-        found: list[Problem] = []
-        seen: dict[Hex, Unit] = {}
-        hq_of: dict[str, Unit] = {}
-        for unit in self.units:
-            tile = unit.tile
-            where = f"{unit.hex.label} {tile.key}"
-            if unit.hex not in self.board:
-                found.append(Problem(ProblemKind.OFF_BOARD, f"hex {unit.hex.label} is not on the {self.board.shape} board", unit))
-            if unit.hex in seen:
-                found.append(Problem(ProblemKind.HEX_TAKEN, f"hex {unit.hex.label} already holds {seen[unit.hex].tile.key}", unit))
-            seen.setdefault(unit.hex, unit)
-            if not tile.is_unit:
-                found.append(Problem(ProblemKind.NOT_A_UNIT, f"{tile.key} is {'an' if tile.kind is Kind.INSTANT else 'a'} {tile.kind} tile and does not stand on the board as a unit", unit))
-                continue
-            if unit.hp is not None and not unit.is_hq:
-                found.append(Problem(ProblemKind.HP_ON_NON_HQ, f"hp= is only for HQs; {tile.key} takes wounds=", unit))
-            if unit.is_hq:
-                if unit.wounds:
-                    found.append(Problem(ProblemKind.WOUNDS_ON_HQ, f"{where}: an HQ has no wound markers; write its health as hp=", unit))
-                if not 1 <= unit.health <= HQ_HEALTH:
-                    found.append(Problem(ProblemKind.BAD_HP, f"{where}: HQ health must be 1 to {HQ_HEALTH}, not {unit.health}", unit))
-                if unit.army in hq_of:
-                    found.append(Problem(ProblemKind.SECOND_HQ, f"{unit.army} already has an HQ on {hq_of[unit.army].hex.label}", unit))
-                hq_of.setdefault(unit.army, unit)
-            elif unit.wounds >= tile.health:
-                found.append(Problem(ProblemKind.WOUNDS_KILL, f"{where}: {unit.wounds} wound{'s' if unit.wounds != 1 else ''} would already kill it (it dies at {tile.health})", unit))
-        for foundation in self.foundations:
-            if foundation.hex not in self.board:
-                found.append(Problem(ProblemKind.OFF_BOARD, f"hex {foundation.hex.label} is not on the {self.board.shape} board", foundation))
-        copies: Counter[Tile] = Counter(u.tile for u in self.units)
-        copies.update(f.tile for f in self.foundations)
+    def problems(self, order: Iterable[Unit] | None = None) -> list[Problem]:
+        """Everything that breaks a consistency rule.
+
+        ``order`` gives the units and foundations in the order they were written (the default: board order).
+        Where two lines clash (one hex, a second HQ, one copy too many) the later line is the one blamed,
+        because that is where a reader of the file sees the mistake.
+        """
+        placed = list(order) if order is not None else [*self.units, *self.foundations]
+        foundations = set(self.foundations)
+        totals: Counter[Tile] = Counter(u.tile for u in placed)
         for _, tiles in self.hands:
-            copies.update(tiles)
-        reported: set[Tile] = set()
-        for unit in (*self.units, *self.foundations):
-            if copies[unit.tile] > unit.tile.count and unit.tile not in reported:
-                reported.add(unit.tile)
-                found.append(Problem(ProblemKind.TOO_MANY_COPIES, f"{copies[unit.tile]} copies of {unit.tile.key}, but the army has {unit.tile.count}", unit))
+            totals.update(tiles)
+        found: list[Problem] = []
+        units_at: dict[Hex, Unit] = {}
+        foundations_at: dict[Hex, Unit] = {}
+        hq_of: dict[str, Unit] = {}
+        running: Counter[Tile] = Counter()
+
+        def count_copy(tile: Tile, unit: Unit | None = None, hand: str | None = None) -> None:
+            running[tile] += 1
+            if running[tile] == tile.count + 1:  # the first copy too many, reported once per tile
+                found.append(Problem(ProblemKind.TOO_MANY_COPIES,
+                                     f"{totals[tile]} copies of {tile.key}, but the army has {tile.count}", unit, hand))
+
+        for unit in placed:
+            found += self._unit_problems(unit, unit in foundations, units_at, foundations_at, hq_of)
+            count_copy(unit.tile, unit)
         for army, tiles in self.hands:
             if len(tiles) > 3:
                 found.append(Problem(ProblemKind.HAND_TOO_BIG, f"{army} holds {len(tiles)} tiles; a hand has at most 3", hand=army))
             for t in tiles:
-                if copies[t] > t.count and t not in reported:
-                    reported.add(t)
-                    found.append(Problem(ProblemKind.TOO_MANY_COPIES, f"{copies[t]} copies of {t.key}, but the army has {t.count}", hand=army))
+                count_copy(t, hand=army)
+        return found
+
+    def _unit_problems(self, unit: Unit, is_foundation: bool, units_at: dict[Hex, Unit],
+                       foundations_at: dict[Hex, Unit], hq_of: dict[str, Unit]) -> list[Problem]:
+        """What is wrong with one line, given the lines before it (recorded in the three maps)."""
+        tile = unit.tile
+        where = f"{unit.hex.label} {tile.key}"
+        found: list[Problem] = []
+        if unit.hex not in self.board:
+            found.append(Problem(ProblemKind.OFF_BOARD, f"hex {unit.hex.label} is not on the {self.board.shape} board", unit))
+        # A foundation (mine, roots) shares its hex with a unit, but not with another foundation.
+        taken = foundations_at if is_foundation and tile.kind is Kind.FOUNDATION else units_at
+        if unit.hex in taken:
+            found.append(Problem(ProblemKind.HEX_TAKEN, f"hex {unit.hex.label} already holds {taken[unit.hex].tile.key}", unit))
+        taken.setdefault(unit.hex, unit)
+        if taken is foundations_at:
+            return found
+        if not tile.is_unit:
+            found.append(Problem(ProblemKind.NOT_A_UNIT, f"{tile.key} is {'an' if tile.kind is Kind.INSTANT else 'a'} {tile.kind} tile and does not stand on the board as a unit", unit))
+            return found
+        if unit.hp is not None and not unit.is_hq:
+            found.append(Problem(ProblemKind.HP_ON_NON_HQ, f"hp= is only for HQs; {tile.key} takes wounds=", unit))
+        if unit.is_hq:
+            if unit.wounds:
+                found.append(Problem(ProblemKind.WOUNDS_ON_HQ, f"{where}: an HQ has no wound markers; write its health as hp=", unit))
+            if not 1 <= unit.health <= HQ_HEALTH:
+                found.append(Problem(ProblemKind.BAD_HP, f"{where}: HQ health must be 1 to {HQ_HEALTH}, not {unit.health}", unit))
+            if unit.army in hq_of:
+                found.append(Problem(ProblemKind.SECOND_HQ, f"{unit.army} already has an HQ on {hq_of[unit.army].hex.label}", unit))
+            hq_of.setdefault(unit.army, unit)
+        elif unit.wounds >= tile.health:
+            found.append(Problem(ProblemKind.WOUNDS_KILL, f"{where}: {unit.wounds} wound{'s' if unit.wounds != 1 else ''} would already kill it (it dies at {tile.health})", unit))
         return found
 
     def __str__(self) -> str:

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -155,6 +155,28 @@ class Tile:
     def edge_towards(self, facing: Direction, direction: Direction) -> Edge:
         """The icons that act towards absolute ``direction`` when the tile faces ``facing``."""
         return self.edge(direction - facing)
+
+    def oriented(self, facing: Direction) -> Oriented:
+        """The tile's icons by absolute direction when it faces ``facing`` (computed once per facing)."""
+        return self._oriented[facing]
+
+    @cached_property
+    def _oriented(self) -> tuple[Oriented, ...]:
+        return tuple(Oriented.of(self, facing) for facing in Direction)
+
+
+@dataclass(frozen=True, slots=True)
+class Oriented:
+    """A tile's icons turned to a facing: ``edges[d]`` acts towards absolute direction ``d``."""
+
+    edges: tuple[Edge, ...]
+    nets: tuple[Direction, ...]
+    links: tuple[Direction, ...]
+
+    @classmethod
+    def of(cls, tile: Tile, facing: Direction) -> Oriented:
+        edges = tuple(tile.edge(d - facing) for d in Direction)
+        return cls(edges, tuple(d for d in Direction if edges[d].net), tuple(d for d in Direction if edges[d].link))
 
 
 @dataclass(frozen=True)

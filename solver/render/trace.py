@@ -1,0 +1,61 @@
+"""Battle traces for the terminal and the JSON of ``nhex battle --json`` (NOTATION §9)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from rich.tree import Tree
+
+from ..battle import Outcome
+from ..position import Position
+
+_STYLE = {
+    "phase": "bold", "death": "red", "destroyed": "bold red", "hq": "yellow", "medic": "green",
+    "armor": "cyan", "netted": "magenta", "explosion": "bold red", "quartermaster": "blue",
+}
+
+
+def outcome_json(outcome: Outcome) -> dict:
+    units = {}
+    for unit in outcome.position.units:
+        entry: dict = {"tile": unit.tile.key, "facing": unit.facing.name, "wounds": 0 if unit.is_hq else unit.wounds}
+        if unit.venom:
+            entry["venom"] = unit.venom
+        units[unit.hex.label] = entry
+    result: dict = {"hq": dict(sorted(outcome.hq.items())), "units": units, "choices": list(outcome.choices)}
+    if outcome.position.foundations:
+        result["foundations"] = {f.hex.label: f.tile.key for f in outcome.position.foundations}
+    return result
+
+
+def battle_json(outcomes: tuple[Outcome, ...]) -> dict:
+    return {"outcomes": [outcome_json(o) for o in outcomes]}
+
+
+def render_outcome(outcome: Outcome, number: int, total: int) -> Tree:
+    """One outcome's trace: the phases, each hit and why, who dies, HQ health after each phase."""
+    title = Text(f"Outcome {number} of {total}" if total > 1 else "Battle", style="bold underline")
+    if outcome.choices:
+        title.append("  (" + "; ".join(outcome.choices) + ")", style="italic")
+    tree = Tree(title)
+    phase_node = tree
+    for event in outcome.trace:
+        text = Text(event.text, style=_STYLE.get(event.kind, ""), overflow="fold")
+        if event.rule:
+            text.append(f"  [{event.rule}]", style="dim")
+        if event.kind == "phase":
+            phase_node = tree.add(text)
+        else:
+            phase_node.add(text)
+    health = ", ".join(f"{army} {hp}" for army, hp in sorted(outcome.hq.items()))
+    tree.add(Text(f"HQ health after the battle: {health}", style="bold yellow"))
+    return tree
+
+
+def render_battle(before: Position, outcomes: tuple[Outcome, ...], board_renderer=None) -> Group:
+    parts = []
+    for i, outcome in enumerate(outcomes, start=1):
+        parts.append(render_outcome(outcome, i, len(outcomes)))
+        if board_renderer is not None:
+            parts.append(board_renderer(outcome.position))
+    return Group(*parts)
