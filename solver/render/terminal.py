@@ -1,0 +1,529 @@
+"""Terminal pictures (rich): the board as it lies on the table, puzzle cards, game records and the army database.
+
+The board is drawn with flat-topped ASCII hexes, columns ``a``..``e`` left to right and every other column
+half a hex lower, exactly like the diagram of NOTATION §2; any set of axial hexes (``extended``, ``custom``
+boards) is drawn the same way. Inside a hex, from top to bottom::
+
+       ___________
+      /    M1     \        the mark of the N side
+     /R1   c3    + \       the NW and NE marks, the hex label
+    /    HunKil     \      the unit's short name, in its army's colour
+    \   ↗NE  hp 7   /      its facing; HQ health, wounds (w), venom (v), a foundation under it
+     \#     ~     M2/      the SW, S and SE marks
+      \___________/
+
+A mark says what acts across that side: ``M2`` melee 2, ``R1`` ranged 1, ``#`` armor, ``~`` net, ``+`` module
+link, and a letter for the special icons (legend under the board). Marks are plain ASCII so the columns stay
+aligned in every terminal; the facing arrows are the only non-ASCII glyphs inside a hex.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import ExpectHp, GameRecord, Goal, Puzzle, Turn
+from ..hexes import DIRECTIONS, Direction, Hex
+from ..position import Position, Unit
+from ..tiles import Army, Edge, Kind, Tile, armies
+from .tables import edges_text, initiative_text, module_text
+
+#: One colour per army, nine distinct hues (and white for armies without data, such as mercenaries).
+ARMY_COLOURS: dict[str, str] = {
+    "moloch": "red1",
+    "outpost": "green3",
+    "borgo": "dark_orange",
+    "hegemony": "dodger_blue1",
+    "smart": "cyan",
+    "vegas": "magenta",
+    "new-york": "yellow1",
+    "neojungle": "medium_purple1",
+    "doomsday": "grey82",
+}
+
+ARROWS = {Direction.N: "↑", Direction.NE: "↗", Direction.SE: "↘", Direction.S: "↓", Direction.SW: "↙",
+          Direction.NW: "↖"}
+
+#: The letters of the special edge icons (the army format's names), in legend order.
+SPECIAL_MARKS = {"gauss": "G", "shotgun": "S", "rocket": "K", "redirect-entrance": "<", "redirect-exit": ">",
+                 "trap-trigger": "!"}
+
+OUTLINE = "grey50"
+LABEL = "grey58"
+
+
+def army_colour(army: str) -> str:
+    return ARMY_COLOURS.get(army, "white")
+
+
+# --- short names ----------------------------------------------------------------------------------------------
+
+_VOWELS = frozenset("aeiouy")
+
+
+def _squeeze(word: str, width: int) -> str:
+    """Shorten a word to ``width`` letters: drop vowels from the right, keeping the first three letters (so the
+    word stays recognisable) and any vowel between two equal letters (``assassin`` -> ``assass``, not
+    ``assssn``), then cut."""
+    letters = list(word)
+    i = len(letters) - 1
+    while len(letters) > width and i >= 3:
+        between_equals = i + 1 < len(letters) and letters[i - 1] == letters[i + 1]
+        if letters[i] in _VOWELS and not between_equals:
+            del letters[i]
+        i -= 1
+    return "".join(letters[:width])
+
+
+def short_name(tile: Tile) -> str:
+    """A 2-6 letter name for the board, derived from the tile name: ``hunter-killer`` -> ``HunKil``,
+    ``blocker`` -> ``Blockr``, ``officer-1`` -> ``Offcr1``; the HQ is ``HQ``. Distinct within each army."""
+    if tile.kind is Kind.HQ:
+        return "HQ"
+    words = [w for w in tile.name.split("-") if w not in ("of", "the")] or [tile.name]
+    if sum(map(len, words)) <= 6:
+        return "".join(w.capitalize() for w in words)
+    # Share six letters among the words, shortest word first, so a digit or `mk3` is kept whole.
+    parts = [""] * len(words)
+    budget = 6
+    for n, i in enumerate(sorted(range(len(words)), key=lambda i: len(words[i]))):
+        parts[i] = _squeeze(words[i], budget // (len(words) - n))
+        budget -= len(parts[i])
+    return "".join(p.capitalize() for p in parts)
+
+
+# --- edge marks ----------------------------------------------------------------------------------------------
+
+
+def edge_mark(edge: Edge) -> str:
+    """What one side shows on the board: ``M2``, ``R1``, ``M2#``, ``M1+``, ``~`` ... (empty for a blank edge)."""
+    text = ""
+    if edge.melee and edge.ranged and edge.melee == edge.ranged:
+        text += f"MR{edge.melee}"
+    else:
+        text += (f"M{edge.melee}" if edge.melee else "") + (f"R{edge.ranged}" if edge.ranged else "")
+    text += "#" if edge.armor else ""
+    text += "~" if edge.net else ""
+    text += "+" if edge.link else ""
+    text += "".join(SPECIAL_MARKS[s] for s in sorted(edge.special) if s in SPECIAL_MARKS)
+    return text
+
+
+def _marks(unit: Unit) -> dict[Direction, str]:
+    return {d: edge_mark(unit.tile.edge_towards(unit.facing, d)) for d in DIRECTIONS}
+
+
+# --- the board -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """The size of one drawn hex: ``side`` underscores along the top, ``slant`` rows per slanted side."""
+
+    side: int = 11
+    slant: int = 3
+
+    @property
+    def width(self) -> int:
+        return self.side + 2 * self.slant
+
+    def origin(self, hex_: Hex) -> tuple[int, int]:
+        """Top-left corner of the hex's box before shifting: columns step right, each half a hex lower."""
+        return hex_.q * (self.side + self.slant), (2 * hex_.r + hex_.q) * self.slant
+
+    def interior(self, row: int) -> tuple[int, int]:
+        """(first column, width) of the space inside the hex on ``row`` (1 .. 2*slant-1), from the box's left."""
+        h, side = self.slant, self.side
+        if row <= h:
+            return h - row + 1, side + 2 * (row - 1)
+        j = row - h
+        return j, side + 2 * h - 2 * j
+
+
+class _Canvas:
+    """A grid of styled characters, turned into one rich Text at the end."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[str]] = [[""] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, text: str, style: str = "") -> None:
+        for i, char in enumerate(text):
+            self.chars[y][x + i] = char
+            self.styles[y][x + i] = style
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="crop")
+        for y, row in enumerate(self.chars):
+            end = len("".join(row).rstrip())
+            run_start = 0
+            for x in range(1, end + 1):
+                if x == end or self.styles[y][x] != self.styles[y][run_start]:
+                    out.append("".join(row[run_start:x]), self.styles[y][run_start] or None)
+                    run_start = x
+            if y < len(self.chars) - 1:
+                out.append("\n")
+        return out
+
+
+class _HexRow:
+    """The inside of one row of one hex: texts placed left, right or centred without overlapping."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.items: list[tuple[int, str, str]] = []
+
+    def free(self, start: int, length: int) -> bool:
+        if start < 0 or start + length > self.width:
+            return False
+        # One blank column between texts keeps marks and labels apart.
+        return all(start + length < s or start > s + len(t) for s, t, _ in self.items)
+
+    def place(self, text: str, style: str, where: str) -> bool:
+        if not text:
+            return True
+        start = {"left": 0, "right": self.width - len(text), "centre": (self.width - len(text)) // 2}[where]
+        if not self.free(start, len(text)):
+            return False
+        self.items.append((start, text, style))
+        return True
+
+
+MAX_BOARD_WIDTH = 240
+MAX_BOARD_HEIGHT = 200
+
+
+def render_board(position: Position, shape: _Shape = _Shape()) -> Text:
+    """The board with every unit, drawn as on the table."""
+    hexes = sorted(position.board.hexes)
+    if not hexes:
+        return Text("(a board without hexes)", style="italic")
+    origins = {h: shape.origin(h) for h in hexes}
+    left = min(x for x, _ in origins.values())
+    top = min(y for _, y in origins.values())
+    width = max(x for x, _ in origins.values()) - left + shape.width
+    height = max(y for _, y in origins.values()) - top + 2 * shape.slant + 1
+    if width > MAX_BOARD_WIDTH or height > MAX_BOARD_HEIGHT:
+        return Text(f"(a custom board of {len(hexes)} hexes spread too wide to draw; its units are listed below)",
+                    style="italic")
+    canvas = _Canvas(width, height)
+    foundations = {f.hex: f for f in position.foundations}
+    for hex_ in hexes:
+        x, y = origins[hex_]
+        _draw_outline(canvas, x - left, y - top, shape)
+    for hex_ in hexes:
+        x, y = origins[hex_]
+        _draw_inside(canvas, x - left, y - top, shape, hex_, position.unit_at(hex_), foundations.get(hex_))
+    return canvas.text()
+
+
+def _draw_outline(canvas: _Canvas, x: int, y: int, shape: _Shape) -> None:
+    h, side = shape.slant, shape.side
+    canvas.put(x + h, y, "_" * side, OUTLINE)
+    for i in range(1, h + 1):
+        canvas.put(x + h - i, y + i, "/", OUTLINE)
+        canvas.put(x + h + side + i - 1, y + i, "\\", OUTLINE)
+    for j in range(1, h + 1):
+        canvas.put(x + j - 1, y + h + j, "\\", OUTLINE)
+        canvas.put(x + side + 2 * h - j, y + h + j, "/", OUTLINE)
+    canvas.put(x + h, y + 2 * h, "_" * side, OUTLINE)
+
+
+def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit: Unit | None,
+                 foundation: Unit | None) -> None:
+    h = shape.slant
+    rows = {row: _HexRow(shape.interior(row)[1]) for row in range(1, 2 * h)}
+    name_row, status_row, top, bottom = h, h + 1, 1, 2 * h - 1
+    shown = unit or foundation
+    if shown is None:
+        rows[name_row].place(hex_.label, f"dim {LABEL}", "centre")
+    else:
+        colour = army_colour(shown.army)
+        status: list[tuple[str, str]] = []
+        if unit is not None:
+            rows[name_row].place(short_name(unit.tile), f"bold {colour}", "centre")
+            marks = _marks(unit)
+            rows[top].place(marks[Direction.N], colour, "centre")
+            rows[top + 1].place(marks[Direction.NW], colour, "left")
+            rows[top + 1].place(marks[Direction.NE], colour, "right")
+            rows[bottom].place(marks[Direction.SW], colour, "left")
+            rows[bottom].place(marks[Direction.SE], colour, "right")
+            rows[bottom].place(marks[Direction.S], colour, "centre")
+            status.append((ARROWS[unit.facing] + unit.facing.name, "bold"))
+            status += [(word, style) for word, style in _health(unit)]
+        else:
+            rows[name_row].place(short_name(shown.tile), f"italic {colour}", "centre")
+        if foundation is not None and unit is not None:
+            status.append((short_name(foundation.tile).lower(), f"italic {army_colour(foundation.army)}"))
+        _place_words(rows[status_row], status)
+        if not rows[top + 1].place(hex_.label, LABEL, "centre"):
+            rows[top].place(hex_.label, LABEL, "left")
+    for row, content in rows.items():
+        start = shape.interior(row)[0]
+        for offset, text, style in content.items:
+            canvas.put(x + start + offset, y + row, text, style)
+
+
+def _health(unit: Unit) -> list[tuple[str, str]]:
+    if unit.is_hq:
+        low = unit.health <= 5
+        return [(f"hp {unit.hp}", "bold red" if low else "bold")]
+    words = []
+    if unit.wounds:
+        words.append((f"w{unit.wounds}", "bold red"))
+    if unit.venom:
+        words.append((f"v{unit.venom}", "bold green"))
+    if unit.prizes:
+        words.append(("$" * len(unit.prizes), "bold yellow"))
+    return words
+
+
+def _place_words(row: _HexRow, words: list[tuple[str, str]]) -> None:
+    """Centre the words of the status row, dropping from the end whatever does not fit."""
+    while words and sum(len(w) for w, _ in words) + len(words) - 1 > row.width:
+        words = words[:-1]
+    start = (row.width - (sum(len(w) for w, _ in words) + len(words) - 1)) // 2
+    for word, style in words:
+        row.items.append((start, word, style))
+        start += len(word) + 1
+
+
+# --- what goes under the board -------------------------------------------------------------------------------
+
+
+def board_legend(position: Position) -> Text:
+    """The key to the marks, naming only what the board shows (a short legend is one that gets read)."""
+    edges = [e for u in position.units for e in (u.tile.edges or ())]
+    used = {
+        "M": any(e.melee and e.melee != e.ranged for e in edges), "R": any(e.ranged and e.melee != e.ranged for e in edges),
+        "MR": any(e.melee and e.melee == e.ranged for e in edges), "#": any(e.armor for e in edges),
+        "~": any(e.net for e in edges), "+": any(e.link for e in edges),
+    }
+    entries = [(mark, meaning) for mark, meaning in (("M", "melee"), ("R", "ranged"), ("MR", "melee and ranged"),
+                                                      ("#", "armor"), ("~", "net"), ("+", "module link")) if used[mark]]
+    specials = {s for e in edges for s in e.special}
+    entries += [(mark, _SPECIAL_WORDS[s]) for s, mark in SPECIAL_MARKS.items() if s in specials]
+    if position.units:
+        entries.append(("↗", "facing"))
+    if any(u.is_hq for u in position.units):
+        entries.append(("hp", "HQ health"))
+    entries += [(mark, meaning) for mark, meaning, shown in (
+        ("w", "wounds", any(u.wounds for u in position.units)), ("v", "venom", any(u.venom for u in position.units)),
+        ("$", "prize", any(u.prizes for u in position.units))) if shown]
+    text = Text()
+    for i, (mark, meaning) in enumerate(entries):
+        if i:
+            text.append(" · ", style="dim")
+        text.append(mark, style="bold")
+        text.append(f" {meaning}", style="dim")
+    return text
+
+
+_SPECIAL_WORDS = {"gauss": "gauss beam", "shotgun": "shotgun", "rocket": "rocket", "redirect-entrance": "redirect in",
+                  "redirect-exit": "redirect out", "trap-trigger": "trap trigger"}
+
+
+def unit_key(position: Position) -> Text:
+    """Which tile each short name stands for, by army: ``moloch  HQ hq · Blockr blocker``."""
+    by_army: dict[str, list[Tile]] = {}
+    for unit in (*position.units, *position.foundations):
+        tiles = by_army.setdefault(unit.army, [])
+        # A short name that is the whole tile name (HQ, Medic, Brain) needs no key.
+        if unit.tile not in tiles and short_name(unit.tile).lower() != unit.tile.name.replace("-", ""):
+            tiles.append(unit.tile)
+    by_army = {army: tiles for army, tiles in by_army.items() if tiles}
+    text = Text()
+    width = max((len(a) for a in by_army), default=0)
+    for army, tiles in by_army.items():
+        if text:
+            text.append("\n")
+        text.append(f"{army:<{width}}  ", style=f"bold {army_colour(army)}")
+        for i, tile in enumerate(tiles):
+            if i:
+                text.append(" · ", style="dim")
+            text.append(short_name(tile), style=army_colour(army))
+            shown = tile.key if tile.army != army else tile.name
+            text.append(f" {shown}", style="dim")
+    return text
+
+
+def _hq_health(position: Position) -> Text:
+    text = Text()
+    for unit in position.units:
+        if unit.is_hq:
+            if text:
+                text.append("   ")
+            text.append(f"{unit.army} HQ ", style=army_colour(unit.army))
+            text.append(str(unit.hp), style="bold red" if unit.health <= 5 else "bold")
+    return text
+
+
+def _tiles_line(label: str, army: str, tiles: Iterable[Tile]) -> Text:
+    text = Text(f"{label} ", style="bold")
+    for i, tile in enumerate(tiles):
+        if i:
+            text.append(" · ", style="dim")
+        text.append(tile.key if tile.army != army else tile.name, style=army_colour(tile.army))
+    return text
+
+
+def _position_facts(position: Position, *, to_move: bool = True) -> list[Text]:
+    """The lines about a position that the board does not show: whose move, hands, decks, rule options."""
+    lines = []
+    if to_move and position.to_move:
+        lines.append(Text.assemble(("to move ", "bold"), (position.to_move, f"bold {army_colour(position.to_move)}")))
+    for army, tiles in position.hands:
+        lines.append(_tiles_line(f"hand of {army}", army, tiles) if tiles else Text(f"hand of {army} (empty)"))
+    for army, count in position.decks:
+        lines.append(Text.assemble(("deck ", "bold"), (army, army_colour(army)), f" {count} tile{'s' * (count != 1)}"))
+    if not position.rules.is_default:
+        lines.append(Text(str(position.rules), style="bold"))
+    if position.board.shape != "standard":
+        lines.append(Text(f"board {position.board.shape} ({len(position.board)} hexes)", style="dim"))
+    return lines
+
+
+def render_position(position: Position, *, to_move: bool = True) -> Group:
+    """The board, its legend and key, HQ health and the facts of the position."""
+    parts: list[RenderableType] = []
+    health = _hq_health(position)
+    if health:
+        parts.append(health)
+    parts.append(render_board(position))
+    if position.units or position.foundations:
+        parts.append(board_legend(position))
+        parts.append(unit_key(position))
+    parts += _position_facts(position, to_move=to_move)
+    return Group(*parts)
+
+
+# --- puzzle cards and game records ---------------------------------------------------------------------------
+
+_GOAL_WORDS = {
+    "win": "after what follows, the player's HQ stands with more health than every enemy HQ",
+    "draw-or-win": "no enemy HQ ends with more health than the player's",
+    "survive": "the player's HQ is still standing",
+}
+
+
+def _goal_text(goal: Goal) -> Text:
+    text = Text(str(goal), style="bold")
+    gloss = _GOAL_WORDS.get(str(goal))
+    if gloss:
+        text.append(f"  ({gloss})", style="dim")
+    return text
+
+
+def tile_table(tiles: Iterable[Tile], *, title: str | None = None, counts: bool = False) -> Table:
+    """A compact table of tiles: name, kind, initiative, toughness, edges, module effect and abilities."""
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, box=None, padding=(0, 1))
+    table.add_column("tile", style="bold", no_wrap=True)
+    table.add_column("kind")
+    if counts:
+        table.add_column("count", justify="right")
+    table.add_column("init", justify="right")
+    table.add_column("tough", justify="right")
+    table.add_column("edges (N = front)")
+    table.add_column("module / abilities")
+    for tile in tiles:
+        extra = "; ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
+        row = [Text(tile.name, style=f"bold {army_colour(tile.army)}"), str(tile.kind)]
+        if counts:
+            row.append(str(tile.count))
+        row += [initiative_text(tile), str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra]
+        table.add_row(*row)
+    return table
+
+
+def render_puzzle(puzzle: Puzzle) -> Group:
+    colour = army_colour(puzzle.player)
+    head = Text()
+    head.append("level ", style="dim")
+    head.append(str(puzzle.level) if puzzle.level is not None else "?", style="bold")
+    head.append("   player ", style="dim")
+    head.append(puzzle.player, style=f"bold {colour}")
+    head.append("   play ", style="dim")
+    head.append(f"{puzzle.tiles_to_play} of {len(puzzle.offer)}", style="bold")
+    head.append("   then ", style="dim")
+    head.append(puzzle.then.replace("-", " "), style="bold")
+    lines: list[RenderableType] = [head, Text.assemble(("goal ", "dim"), _goal_text(puzzle.goal))]
+    if puzzle.story:
+        lines.append(Text(puzzle.story, style="italic"))
+    lines.append(tile_table(puzzle.offer, title="offer"))
+    if puzzle.solution is not None:
+        lines.append(Text("a solution is recorded on the card (`nhex fmt` prints it)", style="dim"))
+    title = (f"Puzzle {puzzle.number} · " if puzzle.number is not None else "Puzzle · ") + puzzle.title
+    card = Panel(Group(*lines), title=Text(title, style="bold"), title_align="left", border_style=colour,
+                 expand=False)
+    to_move = puzzle.position.to_move not in (None, puzzle.player)
+    return Group(card, render_position(puzzle.position, to_move=to_move))
+
+
+def _turn_text(entry: Turn | ExpectHp) -> Text:
+    colour = army_colour(entry.army)
+    if isinstance(entry, ExpectHp):
+        return Text.assemble(("    expect ", "dim"), (f"{entry.army} HQ {entry.hp}", colour))
+    text = Text.assemble((f"{entry.number:>3}. ", "bold"), (entry.army, f"bold {colour}"), ": ")
+    for i, action in enumerate(entry.actions):
+        if i:
+            text.append("; ", style="dim")
+        text.append(str(action).replace(f"{entry.army}:", ""))
+    return text
+
+
+def render_game(game: GameRecord) -> Group:
+    players = Text("players ", style="dim")
+    for i, army in enumerate(game.players):
+        if i:
+            players.append(" · ", style="dim")
+        players.append(army, style=f"bold {army_colour(army)}")
+    parts: list[RenderableType] = [Panel(players, title=Text("Game record", style="bold"), title_align="left",
+                                         expand=False)]
+    if game.position.units or game.position.foundations or game.position.board.shape != "standard":
+        parts.append(render_position(game.position, to_move=game.position.to_move != game.players[0]))
+    turns = [_turn_text(e) for e in game.entries]
+    parts.append(Group(*turns) if turns else Text("(no turns yet)", style="dim"))
+    return Group(*parts)
+
+
+def render_document(document: Position | Puzzle | GameRecord) -> RenderableType:
+    """The picture of any document the notation reads."""
+    if isinstance(document, Puzzle):
+        return render_puzzle(document)
+    if isinstance(document, GameRecord):
+        return render_game(document)
+    return render_position(document)
+
+
+# --- the army database ---------------------------------------------------------------------------------------
+
+
+def render_tiles(army: Army) -> Table:
+    """Every tile of one army: name, kind, count, initiative, toughness, edges, module, abilities, aliases."""
+    colour = army_colour(army.name)
+    table = Table(title=Text(f"{army.title} ({army.name}) · {army.size} tiles", style=f"bold {colour}"),
+                  title_justify="left", header_style="bold", show_lines=False, expand=False)
+    table.add_column("tile", style=f"bold {colour}", no_wrap=True)
+    table.add_column("board", no_wrap=True)
+    table.add_column("kind")
+    table.add_column("#", justify="right")
+    table.add_column("init", justify="right")
+    table.add_column("tough", justify="right")
+    table.add_column("edges (N = front)")
+    table.add_column("module / abilities")
+    table.add_column("aliases", style="dim")
+    for tile in army.tiles:
+        extra = "; ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
+        table.add_row(tile.name, short_name(tile) if tile.is_unit or tile.kind is Kind.FOUNDATION else "",
+                      str(tile.kind), str(tile.count), initiative_text(tile),
+                      str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra, ", ".join(tile.aliases))
+    return table
+
+
+def all_armies() -> list[Army]:
+    return list(armies().values())
