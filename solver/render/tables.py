@@ -85,14 +85,18 @@ def initiative_text(tile: Tile) -> str:
 
 
 def module_text(tile: Tile) -> str:
-    """``ranged +1 to linked friends``-style words for a module's (or HQ's) effect; empty when it has none."""
+    """What a module (or an HQ) gives the units it is linked to: ``+1 ranged``, ``-1 initiative to enemies``,
+    ``medic (reach 2)``; empty when it gives nothing."""
     if tile.module is None:
         return ""
     effect = tile.module
-    text = effect.type.replace("-", " ")
-    if effect.value is not None and effect.type.endswith("bonus"):
-        text += f" {effect.value:+d}"
-    text += " to " + ("linked friends" if effect.target == "friendly" else "linked enemies")
+    if effect.type.endswith("-bonus"):
+        what = effect.type.removesuffix("-bonus").replace("-", " ")
+        text = f"{effect.value:+d} {what}" if effect.value is not None else f"{what} bonus"
+    else:
+        text = effect.type.replace("-", " ")
+    if effect.target == "enemy":
+        text += " to enemies"
     if effect.reach is not None and effect.reach > 1:
         text += f" (reach {effect.reach})"
     return text

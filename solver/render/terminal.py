@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -504,24 +505,27 @@ def render_document(document: Position | Puzzle | GameRecord) -> RenderableType:
 
 
 def render_tiles(army: Army) -> Table:
-    """Every tile of one army: name, kind, count, initiative, toughness, edges, module, abilities, aliases."""
+    """Every tile of one army: name (with its board name and aliases), kind, count, initiative, toughness,
+    edges, module effect and abilities. No vertical rules, so it stays readable in 80 columns."""
     colour = army_colour(army.name)
     table = Table(title=Text(f"{army.title} ({army.name}) · {army.size} tiles", style=f"bold {colour}"),
-                  title_justify="left", header_style="bold", show_lines=False, expand=False)
-    table.add_column("tile", style=f"bold {colour}", no_wrap=True)
-    table.add_column("board", no_wrap=True)
+                  title_justify="left", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
+    table.add_column("tile", max_width=24)
     table.add_column("kind")
-    table.add_column("#", justify="right")
+    table.add_column("n", justify="right")
     table.add_column("init", justify="right")
     table.add_column("tough", justify="right")
-    table.add_column("edges (N = front)")
-    table.add_column("module / abilities")
-    table.add_column("aliases", style="dim")
+    table.add_column("edges (N = front)", ratio=3)
+    table.add_column("module · abilities", ratio=2)
     for tile in army.tiles:
-        extra = "; ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
-        table.add_row(tile.name, short_name(tile) if tile.is_unit or tile.kind is Kind.FOUNDATION else "",
-                      str(tile.kind), str(tile.count), initiative_text(tile),
-                      str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra, ", ".join(tile.aliases))
+        name = Text(tile.name, style=f"bold {colour}")
+        if tile.is_unit or tile.kind is Kind.FOUNDATION:
+            name.append(f" {short_name(tile)}", style=colour)
+        if tile.aliases:
+            name.append("\n" + ", ".join(tile.aliases), style="dim")
+        extra = " · ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
+        table.add_row(name, str(tile.kind), str(tile.count), initiative_text(tile),
+                      str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra)
     return table
 
 
