@@ -55,6 +55,53 @@ OPTIONS: tuple[RuleOption, ...] = (
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
     ),
+    # --- between battles (solver/actions.py, solver/game.py) ---
+    RuleOption(
+        "push-back-hq", "yes", ("yes", "no"),
+        "Push Back may push an enemy HQ.",
+        "3E PUSH BACK: 'an adjacent enemy unit', no exception; 2E TILE DESCRIPTIONS: tiles 'affect both: unit "
+        "tiles and HQ tiles (unless specified otherwise)'. 'no' for players who keep HQs in place.",
+    ),
+    RuleOption(
+        "recon-center-moves", "all", ("all", "move-tile"),
+        "Which moves of the Recon Center's side may go 2 hexes: every move (Move tile, Mobility, Transport) "
+        "or the Move tile only.",
+        "PL Duel book, Centrum rozpoznania: 'every time any Outpost unit moves, it may move up to 2 hexes'; "
+        "ES Outpost sheet, Recon Center: units 'that use the Move action' ('move-tile').",
+    ),
+    RuleOption(
+        "recon-center-path", "any", ("any", "empty-step"),
+        "A 2-hex Recon Center move needs only an empty destination ('any'), or also an empty hex between.",
+        "ES 'moverse 2 espacios', PL 'aż o 2 pola': neither names a path; 3E MOBILITY: 'The unit may only "
+        "Move to an empty hex'.",
+    ),
+    RuleOption(
+        "transport-stack", "per-transport", ("per-transport", "one"),
+        "A unit linked to several Transports gets one extra move from each, or one in all.",
+        "3E MODULES: 'except for the Transport modules, whose effects are not cumulative and each of them "
+        "works independently'; ES/PL Hegemony Transport: 'an additional move action'.",
+    ),
+    RuleOption(
+        "transport-movable", "yes", ("yes", "no"),
+        "Whether a Move tile or a push may move the Hegemony Transport itself.",
+        "PL Hegemonia, Transport: 'Transport nie może poruszać sam siebie' (it gives itself no move); 3E "
+        "MODULES: a module moves when 'a Move tile is played on them or an opposing unit Pushes them'. "
+        "'no' for ES 'Transport no puede moverse'.",
+    ),
+    RuleOption(
+        "tie-break-hand", "no", ("no", "yes"),
+        "In the tie-break turn, whether a player who has nothing left to draw may still use tiles in hand.",
+        "3E VICTORY: 'if a player has no more tiles left to draw, they may only use the abilities of the "
+        "tiles they have on the board such as a unit's Mobility'. 'yes' reads 'as if the game were to "
+        "continue as normal' as allowing saved tiles.",
+    ),
+    RuleOption(
+        "full-board-deadlock", "draw", ("draw", "compare-health"),
+        "How the game ends when the board is full and a Battle changes nothing (no further Battle could).",
+        "3E BATTLE: 'resolve the next Battles until the board is not full or until the game is over' (silent "
+        "when nothing changes); 3E BATTLE ATLAS: 'A Battle caused by a full board that removes no unit ends "
+        "the game in a draw'. 'compare-health' ends it as after the Final Battle.",
+    ),
 )
 
 _BY_NAME = {option.name: option for option in OPTIONS}
