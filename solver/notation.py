@@ -114,6 +114,8 @@ def parse_action(text: str, army: str, source: str = "<action>") -> Action:
 def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationError:
     if isinstance(error, UnexpectedToken):
         token = error.token
+        if str(token).startswith('"') and token.type != "STRING":
+            return _unterminated(error.line, error.column, source)
         found = "end of file" if token.type == "$END" else ("end of line" if token.type == "_NL" else repr(str(token)))
         expected = sorted(_TERMINAL_NAMES.get(t, repr(t.lower().strip('_'))) for t in error.expected
                           if not t.startswith("__"))
@@ -122,12 +124,19 @@ def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationErr
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         line_end = text.find("\n", error.pos_in_stream)
-        word = text[error.pos_in_stream: line_end if line_end >= 0 else len(text)].split()[0] if char.strip() else char
+        rest = text[error.pos_in_stream: line_end if line_end >= 0 else len(text)]
+        if char == '"':
+            return _unterminated(error.line, error.column, source)
+        word = rest.split()[0] if char.strip() else char
         return NotationError(f"syntax error: unexpected {word!r}", error.line, error.column, source)
     if isinstance(error, UnexpectedEOF):
         lines = text.splitlines() or [""]
         return NotationError("syntax error: unexpected end of file", len(lines), len(lines[-1]) + 1, source)
     return NotationError(f"syntax error: {error}", getattr(error, "line", 0), getattr(error, "column", 0), source)
+
+
+def _unterminated(line: int, column: int, source: str) -> NotationError:
+    return NotationError("unterminated string (close it with \" on the same line)", line, column, source)
 
 
 class _Reader:
@@ -152,6 +161,7 @@ class _Reader:
         self.card: dict = {}
         self.solution: list[tuple[Tree, Action | None]] | None = None
         self.in_solution = False
+        self.head: Tree | None = None  # the first statement: `puzzle`, `game` or any position line
         self.game_seen = False
         self.players: tuple[str, ...] = ()
         self.entries: list = []
@@ -201,6 +211,7 @@ class _Reader:
     # --- the whole file ---
     def read(self, tree: Tree) -> Document:
         statements = [s for s in tree.children if isinstance(s, Tree)]
+        self.head = statements[0] if statements else None
         if statements and statements[0].data == "puzzle":
             self.kind = "puzzle"
         elif statements and statements[0].data == "game":
@@ -208,7 +219,7 @@ class _Reader:
         # The board shape decides which hexes exist, so it is read before anything names a hex.
         boards = [s for s in statements if s.data == "board"]
         for extra in boards[1:]:
-            raise self.fail("a second board statement", extra)
+            raise self.fail("a second `board` line", extra)
         if boards:
             self.stmt_board(boards[0], *boards[0].children)
         for statement in statements:
@@ -228,7 +239,7 @@ class _Reader:
             return self.puzzle(position)
         if self.kind == "game":
             if not self.players:
-                raise NotationError("a game record needs a `players` line", 1, 1, self.source)
+                raise self.fail("a game record needs a `players` line", self.head)
             entries = [self.turn(t) if isinstance(t, Tree) else t for t in self.entries]
             return GameRecord(self.players, position, tuple(entries))
         return position
@@ -248,7 +259,13 @@ class _Reader:
     def located(self, problem: Problem) -> NotationError:
         """The problem at the token that causes it: the attribute, the tile or the hex of its line."""
         if problem.unit is None:
-            return self.fail(problem.message, self.hand_nodes[problem.hand])
+            node = self.hand_nodes[problem.hand]
+            tokens = node.children[1:]
+            if problem.kind is ProblemKind.HAND_TOO_BIG:
+                return self.fail(problem.message, tokens[3])
+            hand = self.hands[problem.hand]
+            last = max(i for i, t in enumerate(hand) if t == problem.tile)
+            return self.fail(problem.message, tokens[last])
         parts = self.where[id(problem.unit)]
         return self.fail(problem.message, parts.get(_PROBLEM_PART.get(problem.kind, "line"), parts["line"]))
 
@@ -273,7 +290,7 @@ class _Reader:
         try:
             self.rules = RuleSet.make(str(edition), settings)
         except ValueError as error:
-            bad = next((o for o in options if normal_name(o.children[0]) in str(error)), node)
+            bad = next((o for o in options if normal_name(o.children[0]) in str(error)), edition)
             raise self.fail(str(error), bad) from None
 
     def stmt_unit(self, node: Tree, hex_token: Token, tile_token: Token, *rest: Token | Tree) -> None:
@@ -403,7 +420,8 @@ class _Reader:
     def puzzle(self, position: Position) -> Puzzle:
         for required in ("player", "offer"):
             if required not in self.card:
-                raise NotationError(f"a puzzle card needs a `{required}` line", 1, 1, self.source)
+                raise self.fail(f"a puzzle card needs {'an' if required == 'offer' else 'a'} `{required}` line",
+                                self.head)
         player = self.card["player"]
         self.check_offer(position, player)
         solution = None

@@ -105,6 +105,7 @@ class Problem:
     message: str
     unit: Unit | None = None
     hand: str | None = None
+    tile: Tile | None = None  # the tile a hand holds one copy too many of
 
     def __str__(self) -> str:
         return self.message
@@ -202,7 +203,8 @@ class Position:
             running[tile] += 1
             if running[tile] == tile.count + 1:  # the first copy too many, reported once per tile
                 found.append(Problem(ProblemKind.TOO_MANY_COPIES,
-                                     f"{totals[tile]} copies of {tile.key}, but the army has {tile.count}", unit, hand))
+                                     f"{totals[tile]} copies of {tile.key}, but the army has {tile.count}", unit, hand,
+                                     tile))
 
         for unit in placed:
             found += self._unit_problems(unit, unit in foundations, units_at, foundations_at, hq_of)
