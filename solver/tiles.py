@@ -330,6 +330,8 @@ class _ArmyReader:
         for icon in (c for c in children if isinstance(c, Tree)):
             name = normal_name(icon.children[0])
             strength = int(icon.children[1]) if len(icon.children) > 1 else None
+            if name not in ("melee", "ranged", "armor", "net", "link") and name not in EDGE_SPECIALS:
+                raise self.fail(f"unknown edge icon {name!r}", icon.children[0])
             if name in ("melee", "ranged"):
                 if strength is None:
                     raise self.fail(f"{name} needs a strength", icon.children[0])

@@ -1,0 +1,169 @@
+"""The army database (solver/armies/*.army) and its format (grammar/army.lark)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.errors import NotationError
+from solver.hexes import Direction
+from solver.render.tables import edges_text, tile_json, tiles_json
+from solver.tiles import ARMY_NAMES, Kind, army, army_name, armies, normal_name, parse_army, tile
+
+ALL_ARMIES = list(armies().values())
+
+
+def test_the_database_holds_the_nine_armies_of_the_notation():
+    assert tuple(armies()) == ARMY_NAMES
+
+
+@pytest.mark.parametrize("army_", ALL_ARMIES, ids=lambda a: a.name)
+def test_every_army_totals_35_tiles_with_exactly_one_hq(army_):
+    assert army_.size == 35
+    assert [t.kind for t in army_.tiles].count(Kind.HQ) == 1
+    assert army_.hq.count == 1 and army_.hq.health == 20
+
+
+@pytest.mark.parametrize("army_", ALL_ARMIES, ids=lambda a: a.name)
+def test_board_tiles_have_six_edges_and_instants_none(army_):
+    for t in army_.tiles:
+        if t.kind in (Kind.INSTANT, Kind.FOUNDATION):
+            assert t.edges is None, t
+        else:
+            assert t.edges is not None and len(t.edges) == 6, t
+
+
+@pytest.mark.parametrize("army_", ALL_ARMIES, ids=lambda a: a.name)
+def test_every_tile_is_found_by_its_name_and_every_alias(army_):
+    for t in army_.tiles:
+        for name in (t.name, *t.aliases):
+            assert tile(f"{army_.name}:{name}") is t
+            assert tile(name, army_.name) is t
+
+
+def test_names_ignore_case_underscores_and_diacritics():
+    assert tile("Moloch:Gauss_Cannon") is tile("moloch:gauss-cannon")
+    assert tile("moloch:DZIAŁKO-GAUSSA") is tile("moloch:gauss-cannon")
+    assert tile("new_york:officer-i") is tile("new-york:officer-1")
+    assert normal_name("  Łowca  ") == "lowca"
+
+
+def test_army_aliases_are_accepted():
+    assert army_name("Posterunek") == "outpost"
+    assert army_name("NY") == "new-york"
+    assert army_name("doomsday-machine") == "doomsday"
+    assert tile("hegemonia:hq") is army("hegemony").hq
+
+
+def test_an_unknown_army_names_the_known_ones():
+    with pytest.raises(ValueError, match=r"unknown army 'martians' \(expected one of moloch, outpost"):
+        army_name("martians")
+
+
+def test_mercenaries_are_named_but_have_no_tile_data_yet():
+    for name in ("mercenary", "mercenaries", "mad-bomber"):
+        with pytest.raises(ValueError, match="has no tile data yet"):
+            army_name(name)
+
+
+def test_an_unknown_tile_names_its_army():
+    with pytest.raises(ValueError, match="army moloch has no tile 'tank'"):
+        tile("moloch:tank")
+
+
+def test_a_bare_tile_name_needs_an_army():
+    with pytest.raises(ValueError, match="needs its army"):
+        tile("blocker")
+
+
+def test_an_icon_on_edge_e_of_a_tile_facing_f_acts_towards_f_plus_e():
+    commando = tile("outpost:commando")  # its shot is printed on edge 2 (SE)
+    assert commando.edge(2).ranged == 1
+    for facing in Direction:
+        towards = Direction((facing + 2) % 6)
+        assert commando.edge_towards(facing, towards).ranged == 1
+        assert sum(commando.edge_towards(facing, d).ranged for d in Direction) == 1
+
+
+def test_initiatives_are_listed_highest_first():
+    assert tile("outpost:hmg").initiative == (2, 1)
+    assert tile("moloch:blocker").initiative == ()
+
+
+def test_health_is_toughness_plus_one_and_twenty_for_an_hq():
+    assert tile("moloch:blocker").health == 3
+    assert tile("moloch:hybrid").health == 1
+    assert tile("borgo:hq").health == 20
+
+
+# --- the JSON of `nhex tiles --json` (NOTATION §9) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("army_", ALL_ARMIES, ids=lambda a: a.name)
+def test_tiles_json_has_the_keys_and_types_of_notation_9(army_):
+    entries = tiles_json(army_)
+    assert sum(e["count"] for e in entries) == 35
+    for entry in entries:
+        assert {"tile", "kind", "count", "initiative", "toughness", "mobility", "edges"} <= entry.keys()
+        assert entry["kind"] in ("hq", "warrior", "module", "instant", "foundation")
+        assert entry["tile"].startswith(f"{army_.name}:")
+        assert isinstance(entry["initiative"], list) and isinstance(entry["mobility"], bool)
+        assert len(entry["edges"]) == 6
+        for edge in entry["edges"]:
+            assert {"melee", "ranged", "armor", "net", "link"} <= edge.keys()
+            assert isinstance(edge["melee"], int) and isinstance(edge["armor"], bool)
+
+
+def test_tiles_json_of_the_moloch_blocker_matches_the_notation_example():
+    entry = tile_json(tile("moloch:blocker"))
+    assert {k: entry[k] for k in ("tile", "kind", "count", "initiative", "toughness", "mobility")} == {
+        "tile": "moloch:blocker", "kind": "warrior", "count": 2, "initiative": [], "toughness": 2, "mobility": False}
+    assert entry["edges"][0] == {"melee": 0, "ranged": 0, "armor": True, "net": False, "link": False}
+    assert entry["edges"][1] == {"melee": 0, "ranged": 0, "armor": False, "net": False, "link": False}
+
+
+def test_instants_have_six_blank_edges_in_json():
+    entry = tile_json(tile("moloch:battle"))
+    assert entry["kind"] == "instant"
+    assert all(not any(e.values()) for e in entry["edges"])
+
+
+def test_edges_are_described_compactly_by_direction():
+    assert edges_text(tile("moloch:juggernaut")) == "N melee 2 armor · NE ranged 1 · SE SW armor"
+    assert edges_text(tile("moloch:hq")) == "all melee 1 link"
+    assert edges_text(tile("outpost:commando"), Direction.N) == "SE ranged 1"
+    assert edges_text(tile("outpost:commando"), Direction.SW) == "N ranged 1"
+
+
+# --- the army format -----------------------------------------------------------------------------------------
+
+_GOOD = """army tiny "Tiny"
+tile hq "Tiny HQ"
+  kind hq
+  count 1
+  initiative 0
+  edge N NE SE S SW NW: melee 1, link
+"""
+
+
+def test_a_minimal_army_file_reads():
+    tiny = parse_army(_GOOD, "tiny.army")
+    assert tiny.name == "tiny" and tiny.size == 1
+    assert tiny.hq.edge(3).melee == 1 and tiny.hq.edge(3).link
+
+
+@pytest.mark.parametrize("text, expected", [
+    (_GOOD + "  edge N: laser 1\n", "tiny.army:7:11: unknown edge icon 'laser'"),
+    (_GOOD + "  edge N: armor\n", "tiny.army:7:3: edge N of hq is described twice"),
+    (_GOOD + "  kind giant\n", "tiny.army:7:8: unknown kind 'giant' (expected one of hq, warrior, module, instant, foundation)"),
+    (_GOOD + "  edge S: melee\n", "tiny.army:7:11: melee needs a strength"),
+    (_GOOD + "  ability flying\n", "tiny.army:7:3: unknown ability 'flying'"),
+    ('tile hq "HQ"\n', "tiny.army:1:1: a tile before the `army` line"),
+    (_GOOD.replace("  kind hq\n", ""), "tiny.army:2:1: tile hq needs a `kind` and a `count` line"),
+    (_GOOD + "army other \"Other\"\n", "tiny.army:7:1: a second `army` line"),
+    (_GOOD + "tile hq2 \"Second HQ\"\n  kind hq\n  count 1\n", "tiny.army:1:1: army tiny must have exactly one HQ tile"),
+    (_GOOD + "  count\n", "tiny.army:7:8: syntax error: unexpected '\\n'"),
+])
+def test_a_malformed_army_file_names_the_place(text, expected):
+    with pytest.raises(NotationError) as caught:
+        parse_army(text, "tiny.army")
+    assert str(caught.value) == expected
