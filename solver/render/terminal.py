@@ -1,4 +1,4 @@
-"""Terminal pictures (rich): the board as it lies on the table, puzzle cards, game records and the army database.
+r"""Terminal pictures (rich): the board as it lies on the table, puzzle cards, game records and the army database.
 
 The board is drawn with flat-topped ASCII hexes, columns ``a``..``e`` left to right and every other column
 half a hex lower, exactly like the diagram of NOTATION §2; any set of axial hexes (``extended``, ``custom``
@@ -385,7 +385,8 @@ def _position_facts(position: Position, *, to_move: bool = True) -> list[Text]:
     if not position.rules.is_default:
         lines.append(Text(str(position.rules), style="bold"))
     if position.board.shape != "standard":
-        lines.append(Text(f"board {position.board.shape} ({len(position.board)} hexes)", style="dim"))
+        size = len(position.board)
+        lines.append(Text(f"board {position.board.shape} ({size} hex{'es' * (size != 1)})", style="dim"))
     return lines
 
 
