@@ -34,8 +34,13 @@ def _load(path: str):
 def cmd_show(args: argparse.Namespace) -> int:
     from .render.terminal import render_document
 
-    document = _load(args.file)
-    _console().print(render_document(document))
+    picture = render_document(_load(args.file))
+    console = _console()
+    if not console.is_terminal:
+        # Piped or redirected: no screen to fit, so never crop the board to the default 80 columns.
+        unbounded = console.options.update_width(10_000)
+        console.width = max(console.width, console.measure(picture, options=unbounded).maximum)
+    console.print(picture)
     return EXIT_OK
 
 

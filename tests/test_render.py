@@ -174,3 +174,8 @@ def test_the_tiles_table_has_a_row_per_tile(army):
     picture = text_of(render_tiles(army))
     assert f"{army.size} tiles" in picture
     assert all(re.search(rf"^ {re.escape(t.name)}\b", picture, re.M) for t in army.tiles)
+
+
+def test_a_unit_on_an_outer_hex_keeps_its_coordinates_between_its_marks():
+    picture = text_of(render_board(parse("board extended\n(0,-3) moloch:hq\n")))
+    assert "M1+ 0,-3  M1+" in picture

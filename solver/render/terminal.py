@@ -262,12 +262,19 @@ def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit
         if foundation is not None and unit is not None:
             status.append((short_name(foundation.tile).lower(), f"italic {army_colour(foundation.army)}"))
         _place_words(rows[status_row], status)
-        if not rows[top + 1].place(hex_.label, LABEL, "centre"):
-            rows[top].place(hex_.label, LABEL, "left")
+        _place_label(rows[top + 1], rows[top], hex_.label)
     for row, content in rows.items():
         start = shape.interior(row)[0]
         for offset, text, style in content.items:
             canvas.put(x + start + offset, y + row, text, style)
+
+
+def _place_label(row: _HexRow, above: _HexRow, label: str) -> None:
+    """The hex label between the NW and NE marks; a coordinate label sheds its parentheses (``0,-3``) where
+    the marks leave no room, and goes up a row as a last resort."""
+    for text in dict.fromkeys((label, label.strip("()"))):
+        if row.place(text, LABEL, "centre") or above.place(text, LABEL, "left"):
+            return
 
 
 def _health(unit: Unit) -> list[tuple[str, str]]:
