@@ -115,6 +115,53 @@ def _battle_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .cards import Puzzle
+    from .render.report import render_report, report_json
+    from .search import Solver
+
+    puzzle = _load(args.file)
+    if not isinstance(puzzle, Puzzle):
+        raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
+    console = _console()
+    show_progress = not args.json and console.is_terminal
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not show_progress) as progress:
+        tasks: dict[str, object] = {}
+
+        def tick(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task("enumerating plays" if stage == "enumerate"
+                                                 else "playing out positions", total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        solver = Solver(puzzle, jobs=args.jobs, naive=args.naive, max_time=args.max_time,
+                        max_solutions=args.max_solutions, tries=args.tries, progress=tick)
+        report = solver.solve()
+    if args.json:
+        print(json.dumps(report_json(report, counters_only=args.counters), indent=1))
+    else:
+        console.print(render_report(puzzle, report, explain=not args.brief, counters_only=args.counters))
+    if report.stopped:
+        return EXIT_LIMIT
+    return EXIT_OK if report.solutions else EXIT_NO
+
+
+def _solve_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9, plus verdict and tries)")
+    command.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    command.add_argument("--tries", type=int, default=0, metavar="N", help="also show the N strongest failing plays")
+    command.add_argument("--max-time", type=float, default=None, metavar="S", help="stop after S seconds (exit 3)")
+    command.add_argument("--max-solutions", type=int, default=None, metavar="N",
+                         help="stop after N winning plays (exit 3)")
+    command.add_argument("--naive", action="store_true", help="no deduplication of orders or facings (benchmarks)")
+    command.add_argument("--brief", action="store_true", help="no battle trace under each solution")
+    command.add_argument("--counters", action="store_true", help="work counters only, no times (golden reports)")
+
+
 # --- the parser ------------------------------------------------------------------------------------------------
 
 
@@ -138,6 +185,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "tiles": (cmd_tiles, "list the army database", _tiles_arguments),
     "battle": (cmd_battle, "resolve one battle phase by phase, naming the rule behind each event",
                _battle_arguments),
+    "solve": (cmd_solve, "solve a puzzle card: every winning play, or a proof that there is none",
+              _solve_arguments),
     "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
 }
 

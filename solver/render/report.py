@@ -1,0 +1,85 @@
+"""The solver's report: what a composer reads (verdict, key, duals, the why, tries) and its JSON (NOTATION §9)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.text import Text
+
+from ..battle import resolve
+from ..cards import Puzzle
+from ..search import Report
+from .trace import render_outcome
+
+_VERDICT = {"sound": ("SOUND", "bold green"), "cooked": ("COOKED", "bold yellow"), "none": ("NO SOLUTION", "bold red")}
+
+
+def report_json(report: Report, *, counters_only: bool = False) -> dict:
+    data: dict = {
+        "solved": bool(report.solutions),
+        "verdict": report.verdict,
+        "solutions": [{"actions": list(s.actions), "hq": dict(sorted(s.hq.items())),
+                       "duals": [list(d) for d in s.duals]} for s in report.solutions],
+        "searched": report.plays,
+        "orders": report.paths,
+        "positions": report.positions,
+    }
+    if not counters_only:
+        data["seconds"] = round(report.seconds, 3)
+    if report.tries:
+        data["tries"] = [{"actions": list(t.actions), "hq": dict(sorted(t.hq.items())), "margin": t.verdict.margin,
+                          "refutation": list(t.verdict.line)} for t in report.tries]
+    if report.contains_intended is not None:
+        data["intended_solution_found"] = report.contains_intended
+    if report.stopped:
+        data["stopped"] = report.stopped
+    return data
+
+
+def verdict_line(report: Report) -> Text:
+    word, style = _VERDICT[report.verdict]
+    text = Text(word, style=style)
+    if report.verdict == "cooked":
+        text.append(f" {len(report.solutions)}", style=style)
+    text.append(f"  — proven over {report.plays} plays ({report.paths} action orders), "
+                f"{report.positions} positions played out", style="dim")
+    return text
+
+
+def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False) -> Group:
+    parts: list = [verdict_line(report)]
+    if report.stopped:
+        parts.append(Text(f"Stopped early: {report.stopped}. What was found so far:", style="bold red"))
+    if report.contains_intended is not None:
+        parts.append(Text("The card's solution is among the winning plays." if report.contains_intended
+                          else "The card's solution is NOT among the winning plays.",
+                          style="green" if report.contains_intended else "bold red"))
+    for number, solution in enumerate(report.solutions, start=1):
+        body = [Text("\n".join(solution.actions) or "(play no tile: the position already wins)", style="bold")]
+        health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
+        body.append(Text(f"HQ health at worst for {puzzle.player}: {health}", style="yellow"))
+        if solution.duals:
+            body.append(Text("Duals (same end position): " + " | ".join("; ".join(d) for d in solution.duals[:5])
+                             + (" …" if len(solution.duals) > 5 else ""), style="dim"))
+        if explain and len(solution.ends) == 1:
+            (end,) = solution.ends
+            outcomes = resolve(end, trace=True) if puzzle.then != "nothing" else ()
+            chosen = [o for o in outcomes if o.choices == solution.verdict.line] or list(outcomes[:1])
+            for outcome in chosen:
+                body.append(render_outcome(outcome, 1, 1))
+        parts.append(Panel(Group(*body), title=f"Solution {number}", title_align="left"))
+    for number, attempt in enumerate(report.tries, start=1):
+        health = ", ".join(f"{army} {hp}" for army, hp in sorted(attempt.hq.items()))
+        body = [Text("\n".join(attempt.actions) or "(play no tile)", style="bold"),
+                Text(f"fails: HQ health {health} (margin {attempt.verdict.margin:+d})", style="red")]
+        if attempt.verdict.line:
+            body.append(Text("refuted by: " + "; ".join(attempt.verdict.line), style="red"))
+        elif puzzle.then != "nothing":
+            (outcome, *_) = resolve(attempt.end, trace=True)
+            last = [e for e in outcome.trace if e.kind in ("hq", "destroyed", "death", "medic", "netted")][-3:]
+            for event in last:
+                body.append(Text(f"  {event}", style="dim"))
+        parts.append(Panel(Group(*body), title=f"Try {number}", title_align="left", border_style="red"))
+    if not counters_only:
+        parts.append(Text(f"{report.seconds:.2f} s", style="dim"))
+    return Group(*parts)

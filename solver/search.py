@@ -1,0 +1,629 @@
+"""Puzzle solving: every winning play of a card, proven over the whole play space, with its reasons.
+
+How a card is solved (NOTATION §6):
+
+1. **Enumerate.** From the card's position the player may, in any order, place board tiles from the offer,
+   use instant tiles from it and make the free moves the board grants (Mobility, Transport, HQ abilities),
+   using at most ``play N`` offered tiles, and stop at any moment. The reachable states form a graph; a state
+   is the position (facings normalised, below) plus what is left to do, so every state is expanded once
+   however many orders lead to it. Runs of consecutive placements are enumerated as one assignment problem
+   with python-constraint (distinct empty hexes, one facing per distinct set of effective edges).
+2. **Evaluate.** Every distinct position the player can stop in is played out: what ``then`` says follows
+   (by default the Final Battle), and a battle the play itself causes by filling the board. Choices inside
+   a battle are played out as a game: the player picks the best answer, the opponent the worst
+   (:func:`battle_value`). Each distinct position is evaluated once.
+3. **Decide.** Where the opponent chooses during the turn (where a pushed unit goes, which Medic takes a
+   Sniper's wound) a play must win on every branch, and the player may adapt after seeing the choice
+   (an AND-OR search). A *play* is then identified by the set of end positions it can lead to: plays that
+   differ only in the order of independent actions, or in facings that give a tile the same effective
+   edges, reach the same set and are *duals* of one another, not cooks (STYLE: Popeye).
+
+Verdicts: ``sound`` (exactly one winning play), ``cooked`` (several), ``none`` — always with the number of
+plays and positions the proof covered.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Callable, Iterable, Sequence
+
+from constraint import AllDifferentConstraint, Problem
+
+from . import battle
+from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
+from .errors import IllegalAction
+from .hexes import Direction, Hex
+from .position import Action, Move, Place, Position, Unit, Use
+from .tiles import Kind, Tile
+
+# --- normal forms ---------------------------------------------------------------------------------------------------
+
+
+@cache
+def _representative(tile: Tile, facing: Direction) -> Direction:
+    """The facing that stands for every facing giving the tile the same edges (NOTATION: duals)."""
+    from .actions import distinct_facings
+
+    edges = tile.oriented(facing).edges
+    return next(f for f in distinct_facings(tile) if tile.oriented(f).edges == edges)
+
+
+def normalised(position: Position) -> Position:
+    """The position with every unit's facing replaced by its class representative."""
+    units = position.units
+    if all(_representative(u.tile, u.facing) == u.facing for u in units):
+        return position
+    return replace(position, units=tuple(
+        u if _representative(u.tile, u.facing) == u.facing else replace(u, facing=_representative(u.tile, u.facing))
+        for u in units))
+
+
+# --- goals ------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the goal is judged on: health of every HQ at the start and the end, and the end board."""
+
+    start_hp: dict[str, int]
+    end_hp: dict[str, int]
+    position: Position
+    watched: dict[Hex, Hex | None]  # a hex named by the goal -> where that unit stood after the play
+
+
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    ">=": lambda a, b: a >= b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b, "==": lambda a, b: a == b,
+}
+
+
+def goal_holds(goal: Goal, player: str, ending: Ending) -> bool:
+    """NOTATION §6 goal expressions."""
+    hp = ending.end_hp
+    mine = hp.get(player, 0)
+    enemies = [v for army, v in hp.items() if army != player]
+    best_enemy = max(enemies, default=0)
+    if isinstance(goal, Win):
+        return mine > 0 and mine > best_enemy
+    if isinstance(goal, DrawOrWin):
+        return mine >= best_enemy
+    if isinstance(goal, Survive):
+        return mine > 0
+    if isinstance(goal, Destroy):
+        return hp.get(goal.army, 0) == 0
+    if isinstance(goal, HpCompare):
+        value = ending.start_hp.get(goal.army, 0) - hp.get(goal.army, 0) if goal.damage else hp.get(goal.army, 0)
+        return _COMPARE[goal.op](value, goal.value)
+    if isinstance(goal, Alive):
+        where = ending.watched.get(goal.hex)
+        standing = where is not None and ending.position.unit_at(where) is not None
+        return standing if goal.alive else not standing
+    if isinstance(goal, Not):
+        return not goal_holds(goal.goal, player, ending)
+    if isinstance(goal, And):
+        return all(goal_holds(g, player, ending) for g in goal.goals)
+    if isinstance(goal, Or):
+        return any(goal_holds(g, player, ending) for g in goal.goals)
+    raise TypeError(f"unknown goal {goal!r}")  # pragma: no cover
+
+
+def margin(player: str, end_hp: dict[str, int]) -> int:
+    """How far ahead the player's HQ ends: the score that ranks failing plays (tries)."""
+    mine = end_hp.get(player, 0)
+    return mine - max((v for a, v in end_hp.items() if a != player), default=0)
+
+
+# --- playing out what follows the turn -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The value of one end-of-turn position: does the goal hold with best play, and by what margin."""
+
+    wins: bool
+    margin: int
+    line: tuple[str, ...]  # the battle choices of the principal variation
+    hp: tuple[tuple[str, int], ...] = ()  # HQ health at its end
+
+
+def battle_value(node: battle.Node, player: str, judge: Callable[[battle.Outcome], Verdict]) -> Verdict:
+    """Minimax over a battle's choice tree: the player maximises, every other army minimises."""
+    if isinstance(node, battle.Leaf):
+        return judge(node.outcome)
+    values = [battle_value(branch, player, judge) for _, branch in node.branches]
+    key = (lambda v: (v.wins, v.margin))
+    return max(values, key=key) if node.army == player else min(values, key=key)
+
+
+@dataclass(frozen=True)
+class Card:
+    """What the search needs of a puzzle card, picklable for worker processes."""
+
+    player: str
+    goal: Goal
+    then: str
+    start_hp: tuple[tuple[str, int], ...]
+    watched: tuple[Hex, ...]
+
+
+def _goal_hexes(goal: Goal) -> Iterable[Hex]:
+    if isinstance(goal, Alive):
+        yield goal.hex
+    elif isinstance(goal, Not):
+        yield from _goal_hexes(goal.goal)
+    elif isinstance(goal, (And, Or)):
+        for g in goal.goals:
+            yield from _goal_hexes(g)
+
+
+def evaluate(card: Card, end: Position, watched: dict[Hex, Hex | None], battles: int) -> Verdict:
+    """Play out ``battles`` battles (0, 1 or 2) after the turn and judge the goal with best play."""
+    start_hp = dict(card.start_hp)
+
+    def judge_at(position: Position, remaining: int) -> Verdict:
+        def judge(outcome: battle.Outcome) -> Verdict:
+            if remaining > 1 and all(v > 0 for v in outcome.hq.values()):
+                deeper = judge_at(outcome.position, remaining - 1)
+                return replace(deeper, line=outcome.choices + deeper.line)
+            return verdict_of({a: outcome.hq.get(a, 0) for a in start_hp}, outcome.position, outcome.choices)
+
+        def verdict_of(hp: dict[str, int], end: Position, line: tuple[str, ...]) -> Verdict:
+            ending = Ending(start_hp, hp, end, watched)
+            return Verdict(goal_holds(card.goal, card.player, ending), margin(card.player, hp), line,
+                           tuple(sorted(hp.items())))
+
+        if remaining == 0:
+            hp = {u.army: u.hp for u in position.units if u.is_hq}
+            return verdict_of({a: hp.get(a, 0) for a in start_hp}, position, ())
+        return battle_value(battle.battle_tree(position), card.player, judge)
+
+    return judge_at(end, battles)
+
+
+# --- the state graph -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class State:
+    """A moment of the player's turn."""
+
+    position: Position
+    hand: tuple[Tile, ...]  # offered tiles not yet used, sorted by key
+    played: int
+    used: frozenset  # the free moves taken this turn (actions.Spent)
+    after_batch: bool  # the last step placed tiles: the next one may not be another placement run
+    watched: tuple[tuple[Hex, Hex | None], ...]
+    battles_done: int = 0  # battles the play caused by filling the board
+    over: bool = False  # the turn has ended (a Battle tile, a full board)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One edge of the graph: the player's action, and what it leads to for each answer of the opponent."""
+
+    action: tuple[str, ...]  # canonical action lines (a placement run names several)
+    branches: tuple[tuple[str, State], ...]  # (the opponent's choice, or "", next state)
+
+
+@dataclass
+class Graph:
+    root: State
+    steps: dict[State, list[Step]] = field(default_factory=dict)
+    paths: int = 0  # every order of actions counted: the plays the naive search would examine
+
+
+def _sorted_hand(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles, key=lambda t: t.key))
+
+
+def _without(hand: tuple[Tile, ...], used: Iterable[Tile]) -> tuple[Tile, ...]:
+    left = list(hand)
+    for t in used:
+        left.remove(t)
+    return tuple(left)
+
+
+def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: Hex) -> tuple:
+    return tuple((goal_hex, target if now == source else now) for goal_hex, now in watched)
+
+
+class Enumerator:
+    """Builds the graph of everything the player can do this turn."""
+
+    def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module=None) -> None:
+        from . import actions  # the turn rules: legal instants and free moves, and what they do
+
+        self.actions = actions_module or actions
+        self.puzzle = puzzle
+        self.player = puzzle.player
+        self.limit = puzzle.tiles_to_play
+        self.naive = naive
+
+    def start(self) -> State:
+        position = self.puzzle.position
+        watched = tuple((h, h) for h in sorted(set(_goal_hexes(self.puzzle.goal))))
+        if self.puzzle.then == "final-battle" and position.deck(self.player) is None:
+            # The Final Battle follows because the last tile has been drawn: no Battle tile may be used now
+            # (3E BATTLE: 'not ... if any of the players has drawn the last tile').
+            position = replace(position, decks=position.decks + ((self.player, 0),))
+        return State(self._norm(position), _sorted_hand(self.puzzle.offer), 0, frozenset(), False, watched)
+
+    def _norm(self, position: Position) -> Position:
+        return position if self.naive else normalised(position)
+
+    def build(self, on_state: Callable[[int], None] | None = None) -> Graph:
+        root = self.start()
+        graph = Graph(root)
+        stack = [root]
+        while stack:
+            state = stack.pop()
+            if state in graph.steps:
+                continue
+            steps = [] if state.over else self.steps(state)
+            graph.steps[state] = steps
+            if on_state:
+                on_state(len(graph.steps))
+            for step in steps:
+                for _, nxt in step.branches:
+                    if nxt not in graph.steps:
+                        stack.append(nxt)
+        return graph
+
+    # --- what can be done from a state ---
+    def steps(self, state: State) -> list[Step]:
+        found: list[Step] = []
+        if state.played < self.limit:
+            if not state.after_batch:
+                found += self.placement_runs(state)
+            found += self.instants(state)
+        found += self.free_moves(state)
+        return found
+
+    def placement_runs(self, state: State) -> list[Step]:
+        """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes."""
+        board_tiles = [t for t in state.hand if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.HQ)]
+        room = self.limit - state.played
+        empty = state.position.empty_hexes()
+        runs: list[Step] = []
+        chosen_sets = set()
+        for size in range(1, min(room, len(board_tiles)) + 1):
+            for combo in itertools.combinations(board_tiles, size):
+                if combo in chosen_sets:
+                    continue
+                chosen_sets.add(combo)
+                for assignment in self.assignments(combo, empty):
+                    runs.append(self.place_run(state, combo, assignment))
+        return runs
+
+    def assignments(self, tiles: Sequence[Tile], empty: list[Hex]) -> list[tuple[tuple[Hex, Direction], ...]]:
+        """Placements of ``tiles`` (in that order) on distinct empty hexes, one facing per edge class.
+
+        python-constraint does the enumeration: one variable per tile, its domain the (hex, facing) pairs,
+        all hexes different; copies of one tile take increasing hexes, since swapping them gives the same board.
+        """
+        if not empty:
+            return []
+        problem = Problem()
+        names = [f"t{i}" for i in range(len(tiles))]
+        order = {h: i for i, h in enumerate(empty)}
+        for name, tile in zip(names, tiles):
+            facings = list(Direction) if self.naive else list(self.actions.distinct_facings(tile))
+            problem.addVariable(name, [(order[h], f.value) for h in empty for f in facings])
+        if len(tiles) > 1:
+            problem.addConstraint(lambda *cells: len({c[0] for c in cells}) == len(cells), names)
+            for (a, ta), (b, tb) in itertools.pairwise(zip(names, tiles)):
+                if ta == tb:
+                    problem.addConstraint(lambda x, y: x[0] < y[0], (a, b))
+        result = []
+        for solution in problem.getSolutionIter():
+            result.append(tuple((empty[solution[n][0]], Direction(solution[n][1])) for n in names))
+        return result
+
+    def place_run(self, state: State, tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]]) -> Step:
+        position = state.position
+        units = list(position.units)
+        lines = []
+        for tile, (hex_, facing) in zip(tiles, cells):
+            units.append(Unit(hex_, tile, facing))
+            lines.append(str(Place(tile, hex_, facing)))
+        position = position.with_units(units)
+        used = state.used
+        for _, (hex_, _) in zip(tiles, cells):
+            used = frozenset(s for s in used if s.hex != hex_)
+        nxt = replace(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
+                      after_batch=True, used=used)
+        return Step(tuple(lines), (("", self.settle(nxt)),))
+
+    def settle(self, state: State) -> State:
+        """A full board starts a battle at once (3E USING TILES); the turn ends with it."""
+        if state.over or not self.actions.board_full(state.position):
+            return state
+        return replace(state, over=True, battles_done=state.battles_done + 1)
+
+    def instants(self, state: State) -> list[Step]:
+        found = []
+        for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
+            position = replace(state.position, hands=((self.player, (tile,)),), to_move=self.player)
+            for action in self.actions.player_actions(position, self.player, state.used):
+                if not isinstance(action, Use) or action.tile != tile:
+                    continue
+                found.append(self.use(state, position, action))
+        return [s for s in found if s is not None]
+
+    def use(self, state: State, position: Position, action: Use) -> Step | None:
+        try:
+            results = self.actions.results(position, action, self.player, state.used)
+        except IllegalAction:
+            return None
+        used = self.actions.spend(position, action, self.player, state.used)
+        branches = []
+        for label, after in results:
+            watched = state.watched
+            name = action.tile.name
+            if name == "move" or name == "push-back":
+                source, target = action.targets[-2], action.targets[-1]
+                watched = _follow(watched, source, target)
+            after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+            nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+                          played=state.played + 1, after_batch=False, watched=watched, used=used,
+                          over=name == "battle")
+            if name == "battle":
+                nxt = replace(nxt, battles_done=state.battles_done + 1)
+            branches.append((label, self.settle(nxt)))
+        if not branches:
+            return None
+        return Step((str(action),), tuple(branches))
+
+    def free_moves(self, state: State) -> list[Step]:
+        position = replace(state.position, hands=(), to_move=self.player)
+        found = []
+        for action in self.actions.player_actions(position, self.player, state.used):
+            if not isinstance(action, Move):
+                continue
+            try:
+                results = self.actions.results(position, action, self.player, state.used)
+            except IllegalAction:
+                continue
+            used = self.actions.spend(position, action, self.player, state.used)
+            branches = []
+            for label, after in results:
+                after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                nxt = replace(state, position=self._norm(after), used=used, after_batch=False,
+                              watched=_follow(state.watched, action.source, action.target))
+                branches.append((label, nxt))
+            found.append(Step((str(action),), tuple(branches)))
+        return found
+
+
+# --- solving ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One winning play: its key line, the duals that reach the same end positions, and its worst case."""
+
+    actions: tuple[str, ...]
+    duals: tuple[tuple[str, ...], ...]
+    ends: frozenset[Position]
+    hq: dict[str, int]
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Try:
+    """A failing play and what refutes it."""
+
+    actions: tuple[str, ...]
+    verdict: Verdict
+    hq: dict[str, int]
+    end: Position
+
+
+@dataclass
+class Report:
+    verdict: str  # sound, cooked, none
+    solutions: list[Solution]
+    tries: list[Try]
+    plays: int  # distinct plays examined (end states of the turn)
+    paths: int  # action orders that lead to them
+    positions: int  # distinct positions played out
+    seconds: float
+    stopped: str | None = None  # why the search stopped early, if it did
+    contains_intended: bool | None = None
+
+
+def _evaluate_chunk(args: tuple[Card, list[tuple[Position, tuple, int]]]) -> list[Verdict]:
+    card, items = args
+    return [evaluate(card, position, dict(watched), battles) for position, watched, battles in items]
+
+
+class Solver:
+    def __init__(self, puzzle: Puzzle, *, jobs: int | None = None, naive: bool = False,
+                 max_time: float | None = None, max_solutions: int | None = None, tries: int = 0,
+                 progress: Callable[[str, int, int | None], None] | None = None) -> None:
+        self.puzzle = puzzle
+        self.jobs = jobs or os.cpu_count() or 1
+        self.naive = naive
+        self.max_time = max_time
+        self.max_solutions = max_solutions
+        self.tries = tries
+        self.progress = progress
+        start_hp = {u.army: u.hp for u in puzzle.position.units if u.is_hq}
+        self.card = Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
+                         tuple(sorted(set(_goal_hexes(puzzle.goal)))))
+
+    def final_battles(self, state: State) -> int:
+        after = {"final-battle": 1, "battle": 1, "nothing": 0}[self.puzzle.then]
+        if state.battles_done and self.puzzle.then == "battle" and state.over:
+            after = 0  # the play's own battle is the one the card asks for
+        return state.battles_done + after
+
+    def solve(self) -> Report:
+        started = time.perf_counter()
+        enumerator = Enumerator(self.puzzle, naive=self.naive)
+        graph = enumerator.build(lambda n: self.progress and self.progress("enumerate", n, None))
+        ends = list(graph.steps)  # every state is a place the player may stop
+        work: dict[tuple, int] = {}
+        order: list[tuple[Position, tuple, int]] = []
+        for state in ends:
+            key = (state.position, state.watched, self.final_battles(state))
+            if key not in work or self.naive:
+                work.setdefault(key, len(order))
+                order.append(key)
+        verdicts, stopped = self.evaluate_all(order, started)
+        value: dict[State, Verdict] = {}
+        for state in ends:
+            index = work.get((state.position, state.watched, self.final_battles(state)))
+            if index is not None and index < len(verdicts):
+                value[state] = verdicts[index]
+        report = self.decide(graph, value, len(order), started, stopped)
+        return report
+
+    def evaluate_all(self, order: list, started: float) -> tuple[list[Verdict], str | None]:
+        total = len(order)
+        chunk = max(1, min(200, total // (self.jobs * 8) or 1))
+        chunks = [order[i:i + chunk] for i in range(0, total, chunk)]
+        results: list[Verdict] = []
+        stopped = None
+
+        def account(done: int) -> None:
+            if self.progress:
+                self.progress("evaluate", done, total)
+
+        if self.jobs > 1 and total > 400:
+            context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            with context.Pool(self.jobs) as pool:
+                for part in pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks]):
+                    results += part
+                    account(len(results))
+                    if self.max_time is not None and time.perf_counter() - started > self.max_time:
+                        stopped = f"--max-time {self.max_time:g} s reached"
+                        pool.terminate()
+                        break
+        else:
+            for c in chunks:
+                results += _evaluate_chunk((self.card, c))
+                account(len(results))
+                if self.max_time is not None and time.perf_counter() - started > self.max_time:
+                    stopped = f"--max-time {self.max_time:g} s reached"
+                    break
+        return results, stopped
+
+    # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
+    def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
+               stopped: str | None) -> Report:
+        memo: dict[State, dict[frozenset, tuple[str, ...]]] = {}
+
+        def plays(state: State) -> dict[frozenset, tuple[str, ...]]:
+            """Winning plays from here: end-position set -> one action line reaching it."""
+            if state in memo:
+                return memo[state]
+            memo[state] = {}
+            found: dict[frozenset, tuple[str, ...]] = {}
+            evaluated = value.get(state)
+            if evaluated is not None and evaluated.wins:
+                found[frozenset([state.position])] = ()
+            for step in graph.steps.get(state, ()):
+                branch_plays = [plays(nxt) for _, nxt in step.branches]
+                if not all(branch_plays):
+                    continue
+                if len(branch_plays) == 1:
+                    for ends, line in branch_plays[0].items():
+                        found.setdefault(ends, step.action + line)
+                    continue
+                for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
+                    ends = frozenset().union(*(e for e, _ in combo))
+                    line = step.action
+                    for (label, _), (_, sub) in zip(step.branches, combo):
+                        if sub:
+                            line += (f"# if {label}: " + "; ".join(sub),)
+                    found.setdefault(ends, line)
+            memo[state] = found
+            return found
+
+        winning = plays(graph.root)
+        duals = self.all_lines(graph, value, set(winning))
+        solutions = []
+        for ends, line in sorted(winning.items(), key=lambda item: (len(item[1]), item[1])):
+            verdicts = [value[s] for s in graph.steps if s.position in ends and s in value]
+            worst = min(verdicts, key=lambda v: (v.wins, v.margin))
+            solutions.append(Solution(line, tuple(d for d in duals.get(ends, ()) if d != line)[:20], ends,
+                                      dict(worst.hp), worst))
+        if self.max_solutions is not None and len(solutions) > self.max_solutions:
+            solutions = solutions[:self.max_solutions]
+            stopped = stopped or f"--max-solutions {self.max_solutions} reached"
+        verdict = "none" if not solutions else ("sound" if len(solutions) == 1 else "cooked")
+        tries = self.find_tries(graph, value, winning) if self.tries else []
+        report = Report(verdict, solutions, tries, len(graph.steps), self.count_paths(graph), positions,
+                        time.perf_counter() - started, stopped)
+        if self.puzzle.solution is not None:
+            intended = tuple(str(a) for a in self.puzzle.solution)
+            report.contains_intended = any(self.same_play(intended, s) for s in solutions)
+        return report
+
+    def same_play(self, intended: tuple[str, ...], solution: Solution) -> bool:
+        if sorted(intended) == sorted(solution.actions):
+            return True
+        return any(sorted(intended) == sorted(d) for d in solution.duals)
+
+    def all_lines(self, graph: Graph, value: dict, keys: set[frozenset]) -> dict[frozenset, list[tuple[str, ...]]]:
+        """Linear action lines to each single winning end position (the duals shown under a solution)."""
+        lines: dict[frozenset, list[tuple[str, ...]]] = {}
+        budget = [2000]
+
+        def walk(state: State, line: tuple[str, ...]) -> None:
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1
+            key = frozenset([state.position])
+            verdict = value.get(state)
+            if key in keys and verdict is not None and verdict.wins:
+                lines.setdefault(key, []).append(line)
+            for step in graph.steps.get(state, ()):
+                if len(step.branches) == 1:
+                    walk(step.branches[0][1], line + step.action)
+
+        walk(graph.root, ())
+        return lines
+
+    def count_paths(self, graph: Graph) -> int:
+        """Every order of actions, counted: what a search without transpositions would examine."""
+        memo: dict[State, int] = {}
+
+        def count(state: State) -> int:
+            if state in memo:
+                return memo[state]
+            memo[state] = 1
+            total = 1 + sum(count(nxt) for step in graph.steps.get(state, ()) for _, nxt in step.branches)
+            memo[state] = total
+            return total
+
+        return count(graph.root)
+
+    def find_tries(self, graph: Graph, value: dict, winning: dict) -> list[Try]:
+        """The strongest failing plays: linear lines whose worst case comes closest (by HQ margin)."""
+        seen: dict[Position, tuple[tuple[str, ...], Verdict]] = {}
+
+        def walk(state: State, line: tuple[str, ...], depth: int) -> None:
+            verdict = value.get(state)
+            if verdict is not None and not verdict.wins and state.position not in seen:
+                seen[state.position] = (line, verdict)
+            if depth > 6:
+                return
+            for step in graph.steps.get(state, ()):
+                if len(step.branches) == 1:
+                    walk(step.branches[0][1], line + step.action, depth + 1)
+
+        walk(graph.root, (), 0)
+        ranked = sorted(seen.items(), key=lambda item: (-item[1][1].margin, len(item[1][0]), item[1][0]))
+        return [Try(line, verdict, dict(verdict.hp), position) for position, (line, verdict) in ranked[:self.tries]]
+
+
+def solve(puzzle: Puzzle, **options) -> Report:
+    return Solver(puzzle, **options).solve()
