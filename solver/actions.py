@@ -1,0 +1,735 @@
+"""Between battles: what a player may do with the tiles in front of them and the units on the board.
+
+The rules are 3E USING TILES, INSTANT ACTION TILES, MOBILITY, MODULES and USING NETS, plus the Recon Center
+and the Transport from the army sheets (ES, PL). Battles belong to :mod:`solver.battle`. The order of a turn
+(drawing, the compulsory discard, when a Battle follows) belongs to :mod:`solver.game`.
+
+Glossary (see also :mod:`solver.hexes` and :mod:`solver.battle`):
+
+own unit
+    A unit the acting player commands (``unit.army``).
+free move
+    A move of one hex and/or a rotation that the board grants instead of a tile in hand: Mobility, a
+    Transport. It is written ``move FROM TO FACING [by SOURCE]`` (NOTATION §5).
+used
+    The free moves already taken this turn, a frozenset of :class:`Spent`. Each grant works once a turn.
+    The caller carries it from action to action with :func:`spend`.
+reach
+    How far one move may go: 1 hex, or 2 with a working Recon Center (option ``recon-center-moves``).
+choice
+    Something decided by a player other than the one acting: where a pushed unit goes (its owner decides,
+    3E PUSH BACK), or which Medic absorbs an instant's wounds (the wounded side, 3E USING MEDICS).
+    :func:`results` lists every answer. :func:`apply` needs the answer written into the action, or no
+    choice at all.
+
+Nets and modules follow from where the tiles stand (NOTATION §4). They are asked of :mod:`solver.effects`
+for the position an action starts from, so they work the moment a tile lands (3E NET: "Nets disable the
+opponents as soon as they are placed on the board"; 3E MODULES: "immediately—not just during the Battle").
+
+The API is :func:`legal_actions`, :func:`player_actions`, :func:`apply`, :func:`results`, :func:`spend`,
+:func:`starts_battle` and :func:`board_full`. All of them are pure: a position is never changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+from . import battle, effects
+from .errors import IllegalAction, NhexError, RuleNotImplemented
+from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
+from .position import Action, Discard, Draw, Move, Place, PlaceHQ, Position, Unit, Use
+from .tiles import Kind, Tile, army as army_data
+
+#: The armies whose between-battle rules nhex implements. The others raise RuleNotImplemented where their
+#: own rules would matter.
+BASE_ARMIES = frozenset({"moloch", "outpost", "borgo", "hegemony"})
+
+#: Non-base abilities and module effects that act between battles; nhex does not implement them yet.
+_TURN_ABILITIES_MISSING = frozenset({"transport", "push", "regenerate", "spy", "trap", "rotate-one-unit-per-turn"})
+_TURN_MODULES_MISSING = frozenset({"control-takeover", "grant-move-and-rotate", "matrix"})
+
+#: Instants by tile name. Other armies' tiles with these names follow the same texts (NOTATION §5).
+_INSTANTS = frozenset({"battle", "move", "push-back", "sniper", "grenade", "air-strike", "bomb"})
+
+
+# --- the rules, one sentence each: the text IllegalAction reports ----------------------------------------------
+
+NOT_IN_HAND = "the tile is not in front of the player (3E USING TILES)"
+OFF_BOARD = "the hex is not on the board (3E BOARD DESCRIPTION)"
+HEX_TAKEN = "a tile goes on an empty hex (3E USING TILES: 'each space may only contain a single unit')"
+BOARD_FULL = "the board is full: a Battle has begun and the turn is over (3E USING TILES, BATTLE)"
+HQ_BY_PLACE = "the HQ is placed at the start of the game, with `hq HEX` (3E GAME SEQUENCE)"
+INSTANT_NOT_PLACED = "an Instant Action tile is used, not placed on the board (3E USING TILES)"
+UNIT_NOT_USED = "a unit tile is placed on the board, not used (3E USING TILES)"
+SECOND_HQ = "the army's HQ is already on the board (3E GAME SEQUENCE)"
+HAND_LIMIT = "a player may never have more than 3 tiles in front of them (3E DRAWING TILES)"
+OWN_TILES = "a player draws and plays only their own army's tiles (3E SETUP)"
+DECK_SHORT = "the deck holds fewer tiles than that (3E DRAWING TILES)"
+BATTLE_AFTER_LAST_TILE = ("Battle: not once any player has drawn their last tile; a Battle then begins only when "
+                          "the board fills (3E BATTLE, ENDING THE GAME)")
+NO_UNIT = "there is no unit there"
+MOVE_OWN = "Move: the moved unit must be the player's own (3E MOVE: 'a friendly unit')"
+FREE_MOVE_OWN = "a free move moves one of the player's own units (3E MOBILITY; ES/PL Hegemony Transport)"
+MOVE_NETTED = "a netted unit cannot move or turn (3E NET: it 'cannot attack, move, push, ... or perform any actions')"
+MOVE_TOO_FAR = "a move goes to an adjacent empty hex (3E MOVE, MOBILITY)"
+MOVE_TOO_FAR_RECON = "a move goes at most 2 hexes, to an empty hex, even with the Recon Center (ES/PL Recon Center)"
+MOVE_PATH = "a 2-hex move needs an empty hex between (option recon-center-path=empty-step)"
+MOVE_NOTHING = "a move must move or turn the unit (3E MOVE: 'Move ... and/or Rotate')"
+NO_MOBILITY = "Mobility: the unit has no Mobility (3E MOBILITY)"
+MOBILITY_ONCE = "Mobility: a unit moves 1 space and/or turns once in its player's turn (3E MOBILITY)"
+NO_TRANSPORT = "Transport: the unit is not linked to a working Transport of its side (ES/PL Hegemony Transport)"
+TRANSPORT_ONCE = ("Transport: a linked unit gets one extra move a turn from each Transport (ES/PL Hegemony "
+                  "Transport; 3E MODULES; option transport-stack)")
+TRANSPORT_FIXED = "the Transport cannot be moved (ES Hegemony sheet: 'Transport no puede moverse'; option transport-movable=no)"
+PUSH_OWN = "Push Back: the pushing unit must be the player's own (3E PUSH BACK: 'a friendly unit')"
+PUSH_ADJACENT = "Push Back: the pushed unit is an enemy unit adjacent to the pusher (3E PUSH BACK)"
+PUSH_NETTED = "Push Back: netted units cannot push or be pushed (3E PUSH BACK; USING NETS)"
+PUSH_NET_FIGHTER = ("Push Back: a Net Fighter may be pushed only by a third unit, not by the unit it nets "
+                    "(3E USING NETS)")
+PUSH_HQ = "Push Back: HQs are not pushed (option push-back-hq=no)"
+PUSH_NO_ROOM = ("Push Back: no empty hex puts a hex between the units, so the tile cannot be used "
+                "(3E PUSH BACK)")
+PUSH_DEST = ("Push Back: the unit goes one hex, onto an empty hex one hex further from the pusher "
+             "(3E PUSH BACK)")
+SNIPER_TARGET = "Sniper: one chosen enemy unit on the board, never an HQ (3E SNIPER)"
+GRENADE_NO_HQ = "Grenade: thrown onto a hex adjacent to the player's HQ, which is not on the board (3E GRENADE)"
+GRENADE_NETTED = "Grenade: cannot be thrown from a netted HQ (3E GRENADE)"
+GRENADE_TARGET = "Grenade: an enemy unit, never an HQ, on a hex adjacent to the player's HQ (3E GRENADE)"
+AIR_STRIKE_EDGE = ("Air Strike: the target hex and all six around it must be on the board "
+                   "(3E AIR STRIKE: 'as long as its blast radius does not extend beyond the board')")
+
+
+class ChoiceRequired(NhexError):
+    """The action is legal, but what it does depends on another player's choice: :func:`results` lists
+    them."""
+
+    def __init__(self, action: str, choices: Sequence[str]) -> None:
+        super().__init__(f"{action}: the result depends on a choice: {' | '.join(choices)}")
+        self.action = action
+        self.choices = tuple(choices)
+
+
+@dataclass(frozen=True, slots=True)
+class Spent:
+    """One free move already taken this turn: the unit, by the hex it stands on now, and its grant.
+
+    ``source`` is ``mobility`` or ``transport``. For a Transport, ``giver`` is the Transport that gave the
+    move, because each Transport gives its own move (option ``transport-stack``).
+    """
+
+    hex: Hex
+    source: str
+    giver: Hex | None = None
+
+
+NOTHING_USED: frozenset[Spent] = frozenset()
+
+
+# --- what follows from the position -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _nets(units: tuple[Unit, ...]) -> frozenset[Hex]:
+    return effects.netted({u.hex: u for u in units})
+
+
+def netted(position: Position) -> frozenset[Hex]:
+    """The netted hexes of ``position`` (memoised: the turn rules ask about one position many times)."""
+    return _nets(position.units)
+
+
+@lru_cache(maxsize=64)
+def _main_battlefield(board: Board) -> frozenset[Hex]:
+    # 3E EXPANDED BATTLEFIELD: "the Battle still commences as soon as the main battlefield is filled up".
+    if board.shape in ("standard", "extended"):
+        return STANDARD.hexes
+    return board.hexes
+
+
+def board_full(position: Position) -> bool:
+    """No empty hex is left on the main battlefield, so a Battle begins (3E USING TILES)."""
+    main = _main_battlefield(position.board)
+    if len(position.units) < len(main):
+        return False
+    return all(position.unit_at(h) is not None for h in main)
+
+
+def starts_battle(action: Action, after: Position) -> bool:
+    """Whether a Battle begins once ``action`` is done: a Battle tile, or the board filled (3E BATTLE)."""
+    if isinstance(action, Use) and action.tile.name == "battle":
+        return True
+    return isinstance(action, Place) and board_full(after)
+
+
+@lru_cache(maxsize=None)
+def distinct_facings(tile: Tile) -> tuple[Direction, ...]:
+    """The facings that put the tile's icons on different sides. The first one clockwise from N stands for
+    facings that look the same (a Saboteur has one, an HQ one, a Medic with three links three)."""
+    seen: dict[tuple, Direction] = {}
+    for facing in DIRECTIONS:
+        seen.setdefault(tile.oriented(facing).edges, facing)
+    return tuple(seen.values())
+
+
+def _same_look(tile: Tile, a: Direction, b: Direction) -> bool:
+    return tile.oriented(a).edges == tile.oriented(b).edges
+
+
+@lru_cache(maxsize=None)
+def _missing_turn_rule(tile: Tile) -> str | None:
+    """The tile's between-battles rule that nhex does not implement, if it has one."""
+    if tile.kind is Kind.FOUNDATION:
+        return f"foundation tiles ({tile.key}, Babel 13)"
+    if tile.abilities & _TURN_ABILITIES_MISSING:
+        return f"the {', '.join(sorted(tile.abilities & _TURN_ABILITIES_MISSING))} ability of {tile.key}"
+    if tile.module is not None and tile.module.type in _TURN_MODULES_MISSING:
+        return f"the {tile.module.type} effect of {tile.key}"
+    return None
+
+
+def _supported(position: Position) -> None:
+    """Refuse, with the rule's name, positions whose units have between-battle rules nhex lacks."""
+    for unit in position.units:
+        missing = _missing_turn_rule(unit.tile)
+        if missing is not None:
+            raise RuleNotImplemented(missing)
+    if position.foundations:
+        raise RuleNotImplemented(f"foundation tiles ({position.foundations[0].tile.key}, Babel 13)")
+
+
+def _last_tile_drawn(position: Position) -> bool:
+    return any(count == 0 for _, count in position.decks)
+
+
+# --- small builders ---------------------------------------------------------------------------------------------
+
+
+def _without(hands: tuple[tuple[str, tuple[Tile, ...]], ...], army: str, tile: Tile
+             ) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
+    out = []
+    for name, tiles in hands:
+        if name == army:
+            i = tiles.index(tile)
+            tiles = tiles[:i] + tiles[i + 1:]
+            if not tiles:  # an empty hand is no entry, so equal positions stay equal however they were reached
+                continue
+        out.append((name, tiles))
+    return tuple(out)
+
+
+def _from_hand(position: Position, action: Action, tile: Tile, army: str) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
+    if tile not in position.hand(army):
+        raise IllegalAction(str(action), NOT_IN_HAND)
+    return _without(position.hands, army, tile)
+
+
+def _moved(position: Position, source: Hex, target: Hex, facing: Direction | None) -> tuple[Unit, ...]:
+    """The units with the one on ``source`` now on ``target``, turned to ``facing`` (kept when None)."""
+    units = []
+    for unit in position.units:
+        if unit.hex == source:
+            unit = replace(unit, hex=target, facing=unit.facing if facing is None else facing)
+        units.append(unit)
+    return tuple(units)
+
+
+# --- moves: the Move tile, Mobility, Transport ----------------------------------------------------------------------
+
+
+def _recon_reach(position: Position, army: str, nets: frozenset[Hex], by_tile: bool) -> int:
+    """2 when a working Recon Center of the mover's side stands on the board, else 1.
+
+    ES/PL Recon Center: while it is on the board, friendly units move 2 hexes instead of 1 (option
+    ``recon-center-moves``: every move, or the Move tile only). A netted Recon Center adds nothing (3E NET:
+    it cannot "add bonuses").
+    """
+    if not by_tile and position.rules.option("recon-center-moves") == "move-tile":
+        return 1
+    for unit in position.units:
+        module = unit.tile.module
+        if module is not None and module.type == "double-move" and unit.army == army and unit.hex not in nets:
+            return 2
+    return 1
+
+
+def destinations(position: Position, unit: Unit, reach: int) -> list[Hex]:
+    """The empty hexes ``unit`` may move to with ``reach`` (3E MOVE, MOBILITY; ES/PL Recon Center)."""
+    board = position.board
+    found = []
+    for _, near in board.neighbours(unit.hex):
+        if position.unit_at(near) is None:
+            found.append(near)
+    if reach >= 2:
+        stepping = position.rules.option("recon-center-path") == "empty-step"
+        for _, near in board.neighbours(unit.hex):
+            for _, far in board.neighbours(near):
+                if far == unit.hex or far in found or unit.hex.distance(far) != 2:
+                    continue
+                if position.unit_at(far) is not None:
+                    continue
+                if stepping and position.unit_at(near) is not None:
+                    continue
+                found.append(far)
+    return found
+
+
+def _step_problem(position: Position, unit: Unit, target: Hex, facing: Direction | None, reach: int) -> str | None:
+    """Why moving ``unit`` to ``target``/``facing`` is not a legal move of ``reach``, or None."""
+    if target not in position.board:
+        return OFF_BOARD
+    if target == unit.hex:
+        if facing is None or facing == unit.facing:
+            return MOVE_NOTHING
+        return None
+    if position.unit_at(target) is not None:
+        return HEX_TAKEN
+    if target not in destinations(position, unit, reach):
+        if reach >= 2 and unit.hex.distance(target) == 2:
+            return MOVE_PATH
+        return MOVE_TOO_FAR_RECON if reach >= 2 else MOVE_TOO_FAR
+    return None
+
+
+def _mover_problem(position: Position, army: str, source: Hex, nets: frozenset[Hex], own_rule: str) -> str | None:
+    unit = position.unit_at(source)
+    if unit is None:
+        return f"{NO_UNIT} ({source})"
+    if unit.army != army:
+        return own_rule
+    if source in nets:
+        return MOVE_NETTED
+    if unit.tile.module is not None and unit.tile.module.type == "grant-mobility" \
+            and not position.rules.enabled("transport-movable"):
+        return TRANSPORT_FIXED
+    return None
+
+
+def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
+    """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
+    units = {u.hex: u for u in position.units}
+    return sorted(module.hex for module, target, side in effects.links(units, nets)
+                  if target.hex == unit.hex and side.army == army and module.tile.module.type == "grant-mobility")
+
+
+def _transport_giver(position: Position, unit: Unit, army: str, nets: frozenset[Hex],
+                     used: frozenset[Spent]) -> Hex | None:
+    """The Transport whose move ``unit`` may take now, or None (option ``transport-stack``)."""
+    givers = _transports(position, unit, army, nets)
+    taken = {s.giver for s in used if s.hex == unit.hex and s.source == "transport"}
+    if position.rules.option("transport-stack") == "one":
+        return givers[0] if givers and not taken else None
+    return next((g for g in givers if g not in taken), None)
+
+
+def _free_move_problem(position: Position, move: Move, army: str, nets: frozenset[Hex],
+                       used: frozenset[Spent]) -> str | None:
+    problem = _mover_problem(position, army, move.source, nets, FREE_MOVE_OWN)
+    if problem is not None:
+        return problem
+    unit = position.unit_at(move.source)
+    assert unit is not None
+    if move.by == "mobility":
+        if not unit.tile.mobility:
+            return NO_MOBILITY
+        if Spent(unit.hex, "mobility") in used:
+            return MOBILITY_ONCE
+    elif move.by == "transport":
+        if not _transports(position, unit, army, nets):
+            return NO_TRANSPORT
+        if _transport_giver(position, unit, army, nets, used) is None:
+            return TRANSPORT_ONCE
+    else:
+        raise RuleNotImplemented(f"free moves by {move.by}")
+    return _step_problem(position, unit, move.target, move.facing, _recon_reach(position, army, nets, False))
+
+
+def _free_move(position: Position, move: Move, army: str, used: frozenset[Spent]) -> Position:
+    _supported(position)
+    nets = netted(position)
+    problem = _free_move_problem(position, move, army, nets, used)
+    if problem is not None:
+        raise IllegalAction(str(move), problem)
+    return replace(position, units=_moved(position, move.source, move.target, move.facing))
+
+
+# --- push back ------------------------------------------------------------------------------------------------------
+
+
+def push_destinations(position: Position, pusher: Hex, target: Hex) -> list[Hex]:
+    """The empty hexes next to ``target`` one hex further from ``pusher`` (3E PUSH BACK: "creating a
+    distance of one hex between them ... only a single space away")."""
+    return [h for _, h in position.board.neighbours(target)
+            if h.distance(pusher) == 2 and position.unit_at(h) is None]
+
+
+def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: Hex, nets: frozenset[Hex]) -> str | None:
+    pusher = position.unit_at(pusher_hex)
+    target = position.unit_at(target_hex)
+    if pusher is None:
+        return f"{NO_UNIT} ({pusher_hex})"
+    if pusher.army != army:
+        return PUSH_OWN
+    if target is None or target.army == army or pusher_hex.distance(target_hex) != 1:
+        return PUSH_ADJACENT
+    if pusher_hex in nets or target_hex in nets:
+        return PUSH_NETTED
+    if target.is_hq and not position.rules.enabled("push-back-hq"):
+        return PUSH_HQ
+    if target.tile.module is not None and target.tile.module.type == "grant-mobility" \
+            and not position.rules.enabled("transport-movable"):
+        return TRANSPORT_FIXED
+    towards = target_hex.direction_to(pusher_hex)
+    if towards is not None and effects.edges_of(target)[towards].net:
+        return PUSH_NET_FIGHTER
+    if not push_destinations(position, pusher_hex, target_hex):
+        return PUSH_NO_ROOM
+    return None
+
+
+def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
+    """Every result of a push: one per destination the pushed unit's owner may choose."""
+    pusher, target = use.targets[0], use.targets[1]
+    problem = _push_problem(position, army, pusher, target, netted(position))
+    if problem is not None:
+        raise IllegalAction(str(use), problem)
+    hands = _from_hand(position, use, use.tile, army)
+    allowed = push_destinations(position, pusher, target)
+    if len(use.targets) == 3:
+        if use.targets[2] not in allowed:
+            raise IllegalAction(str(use), PUSH_DEST)
+        allowed = [use.targets[2]]
+    owner = position.unit_at(target).army  # type: ignore[union-attr]
+    # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
+    return tuple((f"{owner} puts the pushed unit on {dest}",
+                  replace(position, units=_moved(position, target, dest, None), hands=hands)) for dest in allowed)
+
+
+# --- instants that wound: Sniper, Grenade, Air Strike --------------------------------------------------------------
+
+
+def _sniper_problem(position: Position, army: str, target: Hex) -> str | None:
+    unit = position.unit_at(target)
+    if unit is None or unit.army == army or unit.is_hq:
+        return SNIPER_TARGET
+    return None
+
+
+def _grenade_problem(position: Position, army: str, target: Hex, nets: frozenset[Hex]) -> str | None:
+    hq = position.hq(army)
+    if hq is None:
+        return GRENADE_NO_HQ
+    if hq.hex in nets:
+        return GRENADE_NETTED
+    unit = position.unit_at(target)
+    if unit is None or unit.army == army or unit.is_hq or hq.hex.distance(target) != 1:
+        return GRENADE_TARGET
+    return None
+
+
+def air_strike_area(position: Position, centre: Hex) -> tuple[Hex, ...] | None:
+    """The seven hexes an Air Strike on ``centre`` hits, or None when any is off the board (3E AIR STRIKE)."""
+    area = (centre, *(centre.neighbour(d) for d in DIRECTIONS))
+    if all(h in position.board for h in area):
+        return area
+    return None
+
+
+def _hits(position: Position, use: Use, army: str) -> list[tuple[Hex, int]]:
+    """The wounds an instant deals, after checking that it may be played so."""
+    name = use.tile.name
+    target = use.targets[0]
+    if name == "sniper":
+        problem = _sniper_problem(position, army, target)
+        if problem is not None:
+            raise IllegalAction(str(use), problem)
+        return [(target, 1)]  # 3E ARMOR: armor does not protect against instant tiles
+    if name == "grenade":
+        nets = netted(position)
+        problem = _grenade_problem(position, army, target, nets)
+        if problem is not None:
+            raise IllegalAction(str(use), problem)
+        # 3E GRENADE: "destroys one chosen enemy unit completely": as many wounds as it can still take,
+        # toughness given by modules included.
+        unit = position.unit_at(target)
+        assert unit is not None
+        bonus = effects.bonuses({u.hex: u for u in position.units}, nets, position.rules).get(target)
+        return [(target, unit.health + (bonus.toughness if bonus else 0))]
+    area = air_strike_area(position, target)
+    if area is None:
+        raise IllegalAction(str(use), AIR_STRIKE_EDGE)
+    # 3E AIR STRIKE: one wound to each tile in the area, "both friendly and enemy, except for Headquarters".
+    return [(h, 1) for h in area if (u := position.unit_at(h)) is not None and not u.is_hq]
+
+
+def _wounded(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
+    hits = _hits(position, use, army)
+    after = replace(position, hands=_from_hand(position, use, use.tile, army))
+    if not hits:
+        return (("", after),)
+    # 3E MEDIC: a Medic absorbs the wounds of "Sniper, Grenade or any other Instant Action tile": the battle
+    # module owns that rule, and every way the wounded side may use its Medics.
+    return tuple(("; ".join(choices), result) for choices, result in battle.wound(after, hits, use.tile.key))
+
+
+# --- the instants ---------------------------------------------------------------------------------------------------
+
+
+def _use_results(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
+    tile = use.tile
+    if tile.kind is not Kind.INSTANT:
+        raise IllegalAction(str(use), UNIT_NOT_USED)
+    if tile.name not in _INSTANTS:
+        raise RuleNotImplemented(f"the instant tile {tile.key}")
+    if tile.army != army:
+        raise IllegalAction(str(use), OWN_TILES)
+    if board_full(position):
+        raise IllegalAction(str(use), BOARD_FULL)
+    _supported(position)
+    name = tile.name
+    if name == "battle":
+        if _last_tile_drawn(position):
+            raise IllegalAction(str(use), BATTLE_AFTER_LAST_TILE)
+        return (("", replace(position, hands=_from_hand(position, use, tile, army))),)
+    if name == "move":
+        source, target = use.targets
+        nets = netted(position)
+        problem = _mover_problem(position, army, source, nets, MOVE_OWN)
+        if problem is None:
+            unit = position.unit_at(source)
+            assert unit is not None
+            problem = _step_problem(position, unit, target, use.facing, _recon_reach(position, army, nets, True))
+        if problem is not None:
+            raise IllegalAction(str(use), problem)
+        hands = _from_hand(position, use, tile, army)
+        return (("", replace(position, units=_moved(position, source, target, use.facing), hands=hands)),)
+    if name == "push-back":
+        return _pushed(position, use, army)
+    return _wounded(position, use, army)
+
+
+# --- applying one action ---------------------------------------------------------------------------------------------
+
+
+def _place(position: Position, place: Place, army: str) -> Position:
+    tile = place.tile
+    if tile.kind is Kind.INSTANT:
+        raise IllegalAction(str(place), INSTANT_NOT_PLACED)
+    if tile.kind is Kind.HQ:
+        raise IllegalAction(str(place), HQ_BY_PLACE)
+    missing = _missing_turn_rule(tile)
+    if missing is not None:
+        raise RuleNotImplemented(missing)
+    hands = _from_hand(position, place, tile, army)
+    if place.hex not in position.board:
+        raise IllegalAction(str(place), OFF_BOARD)
+    if position.unit_at(place.hex) is not None:
+        raise IllegalAction(str(place), HEX_TAKEN)
+    if board_full(position):  # only the outer ring of the extended board can be empty then
+        raise IllegalAction(str(place), BOARD_FULL)
+    # The fast path the solver leans on: one tuple insert, nothing else re-checked.
+    return replace(position, units=position.units + (Unit(place.hex, tile, place.facing),), hands=hands)
+
+
+def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
+    if position.hq(army) is not None:
+        raise IllegalAction(str(action), SECOND_HQ)
+    if action.hex not in position.board:
+        raise IllegalAction(str(action), OFF_BOARD)
+    if position.unit_at(action.hex) is not None:
+        raise IllegalAction(str(action), HEX_TAKEN)
+    # 3E GAME SEQUENCE: "The first player places their HQ on any empty space on the board."
+    return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq),))
+
+
+def _draw(position: Position, draw: Draw, army: str) -> Position:
+    if any(t.army != army for t in draw.tiles):
+        raise IllegalAction(str(draw), OWN_TILES)
+    hand = position.hand(army)
+    if len(hand) + len(draw.tiles) > 3:
+        raise IllegalAction(str(draw), HAND_LIMIT)
+    decks = position.decks
+    left = position.deck(army)
+    if left is not None:
+        if left < len(draw.tiles):
+            raise IllegalAction(str(draw), DECK_SHORT)
+        decks = tuple((name, n - len(draw.tiles) if name == army else n) for name, n in decks)
+    hands = tuple((name, tiles) for name, tiles in position.hands if name != army) + ((army, hand + draw.tiles),)
+    return replace(position, hands=hands, decks=decks)
+
+
+def apply(position: Position, action: Action, army: str, used: frozenset[Spent] = NOTHING_USED) -> Position:
+    """The position after ``army`` does ``action``. ``position`` itself is left untouched.
+
+    Raises :class:`~solver.errors.IllegalAction` naming the rule the action breaks. Raises
+    :class:`ChoiceRequired` when the result depends on another player's choice (use :func:`results`).
+    ``used`` holds the free moves already taken this turn. A Battle tile or a full board means a Battle
+    follows (:func:`starts_battle`); this module leaves the fighting to :mod:`solver.battle`.
+    """
+    if isinstance(action, Place):
+        return _place(position, action, army)
+    if isinstance(action, Move):
+        return _free_move(position, action, army, used)
+    if isinstance(action, Use):
+        found = results(position, action, army)
+        if len(found) > 1:
+            raise ChoiceRequired(str(action), [label for label, _ in found])
+        return found[0][1]
+    if isinstance(action, Discard):
+        return replace(position, hands=_from_hand(position, action, action.tile, army))
+    if isinstance(action, PlaceHQ):
+        return _place_hq(position, action, army)
+    if isinstance(action, Draw):
+        return _draw(position, action, army)
+    raise TypeError(f"not an action: {action!r}")
+
+
+def results(position: Position, action: Action, army: str, used: frozenset[Spent] = NOTHING_USED
+            ) -> tuple[tuple[str, Position], ...]:
+    """Every position ``action`` can lead to, each with the other player's choice that leads there.
+
+    A push-back that names its destination has one result. One without it (as :func:`player_actions`
+    lists it) has one result per hex the pushed unit's owner may choose. Sniper, Grenade and Air Strike
+    have one result per distinct way the wounded side can use its Medics. Every other action has one
+    result, labelled ``""``.
+    """
+    if isinstance(action, Use):
+        return _use_results(position, action, army)
+    return (("", apply(position, action, army, used)),)
+
+
+def spend(position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
+    """The free moves taken this turn once ``action`` (legal in ``position``) is done.
+
+    A unit keeps what it has used when it moves: entries follow it from ``FROM`` to ``TO``. Entries for a
+    hex that a unit has just entered or been placed on belonged to a unit that is gone, so they are dropped.
+    """
+    if isinstance(action, Move):
+        moved = (action.source, action.target)
+    elif isinstance(action, Use) and action.tile.name == "move":
+        moved = (action.targets[0], action.targets[1])
+    elif isinstance(action, Place):
+        return frozenset(s for s in used if s.hex != action.hex)
+    else:
+        return used
+    source, target = moved
+    kept: set[Spent] = set()
+    for s in used:
+        if s.hex == target and source != target:
+            continue
+        kept.add(Spent(target if s.hex == source else s.hex, s.source, target if s.giver == source else s.giver))
+    if isinstance(action, Move):
+        giver = None
+        if action.by == "transport":
+            unit = position.unit_at(source)
+            assert unit is not None
+            giver = _transport_giver(position, unit, army, netted(position), used)
+        kept.add(Spent(target, action.by, giver))
+    return frozenset(kept)
+
+
+# --- listing the legal actions --------------------------------------------------------------------------------------
+
+
+def legal_actions(position: Position, army: str, used: frozenset[Spent] = NOTHING_USED) -> list[Action]:
+    """Every legal action of ``army``: each tile in its hand (discard, place, use) and each free move.
+
+    Every item is a complete action line: a push-back appears once for each hex the pushed unit may go to,
+    as a game record writes it. Facings that look the same appear once (:func:`distinct_facings`). On a
+    full board the turn is over and nothing is legal.
+    """
+    return list(_actions(position, army, used, every_destination=True))
+
+
+def player_actions(position: Position, army: str, used: frozenset[Spent] = NOTHING_USED) -> list[Action]:
+    """The decisions that are ``army``'s own: :func:`legal_actions` with each push-back listed once, without
+    its destination (the pushed unit's owner chooses it; :func:`results` gives every answer)."""
+    return list(_actions(position, army, used, every_destination=False))
+
+
+def _actions(position: Position, army: str, used: frozenset[Spent], every_destination: bool) -> Iterator[Action]:
+    if board_full(position):
+        return
+    _supported(position)
+    nets = netted(position)
+    hand = position.hand(army)
+    for tile in dict.fromkeys(hand):
+        yield Discard(tile)
+        if tile.kind in (Kind.WARRIOR, Kind.MODULE):
+            for hex_ in position.empty_hexes():
+                for facing in distinct_facings(tile):
+                    yield Place(tile, hex_, facing)
+        elif tile.kind is Kind.INSTANT and tile.army == army:
+            yield from _instant_actions(position, army, tile, nets, every_destination)
+    yield from _free_moves(position, army, nets, used)
+
+
+def _turns(position: Position, unit: Unit, reach: int) -> Iterator[tuple[Hex, Direction]]:
+    """Every (hex, facing) a move of ``unit`` can end on, a pure rotation included, never standing still."""
+    for facing in distinct_facings(unit.tile):
+        if not _same_look(unit.tile, facing, unit.facing):
+            yield unit.hex, facing
+    for target in destinations(position, unit, reach):
+        for facing in distinct_facings(unit.tile):
+            yield target, facing
+
+
+def _movable(position: Position, army: str, nets: frozenset[Hex]) -> Iterator[Unit]:
+    for unit in position.units:
+        if _mover_problem(position, army, unit.hex, nets, MOVE_OWN) is None:
+            yield unit
+
+
+def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[Hex],
+                     every_destination: bool) -> Iterator[Action]:
+    name = tile.name
+    if name not in _INSTANTS:
+        raise RuleNotImplemented(f"the instant tile {tile.key}")
+    if name == "battle":
+        if not _last_tile_drawn(position):
+            yield Use(tile)
+    elif name == "move":
+        reach = _recon_reach(position, army, nets, True)
+        for unit in _movable(position, army, nets):
+            for target, facing in _turns(position, unit, reach):
+                yield Use(tile, (unit.hex, target), facing)
+    elif name == "push-back":
+        for pusher in position.units:
+            if pusher.army != army:
+                continue
+            for _, target in position.board.neighbours(pusher.hex):
+                if _push_problem(position, army, pusher.hex, target, nets) is not None:
+                    continue
+                if every_destination:
+                    for dest in push_destinations(position, pusher.hex, target):
+                        yield Use(tile, (pusher.hex, target, dest))
+                else:
+                    yield Use(tile, (pusher.hex, target))
+    elif name == "sniper":
+        for unit in position.units:
+            if _sniper_problem(position, army, unit.hex) is None:
+                yield Use(tile, (unit.hex,))
+    elif name == "grenade":
+        hq = position.hq(army)
+        if hq is not None:
+            for _, target in position.board.neighbours(hq.hex):
+                if _grenade_problem(position, army, target, nets) is None:
+                    yield Use(tile, (target,))
+    else:  # air-strike, bomb
+        for centre in position.board:
+            if air_strike_area(position, centre) is not None:
+                yield Use(tile, (centre,))
+
+
+def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: frozenset[Spent]) -> Iterator[Move]:
+    reach = _recon_reach(position, army, nets, False)
+    for unit in _movable(position, army, nets):
+        sources = []
+        if unit.tile.mobility and Spent(unit.hex, "mobility") not in used:
+            sources.append("mobility")
+        if _transport_giver(position, unit, army, nets, used) is not None:
+            sources.append("transport")
+        for by in sources:
+            for target, facing in _turns(position, unit, reach):
+                yield Move(unit.hex, target, facing, by)
