@@ -44,10 +44,9 @@ def test_notation_md_has_a_position_a_puzzle_and_a_game_example():
 
 
 @needs_shared
-@pytest.mark.parametrize("index", range(3))
-def test_every_notation_example_reads_and_writes_back_in_canonical_form(index):
-    examples = notation_examples()
-    document = parse(examples[index], f"NOTATION.md example {index}")
+@pytest.mark.parametrize("example", notation_examples(), ids=lambda text: text.strip().splitlines()[0][:30])
+def test_every_notation_example_reads_and_writes_back_in_canonical_form(example):
+    document = parse(example, "NOTATION.md example")
     canonical = write(document)
     assert parse(canonical) == document
     assert write(parse(canonical)) == canonical  # fmt is idempotent
