@@ -39,12 +39,19 @@ class Unit:
     army: str = field(init=False, repr=False, compare=False)
     #: The tile's icons turned to the unit's facing (derived, for the same reason).
     oriented: Oriented = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.hp is None and self.tile.kind is Kind.HQ:
             object.__setattr__(self, "hp", HQ_HEALTH)
         object.__setattr__(self, "army", self.owner or self.tile.army)
         object.__setattr__(self, "oriented", self.tile.oriented(self.facing))
+        object.__setattr__(self, "_hash", hash((self.hex, self.tile.key, self.facing, self.wounds, self.hp,
+                                                self.venom, self.owner, self.prizes)))
+
+    def __hash__(self) -> int:
+        # Positions are deduplicated by the million in the search: hash once, at construction.
+        return self._hash
 
     @property
     def is_hq(self) -> bool:
@@ -126,6 +133,15 @@ class Position:
     hands: tuple[tuple[str, tuple[Tile, ...]], ...] = ()
     decks: tuple[tuple[str, int], ...] = ()
     foundations: tuple[Unit, ...] = ()
+
+    def __hash__(self) -> int:
+        # Cached: the search keys its tables by positions (the fields never change).
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.units, self.board, self.rules, self.to_move, self.hands, self.decks,
+                           self.foundations))
+            self.__dict__["_hash"] = cached
+        return cached
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", tuple(sorted(self.units, key=_unit_order)))

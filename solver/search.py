@@ -550,8 +550,11 @@ class Solver:
         winning = plays(graph.root)
         duals = self.all_lines(graph, value, set(winning))
         solutions = []
+        by_position: dict[Position, list[Verdict]] = {}
+        for state, verdict in value.items():
+            by_position.setdefault(state.position, []).append(verdict)
         for ends, line in sorted(winning.items(), key=lambda item: (len(item[1]), item[1])):
-            verdicts = [value[s] for s in graph.steps if s.position in ends and s in value]
+            verdicts = [v for end in ends for v in by_position.get(end, ())]
             worst = min(verdicts, key=lambda v: (v.wins, v.margin))
             solutions.append(Solution(line, tuple(d for d in duals.get(ends, ()) if d != line)[:20], ends,
                                       dict(worst.hp), worst))
