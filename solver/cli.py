@@ -162,6 +162,117 @@ def _solve_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--counters", action="store_true", help="work counters only, no times (golden reports)")
 
 
+def _read_document(path: str):
+    """The document and its text (``nhex check`` places consistency problems at their statement's line)."""
+    from pathlib import Path
+
+    from .notation import parse
+
+    if path == "-":
+        text = sys.stdin.read()
+        return parse(text, "<stdin>"), text, "<stdin>"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise NotationError(f"cannot read the file: {error}", 0, 0, path) from None
+    return parse(text, path), text, path
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    from .cards import Puzzle
+    from .game import moves_listing
+    from .position import Position
+
+    document = _load(args.file)
+    if isinstance(document, Puzzle):
+        army = document.player
+        position = _with_hand(document.position, army, document.offer)
+    elif isinstance(document, Position):
+        army, position = document.to_move, document
+        if army is None:
+            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.file)
+    else:
+        raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.file)
+    groups = moves_listing(position, army)
+    if args.json:
+        print(json.dumps([line for _, lines in groups for line in lines], indent=1))
+        return EXIT_OK
+    hand = " ".join(t.key for t in position.hand(army)) or "nothing"
+    print(f"{army} to move, holding {hand}: {sum(len(lines) for _, lines in groups)} legal actions")
+    for title, lines in groups:
+        print(f"{title} ({len(lines)})")
+        for line in lines:
+            print(f"  {line}")
+    return EXIT_OK
+
+
+def _json_file_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--json", action="store_true", help="print a JSON array of action lines")
+
+
+def _with_hand(position, army, tiles):
+    from dataclasses import replace
+
+    hands = tuple((name, held) for name, held in position.hands if name != army) + ((army, tuple(tiles)),)
+    return replace(position, hands=hands, to_move=army)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .cards import GameRecord, Puzzle
+    from .game import check, check_play, position_problems
+
+    document, text, source = _read_document(args.file)
+    position = document.position if isinstance(document, (GameRecord, Puzzle)) else document
+    for statement, army, message in position_problems(position):
+        line, column = _statement_place(text, statement, army)
+        raise NotationError(message, line, column, source)
+    if isinstance(document, GameRecord):
+        report = check(document)
+        if report.verdict == "unsupported":
+            print(report.fault(source).replace(": unsupported:", ": not implemented yet:"), file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(report.summary() if report.ok else report.fault(source))
+        return EXIT_OK if report.ok else EXIT_NO
+    if isinstance(document, Puzzle) and document.solution:
+        fault = check_play(_with_hand(position, document.player, document.offer), document.player,
+                           document.solution, document.tiles_to_play)
+        if fault is not None:
+            index, action, rule = fault
+            print(f"{source}:{_solution_line(text, index)}: {action}: illegal: {rule}")
+            return EXIT_NO
+        print(f"consistent; the solution's {len(document.solution)} action(s) are legal")
+        return EXIT_OK
+    armies = ", ".join(f"{a} {sum(1 for u in position.units if u.army == a)}" for a in position.armies)
+    print(f"consistent: {len(position.units)} units ({armies or 'none'})"
+          + (f", {position.to_move} to move" if position.to_move else ""))
+    return EXIT_OK
+
+
+def _statement_place(text: str, statement: str, army: str) -> tuple[int, int]:
+    """Line and column of the first ``STATEMENT ARMY`` line of ``text`` (1, 1 when there is none)."""
+    import re
+
+    pattern = re.compile(rf"^\s*{statement}\s+{re.escape(army)}\b", re.IGNORECASE)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number, len(line) - len(line.lstrip()) + 1
+    return 1, 1
+
+
+def _solution_line(text: str, index: int) -> int:
+    """The line of the ``index``-th action after a puzzle's ``solution`` statement."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split("#")[0].strip().lower() == "solution")
+    count = -1
+    for i in range(start + 1, len(lines)):
+        if lines[i].split("#")[0].strip():
+            count += 1
+            if count == index:
+                return i + 1
+    return start + 1
+
+
 # --- the parser ------------------------------------------------------------------------------------------------
 
 
@@ -188,6 +299,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "solve": (cmd_solve, "solve a puzzle card: every winning play, or a proof that there is none",
               _solve_arguments),
     "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
+    "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
+    "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
+              _file_argument),
 }
 
 

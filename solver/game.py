@@ -496,5 +496,49 @@ def check(record: GameRecord) -> CheckReport:
             return CheckReport(state, "illegal", entry.line, error.action, error.rule, turns)
         except Undecidable as error:
             return CheckReport(state, "undecidable", entry.line, error.action, error.message, turns)
+        except RuleNotImplemented as error:
+            return CheckReport(state, "unsupported", entry.line, f"{entry.number}. {entry.army}", error.rule, turns)
         turns += 1
     return CheckReport(state, turns=turns)
+
+
+def check_play(position: Position, army: str, plays: Iterable[Action], limit: int | None = None
+               ) -> tuple[int, str, str] | None:
+    """The first action of ``plays`` that is illegal whatever the other player chose before it, as
+    ``(index, action, rule)``, or None when every action is legal in every branch (a puzzle's solution).
+
+    ``limit`` is how many tiles may be played (NOTATION §6 ``play N``).
+    """
+    branches = [(position, actions.NOTHING_USED)]
+    played = 0
+    for index, action in enumerate(plays):
+        if isinstance(action, (Place, Use)):
+            played += 1
+            if limit is not None and played > limit:
+                return index, str(action), f"the card lets the player play {limit} tile{'s' if limit != 1 else ''} (NOTATION §6 play)"
+        following = []
+        for before, used in branches:
+            if actions.board_full(before) or before.to_move is None:
+                return index, str(action), BATTLE_BEGUN
+            try:
+                found = actions.results(before, action, army, used)
+            except IllegalAction as error:
+                return index, str(action), error.rule
+            for _, after in found:
+                done = actions.starts_battle(action, after)
+                following.append((replace(after, to_move=None) if done else after,
+                                  actions.spend(before, action, army, used)))
+        branches = following
+    return None
+
+
+def moves_listing(position: Position, army: str) -> list[tuple[str, list[str]]]:
+    """``nhex moves``: the legal actions of ``army``, grouped by the tile in hand, then the free moves."""
+    groups: dict[str, list[str]] = {}
+    for action in actions.legal_actions(position, army):
+        if isinstance(action, Move):
+            title = f"free moves by {action.by}"
+        else:
+            title = action.tile.key  # type: ignore[union-attr]
+        groups.setdefault(title, []).append(str(action))
+    return list(groups.items())
