@@ -179,3 +179,9 @@ def test_the_tiles_table_has_a_row_per_tile(army):
 def test_a_unit_on_an_outer_hex_keeps_its_coordinates_between_its_marks():
     picture = text_of(render_board(parse("board extended\n(0,-3) moloch:hq\n")))
     assert "M1+ 0,-3  M1+" in picture
+
+
+def test_a_netted_unit_is_marked_and_the_legend_says_so():
+    picture = text_of(render_document(parse("c3 hegemony:hq\nc2 moloch:hq\nb2 hegemony:net-fighter N\n")))
+    assert "~HQ~" in picture and "~Name~ netted" in picture
+    assert "~NetFig~" not in picture

@@ -7,7 +7,7 @@ boards) is drawn the same way. Inside a hex, from top to bottom::
        ___________
       /    M1     \        the mark of the N side
      /R1   c3    + \       the NW and NE marks, the hex label
-    /    HunKil     \      the unit's short name, in its army's colour
+    /    HunKil     \      the unit's short name, in its army's colour (``~HunKil~`` when netted)
     \   ↗NE  hp 7   /      its facing; HQ health, wounds (w), venom (v), a foundation under it
      \#     ~     M2/      the SW, S and SE marks
       \___________/
@@ -28,7 +28,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .. import effects
 from ..cards import ExpectHp, GameRecord, Goal, Puzzle, Turn
+from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
 from ..tiles import Army, Edge, Kind, Tile, armies
@@ -214,13 +216,24 @@ def render_board(position: Position, shape: _Shape = _Shape()) -> Text:
                     style="italic")
     canvas = _Canvas(width, height)
     foundations = {f.hex: f for f in position.foundations}
+    netted = netted_hexes(position)
     for hex_ in hexes:
         x, y = origins[hex_]
         _draw_outline(canvas, x - left, y - top, shape)
     for hex_ in hexes:
         x, y = origins[hex_]
-        _draw_inside(canvas, x - left, y - top, shape, hex_, position.unit_at(hex_), foundations.get(hex_))
+        _draw_inside(canvas, x - left, y - top, shape, hex_, position.unit_at(hex_), foundations.get(hex_),
+                     hex_ in netted)
     return canvas.text()
+
+
+def netted_hexes(position: Position) -> frozenset[Hex]:
+    """The netted units: not written in a file (NOTATION §4) but what a reader of the board needs to see.
+    Only units on the board count; a picture must draw even a position the rules would refuse."""
+    try:
+        return effects.netted({u.hex: u for u in position.units if u.hex in position.board})
+    except RuleNotImplemented:  # a picture is no place to stop on a rule nhex lacks
+        return frozenset()
 
 
 def _draw_outline(canvas: _Canvas, x: int, y: int, shape: _Shape) -> None:
@@ -236,7 +249,7 @@ def _draw_outline(canvas: _Canvas, x: int, y: int, shape: _Shape) -> None:
 
 
 def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit: Unit | None,
-                 foundation: Unit | None) -> None:
+                 foundation: Unit | None, netted: bool = False) -> None:
     h = shape.slant
     rows = {row: _HexRow(shape.interior(row)[1]) for row in range(1, 2 * h)}
     name_row, status_row, top, bottom = h, h + 1, 1, 2 * h - 1
@@ -247,7 +260,9 @@ def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit
         colour = army_colour(shown.army)
         status: list[tuple[str, str]] = []
         if unit is not None:
-            rows[name_row].place(short_name(unit.tile), f"bold {colour}", "centre")
+            name = short_name(unit.tile)
+            rows[name_row].place(f"~{name}~" if netted else name, f"bold {colour}" + (" reverse" if netted else ""),
+                                 "centre")
             marks = _marks(unit)
             rows[top].place(marks[Direction.N], colour, "centre")
             rows[top + 1].place(marks[Direction.NW], colour, "left")
@@ -316,6 +331,8 @@ def board_legend(position: Position) -> Text:
                                                       ("#", "armor"), ("~", "net"), ("+", "module link")) if used[mark]]
     specials = {s for e in edges for s in e.special}
     entries += [(mark, _SPECIAL_WORDS[s]) for s, mark in SPECIAL_MARKS.items() if s in specials]
+    if netted_hexes(position):
+        entries.append(("~Name~", "netted"))
     if position.units:
         entries.append(("↗", "facing"))
     if any(u.is_hq for u in position.units):
