@@ -64,6 +64,47 @@ def normalised(position: Position) -> Position:
         for u in units))
 
 
+def effective_edges(position: Position, unit: Unit) -> tuple:
+    """The unit's icons that can act in this position, by absolute direction; the others are blank.
+
+    A blow, net or link needs a unit on the adjacent hex; a shot, beam or armor a unit somewhere on that line.
+    Nothing enters a line or a hex during a battle, so a facing change that only turns icons towards nothing
+    changes no battle: two plays that differ only so are duals ("facings that give a tile the same
+    effective edges", issue 5).
+    """
+    edges = unit.oriented.edges
+    icons = []
+    for d in Direction:
+        edge = edges[d]
+        if edge.is_blank:
+            icons.append(None)
+            continue
+        line = position.board.line_of_fire(unit.hex, d)
+        near = line[:1]
+        has_near = any(position.unit_at(h) is not None for h in near)
+        has_far = any(position.unit_at(h) is not None for h in line)
+        kept = []
+        if edge.melee and has_near:
+            kept.append(("melee", edge.melee))
+        if edge.net and has_near:
+            kept.append(("net",))
+        if edge.link and has_near:
+            kept.append(("link",))
+        if edge.ranged and has_far:
+            kept.append(("ranged", edge.ranged))
+        if edge.armor and has_far:
+            kept.append(("armor",))
+        if edge.special and has_far:
+            kept.append(("special", edge.special))
+        icons.append(tuple(kept) or None)
+    return tuple(icons)
+
+
+def effective_key(position: Position) -> tuple:
+    """What decides every battle on the board: units with their effective edges instead of their facings."""
+    return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u)) for u in position.units)
+
+
 # --- goals ------------------------------------------------------------------------------------------------------------
 
 
@@ -401,6 +442,9 @@ class Enumerator:
         return found
 
 
+#: How many lines to one winning end the report keeps: the key line and its first duals.
+_DUALS_KEPT = 8
+
 # --- solving ------------------------------------------------------------------------------------------------------
 
 
@@ -519,45 +563,63 @@ class Solver:
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
                stopped: str | None) -> Report:
         memo: dict[State, dict[frozenset, tuple[str, ...]]] = {}
+        keys: dict[Position, tuple] = {}
 
-        def plays(state: State) -> dict[frozenset, tuple[str, ...]]:
-            """Winning plays from here: end-position set -> one action line reaching it."""
+        def effective(position: Position) -> tuple:
+            key = keys.get(position)
+            if key is None:
+                key = keys[position] = (effective_key(position), position.to_move)
+            return key
+
+        def plays(state: State) -> dict[frozenset, list[tuple[str, ...]]]:
+            """Winning plays from here: the set of end positions (by effective key) -> the shortest lines that
+            reach it (the first is the key line, the rest its duals)."""
             if state in memo:
                 return memo[state]
             memo[state] = {}
-            found: dict[frozenset, tuple[str, ...]] = {}
+            found: dict[frozenset, list[tuple[str, ...]]] = {}
+
+            def add(ends: frozenset, line: tuple[str, ...]) -> None:
+                lines = found.setdefault(ends, [])
+                if line not in lines:
+                    lines.append(line)
+                    lines.sort(key=lambda item: (len(item), item))
+                    del lines[_DUALS_KEPT:]
+
             evaluated = value.get(state)
             if evaluated is not None and evaluated.wins:
-                found[frozenset([state.position])] = ()
+                add(frozenset([effective(state.position)]), ())
             for step in graph.steps.get(state, ()):
                 branch_plays = [plays(nxt) for _, nxt in step.branches]
                 if not all(branch_plays):
                     continue
                 if len(branch_plays) == 1:
-                    for ends, line in branch_plays[0].items():
-                        found.setdefault(ends, step.action + line)
+                    for ends, lines in branch_plays[0].items():
+                        for line in lines:
+                            add(ends, step.action + line)
                     continue
                 for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
                     ends = frozenset().union(*(e for e, _ in combo))
                     line = step.action
                     for (label, _), (_, sub) in zip(step.branches, combo):
-                        if sub:
-                            line += (f"# if {label}: " + "; ".join(sub),)
-                    found.setdefault(ends, line)
+                        if sub[0]:
+                            line += (f"# if {label}: " + "; ".join(sub[0]),)
+                    add(ends, line)
             memo[state] = found
             return found
 
         winning = plays(graph.root)
-        duals = self.all_lines(graph, value, set(winning))
         solutions = []
-        by_position: dict[Position, list[Verdict]] = {}
+        by_key: dict[tuple, list[Verdict]] = {}
+        positions_of: dict[tuple, set[Position]] = {}
         for state, verdict in value.items():
-            by_position.setdefault(state.position, []).append(verdict)
-        for ends, line in sorted(winning.items(), key=lambda item: (len(item[1]), item[1])):
-            verdicts = [v for end in ends for v in by_position.get(end, ())]
+            by_key.setdefault(effective(state.position), []).append(verdict)
+            positions_of.setdefault(effective(state.position), set()).add(state.position)
+        for ends, lines in sorted(winning.items(), key=lambda item: (len(item[1][0]), item[1][0])):
+            verdicts = [v for end in ends for v in by_key.get(end, ())]
             worst = min(verdicts, key=lambda v: (v.wins, v.margin))
-            solutions.append(Solution(line, tuple(d for d in duals.get(ends, ()) if d != line)[:20], ends,
-                                      dict(worst.hp), worst))
+            end_positions = frozenset(p for end in ends for p in positions_of.get(end, ()))
+            solutions.append(Solution(lines[0], tuple(lines[1:]), end_positions, dict(worst.hp), worst))
         if self.max_solutions is not None and len(solutions) > self.max_solutions:
             solutions = solutions[:self.max_solutions]
             stopped = stopped or f"--max-solutions {self.max_solutions} reached"
@@ -574,26 +636,6 @@ class Solver:
         if sorted(intended) == sorted(solution.actions):
             return True
         return any(sorted(intended) == sorted(d) for d in solution.duals)
-
-    def all_lines(self, graph: Graph, value: dict, keys: set[frozenset]) -> dict[frozenset, list[tuple[str, ...]]]:
-        """Linear action lines to each single winning end position (the duals shown under a solution)."""
-        lines: dict[frozenset, list[tuple[str, ...]]] = {}
-        budget = [2000]
-
-        def walk(state: State, line: tuple[str, ...]) -> None:
-            if budget[0] <= 0:
-                return
-            budget[0] -= 1
-            key = frozenset([state.position])
-            verdict = value.get(state)
-            if key in keys and verdict is not None and verdict.wins:
-                lines.setdefault(key, []).append(line)
-            for step in graph.steps.get(state, ()):
-                if len(step.branches) == 1:
-                    walk(step.branches[0][1], line + step.action)
-
-        walk(graph.root, ())
-        return lines
 
     def count_paths(self, graph: Graph) -> int:
         """Every order of actions, counted: what a search without transpositions would examine."""
