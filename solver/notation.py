@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Callable

@@ -33,7 +33,7 @@ from ..cards import ExpectHp, GameRecord, Goal, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
-from ..tiles import Army, Edge, Kind, Tile, armies
+from ..tiles import Army, Edge, Kind, Tile
 from .tables import edges_text, initiative_text, module_text
 
 #: One colour per army, nine distinct hues (and white for armies without data, such as mercenaries).
@@ -552,7 +552,3 @@ def render_tiles(army: Army) -> Table:
         table.add_row(name, str(tile.kind), str(tile.count), initiative_text(tile),
                       str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra)
     return table
-
-
-def all_armies() -> list[Army]:
-    return list(armies().values())
