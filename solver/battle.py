@@ -29,6 +29,7 @@ from typing import Callable, Iterable, Sequence
 
 from . import effects
 from .effects import Bonus, edges_of
+from .errors import RuleNotImplemented
 from .hexes import DIRECTIONS, Direction, Hex
 from .position import Position, Unit
 from .rules import RuleSet
@@ -149,8 +150,33 @@ def _slot_values(unit: Unit, bonus: Bonus | None) -> list[tuple[object, int]]:
     return slots
 
 
+#: Abilities and edge icons of the expansion armies whose battle rules nhex does not implement yet. A battle
+#: with such a unit on the board refuses to run rather than fight without them.
+_MISSING_ABILITIES = {
+    "venom": "venom (Neojungle Nightshade, Babel 13)",
+    "sharpshooter": "the Sharpshooter's choice of target (Babel 13)",
+    "spy": "spies (New York, Babel 13)",
+    "shotgun": "the Shotgun (New York, Babel 13)",
+    "rocket": "the Rocket Launcher (New York, Babel 13)",
+    "push": "the Pusher (New York, Babel 13)",
+    "regenerate": "regeneration (Smart Bio-droid, Duel)",
+    "redirect": "redirection (Doomsday Machine)",
+    "trap": "the Trap (Doomsday Machine)",
+}
+
+
+def _refuse_missing_rules(position: Position) -> None:
+    for unit in position.units:
+        for ability in unit.tile.abilities:
+            if ability in _MISSING_ABILITIES:
+                raise RuleNotImplemented(f"{_MISSING_ABILITIES[ability]} ({unit.tile.key} on {unit.hex})")
+    if position.foundations:
+        raise RuleNotImplemented(f"foundations in battle ({position.foundations[0].tile.key}, Babel 13)")
+
+
 class _Battle:
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
+        _refuse_missing_rules(position)
         self.position = position
         self.rules: RuleSet = position.rules
         self.board = position.board

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from rich.console import Console
 
-from .errors import NotationError
+from .errors import NotationError, RuleNotImplemented
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -321,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except NotationError as error:
         print(str(error), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except RuleNotImplemented as error:
+        print(f"nhex: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as error:  # NhexError and the lookups of unknown names
         print(f"nhex: {error}", file=sys.stderr)

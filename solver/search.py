@@ -64,15 +64,18 @@ def normalised(position: Position) -> Position:
         for u in units))
 
 
-def effective_edges(position: Position, unit: Unit) -> tuple:
+def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tuple:
     """The unit's icons that can act in this position, by absolute direction; the others are blank.
 
-    A blow, net or link needs a unit on the adjacent hex; a shot, beam or armor a unit somewhere on that line.
-    Nothing enters a line or a hex during a battle, so a facing change that only turns icons towards nothing
-    changes no battle: two plays that differ only so are duals ("facings that give a tile the same
-    effective edges", issue 5).
+    A blow or a net needs an enemy on the adjacent hex, a link a unit its module can affect (a friend; an
+    enemy for a Saboteur; any unit while a Scoper is on the board); a shot, beam or armor an enemy somewhere
+    on that line. Nothing enters a hex or a line during a battle, so a facing change that only turns icons
+    towards nothing changes no battle: two plays that differ only so are duals ("facings that give a tile
+    the same effective edges", issue 5).
     """
     edges = unit.oriented.edges
+    module = unit.tile.module
+    links_enemies = module is not None and module.target == "enemy"
     icons = []
     for d in Direction:
         edge = edges[d]
@@ -80,21 +83,22 @@ def effective_edges(position: Position, unit: Unit) -> tuple:
             icons.append(None)
             continue
         line = position.board.line_of_fire(unit.hex, d)
-        near = line[:1]
-        has_near = any(position.unit_at(h) is not None for h in near)
-        has_far = any(position.unit_at(h) is not None for h in line)
+        others = [o for h in line if (o := position.unit_at(h)) is not None]
+        near = others[0] if others and others[0].hex == line[0] else None
+        near_enemy = near is not None and near.army != unit.army
+        far_enemy = any(o.army != unit.army for o in others)
         kept = []
-        if edge.melee and has_near:
+        if edge.melee and near_enemy:
             kept.append(("melee", edge.melee))
-        if edge.net and has_near:
+        if edge.net and near_enemy:
             kept.append(("net",))
-        if edge.link and has_near:
+        if edge.link and near is not None and (scoper or near_enemy == links_enemies):
             kept.append(("link",))
-        if edge.ranged and has_far:
+        if edge.ranged and far_enemy:
             kept.append(("ranged", edge.ranged))
-        if edge.armor and has_far:
+        if edge.armor and far_enemy:
             kept.append(("armor",))
-        if edge.special and has_far:
+        if edge.special and far_enemy:
             kept.append(("special", edge.special))
         icons.append(tuple(kept) or None)
     return tuple(icons)
@@ -102,7 +106,10 @@ def effective_edges(position: Position, unit: Unit) -> tuple:
 
 def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
-    return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u)) for u in position.units)
+    scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
+                 for u in position.units)
+    return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u, scoper))
+                 for u in position.units)
 
 
 # --- goals ------------------------------------------------------------------------------------------------------------
@@ -628,14 +635,27 @@ class Solver:
         report = Report(verdict, solutions, tries, len(graph.steps), self.count_paths(graph), positions,
                         time.perf_counter() - started, stopped)
         if self.puzzle.solution is not None:
-            intended = tuple(str(a) for a in self.puzzle.solution)
-            report.contains_intended = any(self.same_play(intended, s) for s in solutions)
+            report.contains_intended = self.finds_intended(solutions, effective)
         return report
 
-    def same_play(self, intended: tuple[str, ...], solution: Solution) -> bool:
-        if sorted(intended) == sorted(solution.actions):
-            return True
-        return any(sorted(intended) == sorted(d) for d in solution.duals)
+    def finds_intended(self, solutions: list[Solution], effective: Callable[[Position], tuple]) -> bool:
+        """Whether the card's own solution is among the winning plays: it is played out on the card's position
+        and its end compared with theirs, so that an equivalent facing or another order still counts."""
+        from . import actions
+
+        position = self.puzzle.position
+        used = actions.NOTHING_USED
+        hand = ((self.puzzle.player, self.puzzle.offer),)
+        position = replace(position, hands=hand, to_move=self.puzzle.player)
+        try:
+            for action in self.puzzle.solution or ():
+                after = actions.apply(position, action, self.puzzle.player, used)
+                used = actions.spend(position, action, self.puzzle.player, used)
+                position = after
+        except (IllegalAction, actions.ChoiceRequired):
+            return False
+        end = effective(replace(normalised(position), hands=(), to_move=self.puzzle.position.to_move))
+        return any(end in {effective(p) for p in solution.ends} for solution in solutions)
 
     def count_paths(self, graph: Graph) -> int:
         """Every order of actions, counted: what a search without transpositions would examine."""

@@ -706,3 +706,23 @@ def test_rotating_the_2e_example_rotates_the_outcome(steps):
     (turned,) = battle.resolve(before.rotated(steps))
     assert turned.hq == plain.hq
     assert turned.position.units == plain.position.rotated(steps).units
+
+
+def test_an_expansion_ability_without_rules_is_refused_by_name():
+    """A rule not yet implemented is named, never silently skipped (developers' guide)."""
+    from solver.errors import RuleNotImplemented
+
+    with pytest.raises(RuleNotImplemented, match="Shotgun"):
+        battle.resolve(position("""
+            c3 new-york:shotgun N
+            c1 moloch:hq
+        """))
+
+
+def test_the_cli_names_a_missing_rule_without_a_traceback(tmp_path, capsys):
+    from solver.cli import main
+
+    path = tmp_path / "ny.nhex"
+    path.write_text("c3 new-york:shotgun N\nc1 moloch:hq\n")
+    assert main(["battle", str(path)]) == 2
+    assert "not implemented yet: the Shotgun" in capsys.readouterr().err
