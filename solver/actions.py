@@ -518,6 +518,8 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), INSTANT_NOT_PLACED)
     if tile.kind is Kind.HQ:
         raise IllegalAction(str(place), HQ_BY_PLACE)
+    if tile.army != army:
+        raise IllegalAction(str(place), OWN_TILES)
     missing = _missing_turn_rule(tile)
     if missing is not None:
         raise RuleNotImplemented(missing)

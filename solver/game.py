@@ -346,33 +346,42 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
     now = _Turn(limit=limit, must_draw=deck > 0 and len(position.hand(army)) < limit,
                 hand_locked=tie_break and deck == 0 and not position.rules.enabled("tie-break-hand"))
     for action in turn.actions:
-        text = str(action)
-        if now.over:
-            raise IllegalAction(text, BATTLE_BEGUN)
-        if isinstance(action, Draw):
-            state = _draw(state, action, army, turn.number, now)
-            continue
-        if isinstance(action, PlaceHQ):
-            raise IllegalAction(text, HQ_LATE)
-        if not isinstance(action, Move):
-            if now.must_draw and not now.drawn:
-                raise IllegalAction(text, DRAW_FIRST)
-            if now.must_discard and not isinstance(action, Discard):
-                raise IllegalAction(text, DISCARD_FIRST)
-            if now.hand_locked and not isinstance(action, Discard):
-                raise IllegalAction(text, TIE_BREAK_HAND)
-            now.must_discard = False
-            if not isinstance(action, Discard):
-                now.unlucky = False
-        state, now.used = _act(state, action, army, now.used)
-        if actions.starts_battle(action, state.position):
-            now.over = True
-            why = "Battle tile" if isinstance(action, Use) else "the board is full"
-            state = _battle(state, f"{why} (3E BATTLE)")
+        try:
+            state = _turn_action(state, action, army, turn.number, now)
+        except RuleNotImplemented as error:
+            error.action = str(action)  # type: ignore[attr-defined]  # where the record needs the missing rule
+            raise
     if now.must_draw and not now.drawn:
         raise IllegalAction(f"{turn.number}. {army}", NO_DRAW)
     if now.must_discard:
         raise IllegalAction(f"{turn.number}. {army}", DISCARD_FIRST)
+    return state
+
+
+def _turn_action(state: GameState, action: Action, army: str, number: int, now: _Turn) -> GameState:
+    """One action of a normal turn, checked against the order of the turn (3E DRAWING TILES, BATTLE)."""
+    text = str(action)
+    if now.over:
+        raise IllegalAction(text, BATTLE_BEGUN)
+    if isinstance(action, Draw):
+        return _draw(state, action, army, number, now)
+    if isinstance(action, PlaceHQ):
+        raise IllegalAction(text, HQ_LATE)
+    if not isinstance(action, Move):
+        if now.must_draw and not now.drawn:
+            raise IllegalAction(text, DRAW_FIRST)
+        if now.must_discard and not isinstance(action, Discard):
+            raise IllegalAction(text, DISCARD_FIRST)
+        if now.hand_locked and not isinstance(action, Discard):
+            raise IllegalAction(text, TIE_BREAK_HAND)
+        now.must_discard = False
+        if not isinstance(action, Discard):
+            now.unlucky = False
+    state, now.used = _act(state, action, army, now.used)
+    if actions.starts_battle(action, state.position):
+        now.over = True
+        why = "Battle tile" if isinstance(action, Use) else "the board is full"
+        state = _battle(state, f"{why} (3E BATTLE)")
     return state
 
 
@@ -497,7 +506,8 @@ def check(record: GameRecord) -> CheckReport:
         except Undecidable as error:
             return CheckReport(state, "undecidable", entry.line, error.action, error.message, turns)
         except RuleNotImplemented as error:
-            return CheckReport(state, "unsupported", entry.line, f"{entry.number}. {entry.army}", error.rule, turns)
+            where = getattr(error, "action", f"{entry.number}. {entry.army}")
+            return CheckReport(state, "unsupported", entry.line, where, error.rule, turns)
         turns += 1
     return CheckReport(state, turns=turns)
 

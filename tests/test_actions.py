@@ -470,6 +470,16 @@ def test_a_netted_transport_gives_nothing():
     refused(p, "move b2 a1 N by transport", "hegemony", actions.NO_TRANSPORT)
 
 
+def test_a_scoper_takes_an_enemy_transport_for_the_outpost():
+    """RULINGS 8; ES Outpost sheet, Scoper: 'While Scoper is connected to an enemy module, that module gives its
+    bonuses to the Outpost units instead of the enemy's' (the Transport's move included, through its own
+    links)."""
+    p = pos("c3 hegemony:hq\nc5 outpost:hq\nb3 hegemony:transport\nb4 outpost:scoper\na2 outpost:commando\n"
+            "b2 hegemony:thug")
+    assert at(do(p, "move a2 a1 N by transport", "outpost"), "a1").tile.key == "outpost:commando"
+    refused(p, "move b2 b1 N by transport", "hegemony", actions.NO_TRANSPORT)
+
+
 def test_transport_movable_option():
     """ES Hegemony sheet, Transport: 'Transport no puede moverse' (option transport-movable=no); by default a
     Move tile moves it (PL: it only 'cannot move itself'; 3E MODULES)."""
