@@ -426,7 +426,14 @@ class Enumerator:
             branches.append((label, self.settle(nxt)))
         if not branches:
             return None
-        return Step((str(action),), tuple(branches))
+        text = (str(action),)
+        if action.tile.name == "push-back" and len(action.targets) == 2:
+            destinations = self.actions.push_destinations(position, action.targets[0], action.targets[1])
+            if len(destinations) == 1:  # no choice left to the owner: the canonical line names the hex
+                text = (str(replace(action, targets=action.targets + (destinations[0],))),)
+            else:
+                text += (f"# the pushed unit's owner chooses among {', '.join(h.label for h in destinations)}",)
+        return Step(text, tuple(branches))
 
     def free_moves(self, state: State) -> list[Step]:
         position = replace(state.position, hands=(), to_move=self.player)
