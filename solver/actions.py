@@ -166,7 +166,7 @@ def starts_battle(action: Action, after: Position) -> bool:
 @lru_cache(maxsize=None)
 def distinct_facings(tile: Tile) -> tuple[Direction, ...]:
     """The facings that put the tile's icons on different sides. The first one clockwise from N stands for
-    facings that look the same (a Saboteur has one, an HQ one, a Medic with three links three)."""
+    facings that look the same (a Saboteur or an HQ has one, a Scout linking every other side two)."""
     seen: dict[tuple, Direction] = {}
     for facing in DIRECTIONS:
         seen.setdefault(tile.oriented(facing).edges, facing)

@@ -228,7 +228,7 @@ def _fight(state: GameState, why: str) -> GameState:
     state = replace(state, position=after, discards=_to_discards(state, state.position, after))
     hq = state.hq
     state = replace(state, history=state.history + (
-        f"battle after turn {state.turn} ({why}): " + ", ".join(f"{a} {hq[a]}" for a in state.players),))
+        f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.players),))
     standing = [a for a in state.players if hq[a] > 0]
     if len(standing) < len(state.players):
         result = standing[0] if len(standing) == 1 else "draw"
@@ -256,7 +256,7 @@ def _battle(state: GameState, why: str) -> GameState:
                 return _over(state, "draw", "the board stays full and a Battle changes nothing "
                                             "(option full-board-deadlock=draw)")
             return _compare(state, "the board stays full and a Battle changes nothing", tie="draw")
-        why = "the board is still full (3E BATTLE)"
+        why = "the board is still full; 3E BATTLE"
 
 
 def _compare(state: GameState, why: str, tie: str | None) -> GameState:
@@ -380,8 +380,8 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
     state, now.used = _act(state, action, army, now.used)
     if actions.starts_battle(action, state.position):
         now.over = True
-        why = "Battle tile" if isinstance(action, Use) else "the board is full"
-        state = _battle(state, f"{why} (3E BATTLE)")
+        why = "the Battle tile" if isinstance(action, Use) else "the board is full"
+        state = _battle(state, f"{why}; 3E BATTLE")
     return state
 
 
@@ -428,12 +428,12 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
 def _end_turn(state: GameState, number: int) -> GameState:
     """The battles due after turn ``number`` (the Final Battle, the additional Battle), then the next turn."""
     if state.result is None and state.tie_break_last == number:
-        state = _battle(state, "the additional Battle after a tie (3E VICTORY)")
+        state = _battle(state, "the additional Battle after a tie; 3E VICTORY")
         if state.result is None:
             state = _compare(state, "the additional Battle", tie="draw")
     elif (state.result is None and state.tie_break_last is None and state.last_tile_turn is not None
           and number == state.last_tile_turn + 1):
-        state = _battle(state, "the Final Battle (3E ENDING THE GAME)")
+        state = _battle(state, "the Final Battle; 3E ENDING THE GAME")
         if state.result is None:
             state = _compare(state, "the Final Battle", tie=None)
     players = state.players
