@@ -12,7 +12,7 @@ from solver.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from solver.notation import load, write
 
 HERE = Path(__file__).parent
-CROSSFIRE = str(HERE.parent / "puzzles" / "crossfire.nhex")
+CROSSFIRE = str(HERE / "data" / "notation-crossfire.nhex")
 MALFORMED = sorted((HERE / "malformed").glob("*.nhex"))
 
 

@@ -337,9 +337,9 @@ def test_cli_check_on_positions_and_puzzles(capsys, tmp_path):
     position.write_text("c3 outpost:hq\nhand outpost moloch:blocker\n")
     assert main(["check", str(position)]) == 2
     assert "a tile of another army" in capsys.readouterr().err
-    assert main(["check", "puzzles/crossfire.nhex"]) == 0
+    assert main(["check", "tests/data/notation-crossfire.nhex"]) == 0
     card = tmp_path / "card.nhex"
-    card.write_text(Path("puzzles/crossfire.nhex").read_text().replace("place outpost:commando c2 SW",
+    card.write_text(Path("tests/data/notation-crossfire.nhex").read_text().replace("place outpost:commando c2 SW",
                                                                        "place outpost:commando c1 SW"))
     assert main(["check", str(card)]) == 1
     assert "illegal: a tile goes on an empty hex" in capsys.readouterr().out
@@ -360,10 +360,10 @@ def test_cli_moves(capsys):
     """`nhex moves FILE`: every legal action of the side to move, grouped by tile (--json: an array)."""
     import json
 
-    assert main(["moves", "--json", "puzzles/crossfire.nhex"]) == 0
+    assert main(["moves", "--json", "tests/data/notation-crossfire.nhex"]) == 0
     lines = json.loads(capsys.readouterr().out)
     assert "place outpost:commando c2 SW" in lines and "use outpost:move c3 d3 N" in lines
-    assert main(["moves", "puzzles/crossfire.nhex"]) == 0
+    assert main(["moves", "tests/data/notation-crossfire.nhex"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("outpost to move, holding outpost:commando outpost:scout outpost:move:")
     assert "\noutpost:scout (" in out and "\n  place outpost:scout a1 N" in out

@@ -72,7 +72,7 @@ def test_the_game_example_names_bare_tiles_by_the_acting_army():
 
 
 def test_the_bundled_puzzle_card_is_the_notation_example():
-    puzzle = load(str(HERE.parent / "puzzles" / "crossfire.nhex"))
+    puzzle = load(str(HERE / "data" / "notation-crossfire.nhex"))
     assert isinstance(puzzle, Puzzle)
     assert (puzzle.number, puzzle.title, puzzle.player, puzzle.tiles_to_play) == (1, "Crossfire", "outpost", 2)
     assert puzzle.solution == (Place(tile("outpost:commando"), Hex.parse("c2"), Direction.SW),)

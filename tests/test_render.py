@@ -139,7 +139,7 @@ def test_each_army_has_its_own_colour():
 
 
 def test_a_puzzle_card_shows_what_the_card_says_but_not_its_solution():
-    picture = text_of(render_document(load(str(HERE.parent / "puzzles" / "crossfire.nhex"))))
+    picture = text_of(render_document(load(str(HERE / "data" / "notation-crossfire.nhex"))))
     for words in ("Puzzle 1 · Crossfire", "level 1", "player outpost", "play 2 of 3", "goal win",
                   "then final battle", "The Outpost HQ is down to 3 health", "commando", "scout", "move",
                   "moloch HQ 4", "outpost HQ 3", "Blockr"):
