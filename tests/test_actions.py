@@ -658,3 +658,29 @@ def test_apply_accepts_exactly_the_listed_actions(text):
         if accepted and _no_visible_change(p, action):
             continue
         assert accepted == (_canonical(p, action) in listed), (str(action), accepted)
+
+
+def _rotated_action(action, steps: int):
+    if isinstance(action, Place):
+        return replace(action, hex=action.hex.rotated(steps), facing=action.facing.rotated(steps))
+    if isinstance(action, Use):
+        return replace(action, targets=tuple(h.rotated(steps) for h in action.targets),
+                       facing=None if action.facing is None else action.facing.rotated(steps))
+    if isinstance(action, Move):
+        return replace(action, source=action.source.rotated(steps), target=action.target.rotated(steps),
+                       facing=None if action.facing is None else action.facing.rotated(steps))
+    return action
+
+
+@pytest.mark.parametrize("text", LISTED)
+def test_turning_the_board_turns_the_legal_actions(text):
+    """STYLE, differential tests: the rules do not change when the whole board is rotated by 60° (hexes and
+    facings). Every legal action, turned, is legal on the turned position."""
+    p = pos(text)
+    army = p.hands[0][0]
+    for steps in range(1, 6):
+        turned = p.rotated(steps)
+        listed = legal_actions(p, army)
+        assert len(legal_actions(turned, army)) == len(listed)
+        for action in listed:
+            results(turned, _rotated_action(action, steps), army)
