@@ -300,10 +300,15 @@ def _mover_problem(position: Position, army: str, source: Hex, nets: frozenset[H
         return own_rule
     if source in nets:
         return MOVE_NETTED
-    if unit.tile.module is not None and unit.tile.module.type == "grant-mobility" \
-            and not position.rules.enabled("transport-movable"):
+    if _fixed(position, unit):
         return TRANSPORT_FIXED
     return None
+
+
+def _fixed(position: Position, unit: Unit) -> bool:
+    """A Transport under option transport-movable=no: nothing moves it (ES 'Transport no puede moverse')."""
+    module = unit.tile.module
+    return module is not None and module.type == "grant-mobility" and not position.rules.enabled("transport-movable")
 
 
 def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
@@ -377,8 +382,7 @@ def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: He
         return PUSH_NETTED
     if target.is_hq and not position.rules.enabled("push-back-hq"):
         return PUSH_HQ
-    if target.tile.module is not None and target.tile.module.type == "grant-mobility" \
-            and not position.rules.enabled("transport-movable"):
+    if _fixed(position, target):
         return TRANSPORT_FIXED
     towards = target_hex.direction_to(pusher_hex)
     if towards is not None and effects.edges_of(target)[towards].net:
