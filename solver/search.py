@@ -432,7 +432,7 @@ class Enumerator:
             if len(destinations) == 1:  # no choice left to the owner: the canonical line names the hex
                 text = (str(replace(action, targets=action.targets + (destinations[0],))),)
             else:
-                text += (f"# the pushed unit's owner chooses among {', '.join(h.label for h in destinations)}",)
+                text += (f"# the pushed unit's owner chooses among {', '.join(sorted(h.label for h in destinations))}",)
         return Step(text, tuple(branches))
 
     def free_moves(self, state: State) -> list[Step]:
@@ -679,22 +679,35 @@ class Solver:
         return count(graph.root)
 
     def find_tries(self, graph: Graph, value: dict, winning: dict) -> list[Try]:
-        """The strongest failing plays: linear lines whose worst case comes closest (by HQ margin)."""
-        seen: dict[Position, tuple[tuple[str, ...], Verdict]] = {}
+        """The strongest failing plays: the lines whose worst case comes closest (by HQ margin), each with what
+        refutes it (the opponent's choice during the turn, then the battle choices)."""
+        seen: dict[frozenset, Try] = {}
+
+        def record(line: tuple[str, ...], ends: list[tuple[str, State]]) -> None:
+            verdicts = [(label, value.get(state)) for label, state in ends]
+            if any(v is None for _, v in verdicts):
+                return
+            label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
+            key = frozenset(state.position for _, state in ends)
+            if worst.wins or key in seen:
+                return
+            refutation = ((label,) if label else ()) + worst.line
+            seen[key] = Try(line, replace(worst, line=refutation), dict(worst.hp),
+                            next(state.position for lab, state in ends if lab == label))
 
         def walk(state: State, line: tuple[str, ...], depth: int) -> None:
-            verdict = value.get(state)
-            if verdict is not None and not verdict.wins and state.position not in seen:
-                seen[state.position] = (line, verdict)
+            record(line, [("", state)])
             if depth > 6:
                 return
             for step in graph.steps.get(state, ()):
                 if len(step.branches) == 1:
                     walk(step.branches[0][1], line + step.action, depth + 1)
+                else:
+                    record(line + step.action, list(step.branches))
 
         walk(graph.root, (), 0)
-        ranked = sorted(seen.items(), key=lambda item: (-item[1][1].margin, len(item[1][0]), item[1][0]))
-        return [Try(line, verdict, dict(verdict.hp), position) for position, (line, verdict) in ranked[:self.tries]]
+        ranked = sorted(seen.values(), key=lambda t: (-t.verdict.margin, len(t.actions), t.actions))
+        return ranked[:self.tries]
 
 
 def solve(puzzle: Puzzle, **options) -> Report:

@@ -1,0 +1,201 @@
+"""The puzzle solver (issue: every winning play, proven, explained). NOTATION §6 for the card semantics."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from solver import notation
+from solver.cards import Puzzle
+from solver.cli import main
+from solver.render.report import render_report
+from solver.search import Solver, effective_key, goal_holds, normalised, Ending
+
+HERE = Path(__file__).parent
+CARDS = sorted((HERE.parent / "puzzles").glob("*.nhex"))
+GOLDEN = HERE / "golden"
+
+
+def card(text: str) -> Puzzle:
+    document = notation.parse(text)
+    assert isinstance(document, Puzzle)
+    return document
+
+
+def solve(text: str, **options):
+    return Solver(card(text), jobs=1, **options).solve()
+
+
+# --- goals (NOTATION §6) ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("goal, end, expected", [
+    ("win", {"moloch": 3, "outpost": 2}, True),
+    ("win", {"moloch": 2, "outpost": 2}, False),
+    ("win", {"moloch": 0, "outpost": 0}, False),
+    ("draw-or-win", {"moloch": 2, "outpost": 2}, True),
+    ("draw-or-win", {"moloch": 0, "outpost": 0}, True),
+    ("survive", {"moloch": 1, "outpost": 9}, True),
+    ("destroy outpost", {"moloch": 1, "outpost": 0}, True),
+    ("hp moloch >= 3", {"moloch": 3, "outpost": 9}, True),
+    ("damage outpost == 2", {"moloch": 3, "outpost": 8}, True),
+    ("win or hp outpost < 3", {"moloch": 1, "outpost": 2}, True),
+    ("not (win or survive)", {"moloch": 1, "outpost": 2}, False),
+])
+def test_goal_expressions(goal, end, expected):
+    puzzle = card(f'puzzle "g"\nplayer moloch\noffer moloch:move\ngoal {goal}\nc3 moloch:hq hp=9\nc1 outpost:hq hp=10\n')
+    ending = Ending({"moloch": 9, "outpost": 10}, end, puzzle.position, {})
+    assert goal_holds(puzzle.goal, "moloch", ending) is expected
+
+
+# --- what counts as one play ---------------------------------------------------------------------------------
+
+
+def test_facings_that_turn_icons_towards_nothing_are_one_play():
+    """Issue 5: 'facings that give a tile the same effective edges are one play'. An Officer whose other
+    links point off the board is the same play in each of the three facings that link the Hybrid."""
+    report = Solver(notation.load(str(HERE.parent / "puzzles" / "04-officers-orders.nhex")), jobs=1).solve()
+    assert report.verdict == "sound"
+    (solution,) = report.solutions
+    assert len(solution.ends) >= 1
+
+
+def test_the_order_of_independent_actions_makes_no_new_play():
+    report = Solver(notation.load(str(HERE.parent / "puzzles" / "12-clear-shot.nhex")), jobs=1).solve()
+    assert report.verdict == "sound"
+    assert report.paths > report.plays  # several orders reach the same states
+
+
+def test_effective_key_ignores_facings_that_change_nothing():
+    a = notation.parse_position("c3 moloch:hq\nc1 outpost:hq\ne3 outpost:runner N\n")
+    b = notation.parse_position("c3 moloch:hq S\nc1 outpost:hq\ne3 outpost:runner S\n")
+    assert a != b
+    assert effective_key(normalised(a)) == effective_key(normalised(b))
+
+
+def test_a_useful_extra_tile_anywhere_is_a_cook():
+    """`play N` means up to N tiles: the NOTATION example card wins with its key and with the key plus a
+    harmless Scout anywhere, so the solver calls it cooked."""
+    report = Solver(notation.load(str(HERE / "data" / "notation-crossfire.nhex")), jobs=1).solve()
+    assert report.verdict == "cooked"
+    assert report.contains_intended is True
+    assert ("place outpost:commando c2 SW",) in [s.actions for s in report.solutions]
+
+
+# --- verdicts, limits, exit statuses (NOTATION §9) ------------------------------------------------------------
+
+
+NO_WAY = '''puzzle "No way"
+player outpost
+offer outpost:scout outpost:medic
+play 1
+c3 outpost:hq hp=3
+c1 moloch:hq hp=5
+'''
+
+
+def test_no_solution_is_proven_over_the_whole_play_space():
+    report = solve(NO_WAY)
+    assert report.verdict == "none" and report.solutions == []
+    assert report.plays > 30  # every placement of both modules was examined
+
+
+def test_solve_exit_status_1_when_there_is_no_solution(tmp_path, capsys):
+    path = tmp_path / "none.nhex"
+    path.write_text(NO_WAY)
+    assert main(["solve", "--jobs", "1", str(path)]) == 1
+    assert "NO SOLUTION" in capsys.readouterr().out
+
+
+def test_max_solutions_stops_with_exit_status_3(capsys):
+    path = str(HERE / "data" / "notation-crossfire.nhex")
+    assert main(["solve", "--jobs", "1", "--max-solutions", "2", "--json", path]) == 3
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["solutions"]) == 2 and "max-solutions" in data["stopped"]
+
+
+def test_solve_rejects_a_position_that_is_not_a_card(tmp_path, capsys):
+    path = tmp_path / "p.nhex"
+    path.write_text("c3 moloch:hq\n")
+    assert main(["solve", str(path)]) == 2
+    assert "puzzle card" in capsys.readouterr().err
+
+
+def test_naive_search_reaches_the_same_verdict_over_more_positions():
+    path = HERE.parent / "puzzles" / "05-scout-ahead.nhex"
+    fast = Solver(notation.load(str(path)), jobs=1).solve()
+    naive = Solver(notation.load(str(path)), jobs=1, naive=True).solve()
+    assert fast.verdict == naive.verdict == "sound"
+    assert naive.positions > fast.positions
+
+
+def test_two_worker_processes_find_the_same_plays():
+    path = HERE / "data" / "notation-crossfire.nhex"
+    one = Solver(notation.load(str(path)), jobs=1).solve()
+    two = Solver(notation.load(str(path)), jobs=2).solve()
+    assert [s.actions for s in one.solutions] == [s.actions for s in two.solutions]
+
+
+# --- the opponent's choices during the turn -------------------------------------------------------------------
+
+
+def test_a_push_back_must_win_wherever_the_owner_puts_the_pushed_unit():
+    """3E PUSH BACK: 'the player controlling the enemy unit decides'. Pushed to b2 or d2 the HMG misses; pushed
+    to c2 it still hits the Moloch HQ down its line, and its owner chooses c2: pushing it is no win."""
+    report = solve('''puzzle "Push"
+player moloch
+offer moloch:push-back
+play 1
+c1 moloch:hq hp=3
+e1 outpost:hq hp=2
+c3 outpost:hmg N
+c4 moloch:blocker N
+''', tries=5)
+    assert report.verdict == "none"
+    pushes = [t for t in report.tries if t.actions and "push-back" in t.actions[0]]
+    assert pushes and "chooses among b2, c2, d2" in pushes[0].actions[1]
+
+
+def test_the_player_chooses_the_battle_choices_the_opponent_its_own():
+    """The Clown is the player's: it explodes when that wins (RULINGS 10)."""
+    report = solve('''puzzle "Boom"
+player moloch
+offer moloch:scout
+play 0
+c3 moloch:clown S
+c2 outpost:hq hp=3
+e3 moloch:hq hp=3
+''')
+    assert report.verdict == "sound"
+    assert report.solutions[0].verdict.line == ("moloch: moloch:clown on c3 in phase 2: explodes",)
+
+
+# --- the bundled cards: sound, with their intended key, and golden reports -------------------------------------
+
+
+@pytest.mark.parametrize("path", CARDS, ids=lambda p: p.stem)
+def test_bundled_card_is_sound_with_its_intended_solution(path):
+    report = Solver(notation.load(str(path)), jobs=1).solve()
+    assert report.verdict == "sound", [s.actions for s in report.solutions]
+    assert report.contains_intended is True
+
+
+@pytest.mark.parametrize("path", CARDS, ids=lambda p: p.stem)
+def test_golden_solver_report(path):
+    """STYLE (Popeye): deterministic reports with work counters instead of times, compared line by line.
+    Set NHEX_UPDATE_GOLDEN=1 to rewrite them after a deliberate change."""
+    puzzle = notation.load(str(path))
+    report = Solver(puzzle, jobs=1, tries=3).solve()
+    console = Console(file=io.StringIO(), width=110, record=True, color_system=None)
+    console.print(render_report(puzzle, report, counters_only=True))
+    text = console.export_text()
+    golden = GOLDEN / f"{path.stem}.txt"
+    if os.environ.get("NHEX_UPDATE_GOLDEN") or not golden.exists():
+        golden.write_text(text)
+    assert text.splitlines() == golden.read_text().splitlines()
