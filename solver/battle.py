@@ -398,32 +398,35 @@ class _Battle:
 
     def medics(self, attacks: dict[tuple[Hex, Hex], list[_Hit]], phase: int | None, nets: frozenset[Hex],
                boni: dict[Hex, Bonus], removed: set[Hex]) -> set[tuple[Hex, Hex]]:
-        """Which attacks the Medics absorb, and which Medics are discarded for it (3E USING MEDICS; RULINGS 4)."""
+        """Which attacks the Medics absorb, and which Medics are discarded for it (3E USING MEDICS; RULINGS 4).
+
+        Medics are mandatory, so every Medic that can absorb an attack does; which Medic takes which attack is its
+        owner's choice ("its owner decides which attack is absorbed"; "the controlling player chooses which
+        Medic"): the owner picks one of the maximal assignments of Medics to attacks.
+        """
         units = self.state.units
         hit = {target for (_, target) in attacks}
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:
             return set()
+        pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
+                 if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)]
         absorbed: set[tuple[Hex, Hex]] = set()
-        spent: set[Hex] = set()
-        for medic in sorted(usable):
-            if medic in spent:
-                continue
-            options = [key for key in sorted(attacks)
-                       if key not in absorbed and medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)]
-            if not options:
-                continue
-            owner = units[medic].army
-            labels = [f"absorb {_name(units, s)} → {_name(units, t)}" for s, t in options]
-            answer = self.oracle.choose(owner, f"Medic on {medic}", labels)
-            key = options[answer]
-            absorbed.add(key)
-            discarded = self.discarded_medic(medic, usable - spent, boni, set(), owner)
-            spent.add(discarded)
-            removed.add(discarded)
-            if self.tracing:
-                self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0])} → {_name(units, key[1])}; "
-                          f"the Medic on {discarded} is discarded", "3E USING MEDICS")
+        for owner in sorted({units[m].army for m, _ in pairs}):
+            options = _maximal_assignments([p for p in pairs if units[p[0]].army == owner])
+            labels = ["; ".join(f"Medic on {m} absorbs {_name(units, k[0])} → {_name(units, k[1])}" for m, k in option)
+                      for option in options]
+            chosen = options[self.oracle.choose(owner, "Medics", labels)]
+            busy = {m for m, _ in chosen}
+            spent: set[Hex] = set()
+            for medic, key in chosen:
+                absorbed.add(key)
+                discarded = self.discarded_medic(medic, (usable - spent - busy) | {medic}, boni, set(), owner)
+                spent.add(discarded)
+                removed.add(discarded)
+                if self.tracing:
+                    self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0])} → "
+                              f"{_name(units, key[1])}; the Medic on {discarded} is discarded", "3E USING MEDICS")
         return absorbed
 
     def absorbable(self, key: tuple[Hex, Hex], attacks: dict[tuple[Hex, Hex], list[_Hit]]) -> bool:
@@ -455,6 +458,32 @@ _RULE_OF_KIND = {
     "blast": "RULINGS 10; ES Payaso",
     "instant": "3E INSTANT ACTION TILES",
 }
+
+
+def _attack_order(key: tuple[Hex | None, Hex]) -> tuple:
+    source, target = key
+    return (source is not None, source or target, target)
+
+
+def _maximal_assignments(pairs: list[tuple[Hex, tuple]]) -> list[tuple[tuple[Hex, tuple], ...]]:
+    """Every way to give Medics distinct attacks to absorb such that no idle Medic could still absorb one."""
+    medics = sorted({m for m, _ in pairs})
+    found: set[tuple] = set()
+
+    def assign(i: int, taken: frozenset, chosen: tuple) -> None:
+        if i == len(medics):
+            matched = {m for m, _ in chosen}
+            if all(m in matched or key in taken for m, key in pairs):
+                found.add(tuple(sorted(chosen, key=lambda item: (item[0], _attack_order(item[1])))))
+            return
+        medic = medics[i]
+        for m, key in pairs:
+            if m == medic and key not in taken:
+                assign(i + 1, taken | {key}, chosen + ((m, key),))
+        assign(i + 1, taken, chosen)
+
+    assign(0, frozenset(), ())
+    return sorted(found, key=lambda option: [(m, _attack_order(k)) for m, k in option])
 
 
 def _medics_of(boni: dict[Hex, Bonus], hex_: Hex) -> list[Hex]:

@@ -529,7 +529,7 @@ class Solver:
         ends = list(graph.steps)  # every state is a place the player may stop
         work: dict[tuple, int] = {}
         order: list[tuple[Position, tuple, int]] = []
-        for state in ends:
+        for state in (self.every_order(graph) if self.naive else ends):
             key = (state.position, state.watched, self.final_battles(state))
             if key not in work or self.naive:
                 work.setdefault(key, len(order))
@@ -663,6 +663,16 @@ class Solver:
             return False
         end = effective(replace(normalised(position), hands=(), to_move=self.puzzle.position.to_move))
         return any(end in {effective(p) for p in solution.ends} for solution in solutions)
+
+    def every_order(self, graph: Graph) -> Iterable[State]:
+        """The end of every sequence of actions, repeated as often as orders reach it: what a search without a
+        transposition table plays out (``--naive``, for the benchmark's ratio)."""
+        stack = [graph.root]
+        while stack:
+            state = stack.pop()
+            yield state
+            for step in graph.steps.get(state, ()):
+                stack.extend(nxt for _, nxt in step.branches)
 
     def count_paths(self, graph: Graph) -> int:
         """Every order of actions, counted: what a search without transpositions would examine."""

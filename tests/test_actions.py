@@ -330,8 +330,6 @@ def test_a_medic_absorbs_an_instant_tiles_wounds():
     assert at(after, "c2").wounds == 0 and at(after, "b1") is None
 
 
-@pytest.mark.xfail(strict=True, reason="solver/battle.py: the Medic loop lets the first Medic in board order absorb "
-                   "and never asks the owner which of two Medics on one unit does (3E USING MEDICS)")
 def test_the_wounded_side_chooses_among_its_medics():
     """3E USING MEDICS: 'If a single unit is connected to 2 or more Medic Modules, the controlling player
     chooses which Medic absorbs the Wound'; results() lists both, apply() will not guess."""

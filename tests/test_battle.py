@@ -726,3 +726,17 @@ def test_the_cli_names_a_missing_rule_without_a_traceback(tmp_path, capsys):
     path.write_text("c3 new-york:shotgun N\nc1 moloch:hq\n")
     assert main(["battle", str(path)]) == 2
     assert "not implemented yet: the Shotgun" in capsys.readouterr().err
+
+
+def test_the_owner_chooses_which_of_two_medics_absorbs():
+    """3E USING MEDICS: 'If a single unit is connected to 2 or more Medic Modules, the controlling player
+    chooses which Medic absorbs the Wound when attacked.'"""
+    found = outcomes("""
+        c3 moloch:blocker N
+        c4 moloch:medic N
+        b3 moloch:medic NE
+        c2 borgo:brawler S
+    """.replace("b3 moloch:medic NE", "d3 moloch:medic NW"))
+    remaining = sorted(tuple(sorted(h for h in ("c4", "d3") if h in survivors(o))) for o in found)
+    assert remaining == [("c4",), ("d3",)]
+    assert all(wounds(o, "c3") == 0 for o in found)
