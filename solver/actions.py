@@ -247,10 +247,12 @@ def _recon_reach(position: Position, army: str, nets: frozenset[Hex], by_tile: b
     """
     if not by_tile and position.rules.option("recon-center-moves") == "move-tile":
         return 1
+    captured = effects.captured_modules({u.hex: u for u in position.units}, nets)
     for unit in position.units:
         module = unit.tile.module
-        if module is not None and module.type == "double-move" and unit.army == army and unit.hex not in nets:
-            return 2
+        if (module is not None and module.type == "double-move" and unit.hex not in nets
+                and effects.side_of(unit, captured) == army):
+            return 2  # a Recon Center a Scoper holds works for the Scoper's side (RULINGS 8)
     return 1
 
 

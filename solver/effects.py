@@ -178,6 +178,30 @@ class Bonus:
 _TURN_EFFECTS = frozenset({"grant-mobility", "grant-move-and-rotate", "double-move"})
 
 
+def captured_modules(units: Units, nets: frozenset[Hex]) -> dict[Hex, Unit]:
+    """Enemy modules a free Scoper takes over, each with the Scoper that holds it (RULINGS 8; ES/PL Scoper).
+
+    A module is taken when a Scoper's link icon points at it, whatever the module's own facing (PL, Vegas
+    notes). HQs are not modules and are never taken.
+    """
+    taken: dict[Hex, Unit] = {}
+    for hex_, unit in units.items():
+        module = unit.tile.module
+        if module is None or module.type != "take-over-enemy-modules" or hex_ in nets:
+            continue
+        for d in unit.oriented.links:
+            other = units.get(hex_.neighbour(d))
+            if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other):
+                taken[other.hex] = unit
+    return taken
+
+
+def side_of(unit: Unit, captured: dict[Hex, Unit]) -> str:
+    """Whose side a unit's module effects work for: its own, or that of the Scoper that took it."""
+    holder = captured.get(unit.hex)
+    return holder.army if holder is not None else unit.army
+
+
 def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
     """Every working link: ``(module, linked unit, whose side it works for)``.
 
@@ -185,26 +209,21 @@ def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
     must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
     Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8).
     """
-    modules = [(hex_, unit) for hex_, unit in units.items() if unit.tile.module is not None and hex_ not in nets]
-    taken: dict[Hex, Unit] = {}
-    for hex_, unit in modules:
-        if unit.tile.module.type != "take-over-enemy-modules":
-            continue
-        for d in unit.oriented.links:
-            other = units.get(hex_.neighbour(d))
-            if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other):
-                taken[other.hex] = unit
+    taken = captured_modules(units, nets)
     found = []
-    for hex_, unit in modules:
+    for hex_, unit in units.items():
         module = unit.tile.module
+        if module is None or hex_ in nets:
+            continue
         if module.reach not in (None, 1):
             raise RuleNotImplemented(f"long-distance module links ({unit.tile.key}, reach {module.reach})")
-        side = taken.get(hex_, unit).army
+        holder = taken.get(hex_, unit)
+        side = holder.army
         wanted_enemy = module.target == "enemy"
         for d in unit.oriented.links:
             other = units.get(hex_.neighbour(d))
             if other is not None and (other.army != side) == wanted_enemy:
-                found.append((unit, other, taken.get(hex_, unit)))
+                found.append((unit, other, holder))
     return found
 
 

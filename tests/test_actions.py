@@ -682,3 +682,15 @@ def test_turning_the_board_turns_the_legal_actions(text):
         assert len(legal_actions(turned, army)) == len(listed)
         for action in listed:
             results(turned, _rotated_action(action, steps), army)
+
+
+def test_a_recon_center_taken_by_a_scoper_works_for_the_scopers_side():
+    """RULINGS 8 / ES-PL Scoper: an enemy module on the Scoper's linked side works for the Outpost instead; so
+    does a Recon Center (ES/PL Recon Center). Written with owner= since one army cannot face itself."""
+    p = pos("c3 outpost:scoper N\nc2 outpost:recon-center owner=moloch\ne3 outpost:runner N\nc5 moloch:hq\n"
+            "to-move outpost")
+    targets = {a.target for a in legal_actions(p, "outpost") if isinstance(a, Move) and a.source == Hex.parse("e3")}
+    assert Hex.parse("e1") in targets  # two hexes away
+    mine = pos("c2 outpost:recon-center owner=moloch\ne3 outpost:runner N\nc5 moloch:hq\nto-move outpost")
+    targets = {a.target for a in legal_actions(mine, "outpost") if isinstance(a, Move) and a.source == Hex.parse("e3")}
+    assert Hex.parse("e1") not in targets
