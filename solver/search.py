@@ -414,9 +414,13 @@ class Enumerator:
         for label, after in results:
             watched = state.watched
             name = action.tile.name
-            if name == "move" or name == "push-back":
-                source, target = action.targets[-2], action.targets[-1]
-                watched = _follow(watched, source, target)
+            if name == "move":
+                watched = _follow(watched, action.targets[0], action.targets[1])
+            elif name == "push-back":
+                pushed = action.targets[1]
+                landed = next((h for h in after.board if after.unit_at(h) is not None
+                               and position.unit_at(h) is None), pushed)
+                watched = _follow(watched, pushed, landed)
             after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
             nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
