@@ -39,7 +39,7 @@ from typing import Iterator, Sequence
 from . import battle, effects
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
-from .position import Action, Discard, Draw, Move, Place, PlaceHQ, Position, Unit, Use
+from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .tiles import Kind, Tile, army as army_data
 
 #: The armies whose between-battle rules nhex implements. The others raise RuleNotImplemented where their
@@ -590,6 +590,8 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
         return _place_hq(position, action, army)
     if isinstance(action, Draw):
         return _draw(position, action, army)
+    if isinstance(action, Pass):
+        return position
     raise TypeError(f"not an action: {action!r}")
 
 

@@ -35,7 +35,7 @@ from typing import Iterable
 from . import actions, battle
 from .cards import ExpectHp, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
-from .position import Action, Discard, Draw, Move, Place, PlaceHQ, Position, Unit, Use
+from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .tiles import Kind, Tile, army as army_data
 
 # --- the rules of a turn, one sentence each ---------------------------------------------------------------------
@@ -365,6 +365,8 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
         raise IllegalAction(text, BATTLE_BEGUN)
     if isinstance(action, Draw):
         return _draw(state, action, army, number, now)
+    if isinstance(action, Pass):
+        return state  # nothing happens; a turn that had to draw still fails on the missing draw
     if isinstance(action, PlaceHQ):
         raise IllegalAction(text, HQ_LATE)
     if not isinstance(action, Move):

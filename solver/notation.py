@@ -21,7 +21,7 @@ from . import cards
 from .cards import GameRecord, Goal, Puzzle
 from .errors import NotationError
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
-from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Place, PlaceHQ, Position, Problem,
+from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
 from .resources import grammar_text
 from .rules import DEFAULT_RULES, RuleSet
@@ -526,6 +526,8 @@ class _Reader:
             return PlaceHQ(self.hex(children[0]))
         if node.data == "draw":
             return Draw(tuple(self.tile(t, army) for t in children))
+        if node.data == "pass_turn":
+            return Pass()
         raise self.fail(f"unknown action {node.data}", node)  # pragma: no cover
 
     def use(self, node: Tree, army: str) -> Use:

@@ -344,7 +344,16 @@ class Draw:
         return "draw " + " ".join(t.key for t in self.tiles)
 
 
-Action = Discard | Place | Use | Move | PlaceHQ | Draw
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A turn in which the player does nothing at all (nhex extension of NOTATION §7: a tie-break turn with
+    no tiles left to draw and nothing worth doing)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Discard | Place | Use | Move | PlaceHQ | Draw | Pass
 
 #: How many hexes each instant names, and whether it takes a facing (NOTATION §5 `use` arguments).
 INSTANT_ARGUMENTS: dict[str, tuple[tuple[int, ...], bool]] = {

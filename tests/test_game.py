@@ -294,6 +294,15 @@ def test_a_tie_brings_one_more_turn_each_and_an_additional_battle():
     assert won.result == "outpost"  # the Commando (ranged 1 on SE) shoots the Moloch HQ from d4
 
 
+def test_a_tie_break_turn_may_pass():
+    """3E VICTORY (tie-break turn): a player who has nothing to draw may do nothing; the record writes it
+    `N. ARMY: pass` (nhex extension of NOTATION §7)."""
+    text = ENDGAME.replace("hp=12", "hp=10") + ("1. outpost: draw commando\n"
+                                                "2. moloch: draw hybrid guard; place guard e1 S\n")
+    draw = legal(text + "3. outpost: pass\n4. moloch: discard hybrid\n").state
+    assert draw.result == "draw" and draw.battles == 2
+
+
 def test_no_battle_tile_after_the_last_tile_is_drawn():
     """3E ENDING THE GAME: 'From the moment a player has drawn their last tile, a Battle can only be
     triggered by filling the board.'"""

@@ -304,3 +304,14 @@ def test_a_file_that_is_not_utf8_is_a_notation_error(tmp_path):
 def test_a_goal_nested_beyond_reason_is_a_notation_error():
     with pytest.raises(NotationError, match="nested too deeply"):
         parse(_CARD + "goal " + "not " * 5000 + "win\n")
+
+
+def test_a_turn_may_pass():
+    """nhex extension of NOTATION §7: `N. ARMY: pass`, a turn in which nothing happens."""
+    from solver.cards import GameRecord
+    from solver.position import Pass
+
+    record = parse("game\nplayers outpost moloch\n1. outpost: hq c3\n2. moloch: hq c1\n3. outpost: pass\n")
+    assert isinstance(record, GameRecord)
+    assert record.entries[-1].actions == (Pass(),)
+    assert write(record).splitlines()[-1] == "3. outpost: pass"
