@@ -25,6 +25,7 @@ choice
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from . import effects
@@ -32,6 +33,7 @@ from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
 from .hexes import DIRECTIONS, Direction, Hex
 from .position import Position, Unit
+from .tiles import Kind, Tile
 from .rules import RuleSet
 
 # --- results ----------------------------------------------------------------------------------------------------
@@ -165,11 +167,16 @@ _MISSING_ABILITIES = {
 }
 
 
+@lru_cache(maxsize=None)
+def _missing_rule(tile: Tile) -> str | None:
+    return next((_MISSING_ABILITIES[a] for a in sorted(tile.abilities) if a in _MISSING_ABILITIES), None)
+
+
 def _refuse_missing_rules(position: Position) -> None:
     for unit in position.units:
-        for ability in unit.tile.abilities:
-            if ability in _MISSING_ABILITIES:
-                raise RuleNotImplemented(f"{_MISSING_ABILITIES[ability]} ({unit.tile.key} on {unit.hex})")
+        missing = _missing_rule(unit.tile)
+        if missing is not None:
+            raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
     if position.foundations:
         raise RuleNotImplemented(f"foundations in battle ({position.foundations[0].tile.key}, Babel 13)")
 
@@ -197,14 +204,16 @@ class _Battle:
         start_hq = {u.army: u.hp for u in units.values() if u.is_hq}
         nets = effects.netted(units)
         boni = effects.bonuses(units, nets, self.rules)
-        top = max((v for u in units.values() for _, v in _slot_values(u, boni.get(u.hex))), default=-1)
+        slots = self.slots(boni)
+        top = max((v for values in slots.values() for _, v in values), default=-1)
         changed = False
         for phase in range(top, -1, -1):
-            if changed:  # nets and links change only when units leave the board
+            if changed:  # nets, links and so initiatives change only when units leave the board
                 nets = effects.netted(units)
                 boni = effects.bonuses(units, nets, self.rules)
+                slots = self.slots(boni)
                 changed = False
-            actors = self.actors(phase, nets, boni)
+            actors = self.actors(phase, nets, slots)
             if not actors:
                 continue
             if self.tracing:
@@ -220,13 +229,18 @@ class _Battle:
         after = replace(self.position, units=tuple(units.values()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
 
-    def actors(self, phase: int, nets: frozenset[Hex], boni: dict[Hex, Bonus]) -> list[Unit]:
+    def slots(self, boni: dict[Hex, Bonus]) -> dict[Hex, list[tuple[object, int]]]:
+        """Every unit's slots with their current values (RULINGS 5, 6), for the phases until units next leave."""
+        return {hex_: _slot_values(unit, boni.get(hex_)) for hex_, unit in self.state.units.items()
+                if unit.tile.initiative}
+
+    def actors(self, phase: int, nets: frozenset[Hex], slots: dict[Hex, list[tuple[object, int]]]) -> list[Unit]:
         acting = []
-        for hex_, unit in self.state.units.items():
-            if not unit.tile.initiative:
-                continue
+        units = self.state.units
+        for hex_, values in slots.items():
+            unit = units[hex_]
             used = self.state.used.get(hex_)
-            for slot, value in _slot_values(unit, boni.get(hex_)):
+            for slot, value in values:
                 if value == phase and not (used and slot in used):
                     if hex_ in nets:
                         if self.tracing:
@@ -250,7 +264,7 @@ class _Battle:
         edges = edges_of(unit)
         melee_bonus = bonus.melee if bonus else 0
         ranged_bonus = bonus.ranged if bonus else 0
-        for d in DIRECTIONS:
+        for d in unit.oriented.attacks:
             edge = edges[d]
             melee, ranged = edge.melee, edge.ranged
             if conversion is not None and conversion[0] == d:
@@ -297,9 +311,9 @@ class _Battle:
 
     def melee(self, unit: Unit, d: Direction, strength: int, phase: int) -> _Hit | None:
         target = self.state.units.get(unit.hex.neighbour(d))
-        if target is None or not effects.are_enemies(unit, target) or strength <= 0:
+        if target is None or target.army == unit.army or strength <= 0:
             return None
-        if unit.is_hq and target.is_hq:
+        if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
             if self.tracing:
                 self.note(phase, "hq-vs-hq", f"{unit.tile.key} does not harm {target.tile.key}",
                           "3E THE HQs: an HQ never harms the other HQ")
@@ -307,13 +321,14 @@ class _Battle:
         return _Hit(unit.hex, target.hex, strength, "melee")
 
     def shot(self, unit: Unit, d: Direction, strength: int, phase: int) -> _Hit | None:
+        units = self.state.units
         for hex_ in self.board.line_of_fire(unit.hex, d):
-            target = self.state.units.get(hex_)
-            if target is None or not effects.are_enemies(unit, target):
+            target = units.get(hex_)
+            if target is None or target.army == unit.army:
                 continue  # shots fly over friends (3E RANGED ATTACK)
-            if unit.is_hq and target.is_hq:
+            if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
                 return None
-            if edges_of(target)[d.opposite].armor:
+            if target.oriented.edges[d.opposite].armor:
                 strength -= 1
                 if self.tracing:
                     self.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops 1 of the shot from {unit.hex}",
@@ -532,8 +547,11 @@ def leaves(node: Node) -> Iterable[Outcome]:
 
 def resolve(position: Position, *, trace: bool = False) -> tuple[Outcome, ...]:
     """Every distinct end state of a battle on ``position`` (one when nobody has a choice)."""
+    tree = battle_tree(position, trace=trace)
+    if isinstance(tree, Leaf):
+        return (tree.outcome,)
     distinct: dict[tuple, Outcome] = {}
-    for outcome in leaves(battle_tree(position, trace=trace)):
+    for outcome in leaves(tree):
         distinct.setdefault(outcome.key, outcome)
     return tuple(distinct.values())
 

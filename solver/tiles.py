@@ -172,11 +172,14 @@ class Oriented:
     edges: tuple[Edge, ...]
     nets: tuple[Direction, ...]
     links: tuple[Direction, ...]
+    #: The directions with an attack icon (melee, ranged or a special such as a Gauss beam).
+    attacks: tuple[Direction, ...]
 
     @classmethod
     def of(cls, tile: Tile, facing: Direction) -> Oriented:
         edges = tuple(tile.edge(d - facing) for d in Direction)
-        return cls(edges, tuple(d for d in Direction if edges[d].net), tuple(d for d in Direction if edges[d].link))
+        return cls(edges, tuple(d for d in Direction if edges[d].net), tuple(d for d in Direction if edges[d].link),
+                   tuple(d for d in Direction if edges[d].melee or edges[d].ranged or edges[d].special))
 
 
 @dataclass(frozen=True)

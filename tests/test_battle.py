@@ -740,3 +740,30 @@ def test_the_owner_chooses_which_of_two_medics_absorbs():
     remaining = sorted(tuple(sorted(h for h in ("c4", "d3") if h in survivors(o))) for o in found)
     assert remaining == [("c4",), ("d3",)]
     assert all(wounds(o, "c3") == 0 for o in found)
+
+
+def test_net_master_nets_two_sides_and_strikes_a_third():
+    """ES Net Master (Super-sieciarz): 'Besides netting units, it can also attack in melee ... The Net itself
+    works normally.' Its nets are on SE and SW, its blow on S."""
+    result = fight("""
+        c3 hegemony:net-master N
+        d3 moloch:hybrid N
+        b3 moloch:hybrid N
+        c4 moloch:blocker N
+        c1 hegemony:hq hp=10
+    """.replace("d3 moloch:hybrid N", "d3 moloch:hybrid NW"))
+    # both Hybrids are netted: the one on d3 would have shot the Net Master; the blow hits the Blocker
+    assert "c3" in survivors(result)
+    assert wounds(result, "c4") == 1
+
+
+def test_two_extra_action_sources_give_two_extra_slots():
+    """RULINGS 6 (B13 ADDITIONAL ACTION: 'Additional actions are cumulative'): two Smart Mother Modules on one
+    Cyborg (initiative 3) give it slots at 2 and 1: three shots."""
+    result = fight("""
+        c3 smart:cyborg NW
+        c4 smart:mother-module N
+        d3 smart:mother-module NW
+        c1 moloch:hq hp=10
+    """)
+    assert result.hq["moloch"] == 7

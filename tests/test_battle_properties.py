@@ -61,3 +61,30 @@ def test_a_battle_never_adds_units_or_heals(position: Position) -> None:
             assert unit.wounds >= old.wounds
             if unit.is_hq:
                 assert unit.hp <= old.hp
+
+
+@st.composite
+def lone_armies(draw: st.DrawFn) -> Position:
+    """One army alone on the board: nobody has an enemy in reach."""
+    side = army(draw(st.sampled_from(BASE_ARMIES)))
+    hexes = draw(st.lists(st.sampled_from(HEXES), min_size=1, max_size=10, unique=True))
+    used: dict[str, int] = {}
+    units = []
+    for hex_ in hexes:
+        choices = [t for t in side.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.HQ)
+                   and used.get(t.key, 0) < t.count]
+        tile = draw(st.sampled_from(choices))
+        used[tile.key] = used.get(tile.key, 0) + 1
+        units.append(Unit(hex_, tile, draw(st.sampled_from(list(Direction)))))
+    return Position(tuple(units))
+
+
+@settings(max_examples=100, deadline=None)
+@given(lone_armies())
+def test_a_position_with_no_enemy_in_reach_changes_nothing(position: Position) -> None:
+    """Issue 3: 'a position with no enemies in reach changes nothing' (only the Clown's own blast could, and
+    the engine offers it: every other outcome is the position itself)."""
+    outcomes = battle.resolve(position)
+    assert any(o.position.units == position.units for o in outcomes)
+    if not any("explosion" in u.tile.abilities for u in position.units):
+        assert [o.position.units for o in outcomes] == [position.units]
