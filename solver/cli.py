@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Callable, Sequence
 
 from rich.console import Console
@@ -127,19 +128,28 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
     console = _console()
     show_progress = not args.json and console.is_terminal
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not show_progress) as progress:
-        tasks: dict[str, object] = {}
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=console, transient=True, disable=not show_progress)
+    tasks: dict[str, object] = {}
+    started = time.monotonic()
 
-        def tick(stage: str, done: int, total: int | None) -> None:
-            if stage not in tasks:
-                tasks[stage] = progress.add_task("enumerating plays" if stage == "enumerate"
-                                                 else "playing out positions", total=total)
-            progress.update(tasks[stage], completed=done, total=total)
+    def tick(stage: str, done: int, total: int | None) -> None:
+        # The bar appears only on searches longer than a second (issue 5); short ones print just the report.
+        if not tasks and time.monotonic() - started < 1.0 and stage == "enumerate":
+            return
+        if not tasks:
+            progress.start()
+        if stage not in tasks:
+            tasks[stage] = progress.add_task("enumerating plays" if stage == "enumerate"
+                                             else "playing out positions", total=total)
+        progress.update(tasks[stage], completed=done, total=total)
 
-        solver = Solver(puzzle, jobs=args.jobs, naive=args.naive, max_time=args.max_time,
-                        max_solutions=args.max_solutions, tries=args.tries, progress=tick)
+    solver = Solver(puzzle, jobs=args.jobs, naive=args.naive, max_time=args.max_time,
+                    max_solutions=args.max_solutions, tries=args.tries, progress=tick)
+    try:
         report = solver.solve()
+    finally:
+        progress.stop()
     if args.json:
         print(json.dumps(report_json(report, counters_only=args.counters), indent=1))
     else:

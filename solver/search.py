@@ -460,6 +460,10 @@ class Enumerator:
         return found
 
 
+class _OutOfTime(Exception):
+    """--max-time ran out while the plays were still being enumerated."""
+
+
 #: How many lines to one winning end the report keeps: the key line and its first duals.
 _DUALS_KEPT = 8
 
@@ -529,7 +533,18 @@ class Solver:
     def solve(self) -> Report:
         started = time.perf_counter()
         enumerator = Enumerator(self.puzzle, naive=self.naive)
-        graph = enumerator.build(lambda n: self.progress and self.progress("enumerate", n, None))
+
+        def on_state(count: int) -> None:
+            if self.progress and count % 64 == 0:
+                self.progress("enumerate", count, None)
+            if self.max_time is not None and count % 64 == 0 and time.perf_counter() - started > self.max_time:
+                raise _OutOfTime
+
+        try:
+            graph = enumerator.build(on_state)
+        except _OutOfTime:
+            return Report("none", [], [], 0, 0, 0, time.perf_counter() - started,
+                          f"--max-time {self.max_time:g} s reached while enumerating plays; nothing was played out")
         ends = list(graph.steps)  # every state is a place the player may stop
         work: dict[tuple, int] = {}
         order: list[tuple[Position, tuple, int]] = []

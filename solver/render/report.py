@@ -37,6 +37,11 @@ def report_json(report: Report, *, counters_only: bool = False) -> dict:
 
 
 def verdict_line(report: Report) -> Text:
+    if report.stopped and report.verdict != "cooked":  # a cook found is proven; anything else is not
+        text = Text("STOPPED", style="bold red")
+        text.append(f" — not proven: {len(report.solutions)} winning play(s) found so far over {report.plays} "
+                    f"plays, {report.positions} positions played out", style="dim")
+        return text
     word, style = _VERDICT[report.verdict]
     text = Text(word, style=style)
     if report.verdict == "cooked":
@@ -49,7 +54,7 @@ def verdict_line(report: Report) -> Text:
 def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False) -> Group:
     parts: list = [verdict_line(report)]
     if report.stopped:
-        parts.append(Text(f"Stopped early: {report.stopped}. What was found so far:", style="bold red"))
+        parts.append(Text(f"Stopped early: {report.stopped}.", style="bold red"))
     if report.contains_intended is not None:
         parts.append(Text("The card's solution is among the winning plays." if report.contains_intended
                           else "The card's solution is NOT among the winning plays.",
