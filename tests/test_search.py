@@ -232,3 +232,10 @@ b1 moloch:guard S
     # with a Guard shooting down onto b2 as well, either hex is deadly: the Blocker's push wins
     assert ("use moloch:push-back c4 c3", "# the pushed unit's owner chooses among b2, c2") in [
         s.actions for s in guarded.solutions]
+
+
+def test_max_time_stops_with_exit_status_3_and_claims_nothing(capsys):
+    path = str(HERE.parent / "puzzles" / "14-friendly-fire.nhex")
+    assert main(["solve", "--jobs", "1", "--max-time", "0", "--brief", path]) == 3
+    out = capsys.readouterr().out
+    assert "STOPPED" in out and "not proven" in out and "SOUND" not in out
