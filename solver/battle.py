@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Sequence
 from . import effects
 from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
-from .hexes import DIRECTIONS, Direction, Hex
+from .hexes import DIRECTIONS, Direction, Hex, around
 from .position import Position, Unit
 from .tiles import Kind, Tile
 from .rules import RuleSet
@@ -201,7 +201,7 @@ class _Battle:
     # --- the loop ---
     def run(self) -> Outcome:
         units = self.state.units
-        start_hq = {u.army: u.hp for u in units.values() if u.is_hq}
+        hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
         nets = effects.netted(units)
         boni = effects.bonuses(units, nets, self.rules)
         slots = self.slots(boni)
@@ -225,8 +225,8 @@ class _Battle:
                 hits += self.act(unit, phase, boni.get(unit.hex), removed)
             self.land(hits, phase, nets, boni, removed)
             changed = bool(removed)
-        hq = {army: (u.hp if (u := _hq_of(units, army)) else 0) for army in start_hq}
-        after = replace(self.position, units=tuple(units.values()))
+        hq = {army: (units[h].hp if h in units else 0) for army, h in hq_hexes.items()}
+        after = self.position.with_units_in_order(tuple(units.values()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
 
     def slots(self, boni: dict[Hex, Bonus]) -> dict[Hex, list[tuple[object, int]]]:
@@ -259,7 +259,7 @@ class _Battle:
                                         ("attacks", "explodes"))
             if answer == 1:
                 return self.explode(unit, phase, removed)
-        conversion = self.conversion(unit, phase, bonus)
+        conversion = self.conversion(unit, phase, bonus) if bonus and bonus.quartermasters else None
         hits: list[_Hit] = []
         edges = edges_of(unit)
         melee_bonus = bonus.melee if bonus else 0
@@ -310,7 +310,7 @@ class _Battle:
         return options[answer]
 
     def melee(self, unit: Unit, d: Direction, strength: int, phase: int) -> _Hit | None:
-        target = self.state.units.get(unit.hex.neighbour(d))
+        target = self.state.units.get(around(unit.hex)[d])
         if target is None or target.army == unit.army or strength <= 0:
             return None
         if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
@@ -376,7 +376,7 @@ class _Battle:
             if self.tracing:
                 self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND[hit.kind])
-        absorbed = self.medics(attacks, phase, nets, boni, removed)
+        absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
             if key not in absorbed:
@@ -475,6 +475,13 @@ _RULE_OF_KIND = {
 }
 
 
+def _has_medics(boni: dict[Hex, Bonus]) -> bool:
+    for bonus in boni.values():
+        if bonus.medics:
+            return True
+    return False
+
+
 def _attack_order(key: tuple[Hex | None, Hex]) -> tuple:
     source, target = key
     return (source is not None, source or target, target)
@@ -511,10 +518,6 @@ def _name(units: dict[Hex, Unit], hex_: Hex | None) -> str:
         return "the instant tile"
     unit = units.get(hex_)
     return f"{unit.tile.key} on {hex_}" if unit else str(hex_)
-
-
-def _hq_of(units: dict[Hex, Unit], army: str) -> Unit | None:
-    return next((u for u in units.values() if u.is_hq and u.army == army), None)
 
 
 # --- the public functions ------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .errors import RuleNotImplemented
-from .hexes import DIRECTIONS, Direction, Hex
+from .hexes import DIRECTIONS, Direction, Hex, around
 from .position import Position, Unit
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Edge, Kind
@@ -49,8 +49,9 @@ def net_targets(units: Units) -> dict[Hex, tuple[Hex, ...]]:
         if not directions:
             continue
         targets = []
+        near = around(hex_)
         for d in directions:
-            other = units.get(hex_.neighbour(d))
+            other = units.get(near[d])
             if other is not None and other.army != unit.army:
                 targets.append(other.hex)
         if targets:
@@ -220,8 +221,9 @@ def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
         holder = taken.get(hex_, unit)
         side = holder.army
         wanted_enemy = module.target == "enemy"
+        near = around(hex_)
         for d in unit.oriented.links:
-            other = units.get(hex_.neighbour(d))
+            other = units.get(near[d])
             if other is not None and (other.army != side) == wanted_enemy:
                 found.append((unit, other, holder))
     return found

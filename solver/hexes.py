@@ -143,6 +143,14 @@ CENTRE = Hex(0, 0)
 _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
+def around(hex_: Hex) -> tuple[Hex, ...]:
+    """The six neighbours of a hex, indexed by direction (a table lookup: the battle asks this constantly)."""
+    found = _NEIGHBOURS.get(hex_)
+    if found is None:
+        found = tuple(Hex(hex_.q + dq, hex_.r + dr) for dq, dr in (_STEPS[d] for d in DIRECTIONS))
+    return found
+
+
 def hexes_within(radius: int, centre: Hex = CENTRE) -> frozenset[Hex]:
     return frozenset(
         Hex(centre.q + dq, centre.r + dr)

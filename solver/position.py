@@ -187,6 +187,15 @@ class Position:
     def with_units(self, units: Iterable[Unit]) -> Position:
         return replace(self, units=tuple(units))
 
+    def with_units_in_order(self, units: tuple[Unit, ...]) -> Position:
+        """Like :meth:`with_units` for units already in board order (a subset of this position's, in its order,
+        some changed in place): the battle builds one such position per outcome, so it skips the sorting."""
+        clone = object.__new__(Position)
+        fields = {k: v for k, v in self.__dict__.items() if k not in ("_by_hex", "_hash")}
+        clone.__dict__.update(fields)
+        object.__setattr__(clone, "units", units)
+        return clone
+
     def rotated(self, steps: int = 1) -> Position:
         """The whole position turned clockwise about ``c3`` (every hex and every facing)."""
         return replace(
