@@ -189,12 +189,9 @@ class _Battle:
         self.board = position.board
         self.oracle = oracle
         self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
+        self.tracing = trace
 
     # --- tracing ---
-    @property
-    def tracing(self) -> bool:
-        return self.state.log is not None
-
     def note(self, phase: int | None, kind: str, text: str, rule: str = "") -> None:
         self.state.log.append(Event(phase, kind, text, rule))
 
