@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .errors import RuleNotImplemented
-from .hexes import DIRECTIONS, Direction, Hex, around
+from .hexes import Hex, around
 from .position import Position, Unit
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Edge, Kind

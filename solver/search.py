@@ -28,7 +28,6 @@ import itertools
 import multiprocessing
 import os
 import time
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Callable, Iterable, Sequence
@@ -39,7 +38,7 @@ from . import battle
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Action, Move, Place, Position, Unit, Use
+from .position import Move, Place, Position, Unit, Use
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -358,20 +357,19 @@ class Enumerator:
         if not empty:
             return []
         problem = Problem()
-        names = [f"t{i}" for i in range(len(tiles))]
-        order = {h: i for i, h in enumerate(empty)}
-        for name, tile in zip(names, tiles):
-            facings = list(Direction) if self.naive else list(self.actions.distinct_facings(tile))
-            problem.addVariable(name, [(order[h], f.value) for h in empty for f in facings])
+        hexes = [f"hex{i}" for i in range(len(tiles))]
+        facings = [f"facing{i}" for i in range(len(tiles))]
+        for hex_name, facing_name, tile in zip(hexes, facings, tiles):
+            problem.addVariable(hex_name, list(range(len(empty))))
+            choices = list(Direction) if self.naive else list(self.actions.distinct_facings(tile))
+            problem.addVariable(facing_name, [f.value for f in choices])
         if len(tiles) > 1:
-            problem.addConstraint(lambda *cells: len({c[0] for c in cells}) == len(cells), names)
-            for (a, ta), (b, tb) in itertools.pairwise(zip(names, tiles)):
+            problem.addConstraint(AllDifferentConstraint(), hexes)
+            for (a, ta), (b, tb) in itertools.pairwise(zip(hexes, tiles)):
                 if ta == tb:
-                    problem.addConstraint(lambda x, y: x[0] < y[0], (a, b))
-        result = []
-        for solution in problem.getSolutionIter():
-            result.append(tuple((empty[solution[n][0]], Direction(solution[n][1])) for n in names))
-        return result
+                    problem.addConstraint(lambda x, y: x < y, (a, b))
+        return sorted(tuple((empty[solution[h]], Direction(solution[f])) for h, f in zip(hexes, facings))
+                      for solution in problem.getSolutionIter())
 
     def place_run(self, state: State, tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]]) -> Step:
         position = state.position
@@ -718,8 +716,10 @@ class Solver:
                 return
             label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
             key = frozenset(state.position for _, state in ends)
-            if worst.wins or key in seen:
+            if worst.wins:
                 return
+            if key in seen and (len(seen[key].actions), seen[key].actions) <= (len(line), line):
+                return  # keep the shortest line to each end, whatever order the graph was walked in
             refutation = ((label,) if label else ()) + worst.line
             seen[key] = Try(line, replace(worst, line=refutation), dict(worst.hp),
                             next(state.position for lab, state in ends if lab == label))
