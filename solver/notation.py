@@ -12,7 +12,7 @@ import re
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -23,11 +23,12 @@ from .errors import NotationError
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
-from .resources import grammar_text
+from .resources import grammar_text, subtree, terminal, terminals
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Kind, Tile, army_name, normal_name, tile
 
 Document = Position | Puzzle | GameRecord
+_T = TypeVar("_T")
 
 # A word shaped like a hex label (``c9``): named as a hex that is not there, not as a syntax error.
 _LABEL_SHAPE = re.compile(r"^[a-z][0-9]+$", re.IGNORECASE)
@@ -107,7 +108,7 @@ def parse_action(text: str, army: str, source: str = "<action>") -> Action:
     statements = [s for s in tree.children if isinstance(s, Tree)]
     if len(statements) != 1 or statements[0].data != "action":
         raise NotationError("expected one action", 1, 1, source)
-    return _Reader(source).action(statements[0].children[0], army)
+    return _Reader(source).action(subtree(statements[0].children[0]), army)
 
 
 def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationError:
@@ -121,9 +122,12 @@ def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationErr
         hint = f" (expected {', '.join(expected[:6])}{', ...' if len(expected) > 6 else ''})" if expected else ""
         return NotationError(f"syntax error: unexpected {found}{hint}", error.line, error.column, source)
     if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        line_end = text.find("\n", error.pos_in_stream)
-        rest = text[error.pos_in_stream: line_end if line_end >= 0 else len(text)]
+        # Lark declares `pos_in_stream = None` on UnexpectedInput, so mypy takes it for None; the lexer's error
+        # sets the offset (an int) in the text.
+        offset: int = error.pos_in_stream  # type: ignore[assignment]
+        char = text[offset] if offset < len(text) else ""
+        line_end = text.find("\n", offset)
+        rest = text[offset: line_end if line_end >= 0 else len(text)]
         if char == '"':
             return _unterminated(error.line, error.column, source)
         word = rest.split()[0] if char.strip() else char
@@ -144,34 +148,34 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.board: Board = STANDARD
-        self.board_node: Tree | None = None
+        self.board_node: Tree[Token] | None = None
         self.rules: RuleSet = DEFAULT_RULES
         self.units: list[Unit] = []
         self.foundations: list[Unit] = []
         self.placed: list[Unit] = []  # units and foundations in the order they were written
-        self.where: dict[int, dict[str, Tree | Token]] = {}  # id(unit) -> its line's node and tokens
+        self.where: dict[int, dict[str, Tree[Token] | Token]] = {}  # id(unit) -> its line's node and tokens
         self.to_move: str | None = None
         self.first_army: str | None = None
         self.hands: dict[str, tuple[Tile, ...]] = {}
-        self.hand_nodes: dict[str, Tree] = {}
-        self.offer_node: Tree | None = None
+        self.hand_nodes: dict[str, Tree[Token]] = {}
+        self.offer_node: Tree[Token] | None = None
         self.decks: dict[str, int] = {}
         self.kind: str = "position"
         self.card: dict = {}
-        self.solution: list[tuple[Tree, Action | None]] | None = None
+        self.solution: list[tuple[Tree[Token], Action | None]] | None = None
         self.in_solution = False
-        self.head: Tree | None = None  # the first statement: `puzzle`, `game` or any position line
+        self.head: Tree[Token] | None = None  # the first statement: `puzzle`, `game` or any position line
         self.game_seen = False
         self.players: tuple[str, ...] = ()
-        self.entries: list = []
-        self.turn_trees: list[Tree] = []
+        self.entries: list[Tree[Token] | cards.ExpectHp] = []  # a turn is read once the players are known
+        self.turn_trees: list[Tree[Token]] = []
 
-    def fail(self, message: str, node: Tree | Token) -> NotationError:
+    def fail(self, message: str, node: Tree[Token] | Token) -> NotationError:
         if isinstance(node, Token):
             return NotationError(message, node.line or 0, node.column or 0, self.source)
         return NotationError(message, node.meta.line, node.meta.column, self.source)
 
-    def checked(self, node: Tree | Token, read: Callable, text: str):
+    def checked(self, node: Tree[Token] | Token, read: Callable[[str], _T], text: str) -> _T:
         try:
             return read(text)
         except ValueError as error:
@@ -208,7 +212,7 @@ class _Reader:
         return self.checked(token, Direction.parse, str(token))
 
     # --- the whole file ---
-    def read(self, tree: Tree) -> Document:
+    def read(self, tree: Tree[Token]) -> Document:
         statements = [s for s in tree.children if isinstance(s, Tree)]
         self.head = statements[0] if statements else None
         if statements and statements[0].data == "puzzle":
@@ -220,7 +224,8 @@ class _Reader:
         for extra in boards[1:]:
             raise self.fail("a second `board` line", extra)
         if boards:
-            self.stmt_board(boards[0], *boards[0].children)
+            shape, *coords = boards[0].children
+            self.stmt_board(boards[0], terminal(shape), *(subtree(c) for c in coords))
         for statement in statements:
             if statement.data == "board":
                 continue
@@ -238,6 +243,7 @@ class _Reader:
             return self.puzzle(position)
         if self.kind == "game":
             if not self.players:
+                assert self.head is not None  # the `game` line
                 raise self.fail("a game record needs a `players` line", self.head)
             entries = [self.turn(t) if isinstance(t, Tree) else t for t in self.entries]
             return GameRecord(self.players, position, tuple(entries))
@@ -258,18 +264,19 @@ class _Reader:
     def located(self, problem: Problem) -> NotationError:
         """The problem at the token that causes it: the attribute, the tile or the hex of its line."""
         if problem.unit is None:
+            assert problem.hand is not None  # a problem is with a unit or with a hand
             node = self.hand_nodes[problem.hand]
-            tokens = node.children[1:]
+            held = terminals(node)[1:]
             if problem.kind is ProblemKind.HAND_TOO_BIG:
-                return self.fail(problem.message, tokens[3])
+                return self.fail(problem.message, held[3])
             hand = self.hands[problem.hand]
             last = max(i for i, t in enumerate(hand) if t == problem.tile)
-            return self.fail(problem.message, tokens[last])
+            return self.fail(problem.message, held[last])
         parts = self.where[id(problem.unit)]
         return self.fail(problem.message, parts.get(_PROBLEM_PART.get(problem.kind, "line"), parts["line"]))
 
     # --- position statements ---
-    def stmt_board(self, node: Tree, shape: Token, *coords: Tree) -> None:
+    def stmt_board(self, node: Tree[Token], shape: Token, *coords: Tree[Token]) -> None:
         name = normal_name(shape)
         if name == "standard" and not coords:
             self.board = STANDARD
@@ -284,26 +291,26 @@ class _Reader:
             raise self.fail(f"unknown board shape {str(shape)!r} (expected standard, extended or custom (q,r) ...)",
                             shape)
 
-    def stmt_rules(self, node: Tree, edition: Token, *options: Tree) -> None:
-        settings = [(normal_name(o.children[0]), normal_name(o.children[1])) for o in options]
+    def stmt_rules(self, node: Tree[Token], edition: Token, *options: Tree[Token]) -> None:
+        settings = [(normal_name(terminal(o.children[0])), normal_name(terminal(o.children[1]))) for o in options]
         try:
             self.rules = RuleSet.make(str(edition), settings)
         except ValueError as error:
-            bad = next((o for o in options if normal_name(o.children[0]) in str(error)), edition)
+            bad = next((o for o in options if normal_name(terminal(o.children[0])) in str(error)), edition)
             raise self.fail(str(error), bad) from None
 
-    def stmt_unit(self, node: Tree, hex_token: Token, tile_token: Token, *rest: Token | Tree) -> None:
+    def stmt_unit(self, node: Tree[Token], hex_token: Token, tile_token: Token, *rest: Token | Tree[Token]) -> None:
         hex_ = self.hex(hex_token)
         tile_ = self.tile(tile_token)
         fields: dict = {}
-        parts: dict[str, Tree | Token] = {"line": node, "hex": hex_token, "tile": tile_token}
+        parts: dict[str, Tree[Token] | Token] = {"line": node, "hex": hex_token, "tile": tile_token}
         for item in rest:
             if isinstance(item, Token):
                 if "facing" in fields:
                     raise self.fail(f"a second facing {str(item)!r}: a unit has one facing", item)
                 fields["facing"] = self.direction(item)
                 continue
-            name_token, value_token = item.children
+            name_token, value_token = terminals(item)
             name, value = normal_name(name_token), str(value_token)
             if name in fields or (name == "prize" and "prizes" in fields):
                 raise self.fail(f"{name}= is given twice", name_token)
@@ -329,17 +336,17 @@ class _Reader:
         self.placed.append(unit)
         self.where[id(unit)] = parts
 
-    def stmt_to_move(self, node: Tree, _keyword: Token, army: Token) -> None:
+    def stmt_to_move(self, node: Tree[Token], _keyword: Token, army: Token) -> None:
         self.to_move = self.army(army)
 
-    def stmt_hand(self, node: Tree, army: Token, *tiles: Token) -> None:
+    def stmt_hand(self, node: Tree[Token], army: Token, *tiles: Token) -> None:
         name = self.army(army)
         if name in self.hands:
             raise self.fail(f"a second hand for {name}", node)
         self.hands[name] = tuple(self.own_tile(t, name, f"{name}'s hand") for t in tiles)
         self.hand_nodes[name] = node
 
-    def stmt_deck(self, node: Tree, army: Token, count: Token) -> None:
+    def stmt_deck(self, node: Tree[Token], army: Token, count: Token) -> None:
         name = self.army(army)
         if int(count) < 0:
             raise self.fail("a deck cannot hold fewer than 0 tiles", count)
@@ -353,7 +360,7 @@ class _Reader:
         return found
 
     # --- puzzle statements ---
-    def set_card(self, key: str, value, node: Tree, statement: str | None = None) -> None:
+    def set_card(self, key: str, value: object, node: Tree[Token], statement: str | None = None) -> None:
         if key in self.card:
             raise self.fail(f"a second `{statement or key}` line", node)
         self.card[key] = value
@@ -364,22 +371,22 @@ class _Reader:
             raise self.fail(f"{what} takes a number from {least} up, not {value}", token)
         return value
 
-    def stmt_puzzle(self, node: Tree, *children: Token) -> None:
+    def stmt_puzzle(self, node: Tree[Token], *children: Token) -> None:
         *number, title = children
         self.set_card("title", _string(title), node, "puzzle")
         if number:
             self.set_card("number", self.natural(number[0], "a puzzle's number"), node, "puzzle")
 
-    def stmt_level(self, node: Tree, level: Token) -> None:
+    def stmt_level(self, node: Tree[Token], level: Token) -> None:
         self.set_card("level", self.natural(level, "level"), node)
 
-    def stmt_story(self, node: Tree, text: Token) -> None:
+    def stmt_story(self, node: Tree[Token], text: Token) -> None:
         self.set_card("story", _string(text), node)
 
-    def stmt_player(self, node: Tree, army: Token) -> None:
+    def stmt_player(self, node: Tree[Token], army: Token) -> None:
         self.set_card("player", self.army(army), node)
 
-    def stmt_offer(self, node: Tree, *tiles: Token) -> None:
+    def stmt_offer(self, node: Tree[Token], *tiles: Token) -> None:
         player = self.card.get("player")
         if player is None:
             offered = tuple(self.tile(t) for t in tiles)  # checked against `player` once it is read
@@ -388,37 +395,39 @@ class _Reader:
         self.set_card("offer", offered, node)
         self.offer_node = node
 
-    def stmt_play(self, node: Tree, count: Token) -> None:
+    def stmt_play(self, node: Tree[Token], count: Token) -> None:
         self.set_card("play", self.natural(count, "play"), node)
 
-    def stmt_goal(self, node: Tree, expression: Tree | Token) -> None:
+    def stmt_goal(self, node: Tree[Token], expression: Tree[Token]) -> None:
         self.set_card("goal", self.goal(expression), node)
 
-    def stmt_then(self, node: Tree, what: Token) -> None:
+    def stmt_then(self, node: Tree[Token], what: Token) -> None:
         name = normal_name(what)
         if name not in cards.THEN:
             raise self.fail(f"`then` takes {', '.join(cards.THEN)}, not {str(what)!r}", what)
         self.set_card("then", name, node)
 
-    def stmt_solution(self, node: Tree) -> None:
+    def stmt_solution(self, node: Tree[Token]) -> None:
         if self.solution is not None:
             raise self.fail("a second `solution` line", node)
         self.solution = []
         self.in_solution = True
 
-    def stmt_explanation(self, node: Tree, text: Token) -> None:
+    def stmt_explanation(self, node: Tree[Token], text: Token) -> None:
         self.in_solution = False
         self.set_card("explanation", _string(text), node)
 
-    def stmt_action(self, node: Tree, action: Tree) -> None:
+    def stmt_action(self, node: Tree[Token], action: Tree[Token]) -> None:
         if not self.in_solution:
             raise self.fail("an action line outside a solution (a puzzle's `solution` or a game record's turn)",
                             node)
+        assert self.solution is not None  # `in_solution` starts with the `solution` line
         self.solution.append((action, None))
 
     def puzzle(self, position: Position) -> Puzzle:
         for required in ("player", "offer"):
             if required not in self.card:
+                assert self.head is not None  # the `puzzle` line
                 raise self.fail(f"a puzzle card needs {'an' if required == 'offer' else 'a'} `{required}` line",
                                 self.head)
         player = self.card["player"]
@@ -442,7 +451,7 @@ class _Reader:
                 total = on_board.count(offered) + self.card["offer"].count(offered)
                 raise self.fail(f"{total} copies of {offered.key}, but the army has {offered.count}", token)
 
-    def goal(self, node: Tree | Token) -> Goal:
+    def goal(self, node: Tree[Token]) -> Goal:
         kind = node.data
         children = node.children
         if kind == "goal_win":
@@ -452,52 +461,54 @@ class _Reader:
         if kind == "goal_survive":
             return cards.Survive()
         if kind == "goal_destroy":
-            return cards.Destroy(self.army(children[0]))
+            return cards.Destroy(self.army(terminal(children[0])))
         if kind in ("goal_hp", "goal_damage"):
-            return cards.HpCompare(self.army(children[0]), str(children[1]), int(children[2]), kind == "goal_damage")
+            army, comparison, value = (terminal(c) for c in children)
+            return cards.HpCompare(self.army(army), str(comparison), int(value), kind == "goal_damage")
         if kind in ("goal_alive", "goal_dead"):
-            return cards.Alive(self.hex(children[0]), kind == "goal_alive")
+            return cards.Alive(self.hex(terminal(children[0])), kind == "goal_alive")
         if kind == "goal_negation":
-            return cards.Not(self.goal(children[0]))
+            return cards.Not(self.goal(subtree(children[0])))
         if kind == "goal_and":
-            return cards.And(tuple(self.goal(c) for c in children))
+            return cards.And(tuple(self.goal(subtree(c)) for c in children))
         if kind == "goal_or":
-            return cards.Or(tuple(self.goal(c) for c in children))
+            return cards.Or(tuple(self.goal(subtree(c)) for c in children))
         raise self.fail(f"unknown goal {kind}", node)  # pragma: no cover - the grammar has no other goal
 
     # --- game records ---
-    def stmt_game(self, node: Tree) -> None:
+    def stmt_game(self, node: Tree[Token]) -> None:
         if self.game_seen:
             raise self.fail("a second `game` line", node)
         self.game_seen = True
 
-    def stmt_players(self, node: Tree, *armies: Token) -> None:
+    def stmt_players(self, node: Tree[Token], *armies: Token) -> None:
         if self.players:
             raise self.fail("a second `players` line", node)
         self.players = tuple(self.army(a) for a in armies)
         if len(set(self.players)) != len(self.players):
             raise self.fail("an army is named twice in `players`", node)
 
-    def stmt_turn(self, node: Tree, number: Token, army: Token, *actions: Tree) -> None:
+    def stmt_turn(self, node: Tree[Token], number: Token, army: Token, *actions: Tree[Token]) -> None:
         self.army(army)
         self.entries.append(node)
 
-    def turn(self, node: Tree) -> cards.Turn:
-        number, army_token, *actions = node.children
+    def turn(self, node: Tree[Token]) -> cards.Turn:
+        number_child, army_child, *actions = node.children
+        number, army_token = terminal(number_child), terminal(army_child)
         army = self.army(army_token)
         if self.players and army not in self.players:
             raise self.fail(f"{army} is not among the players", army_token)
         if int(str(number)[:-1]) < 1:
             raise self.fail("turns are numbered from 1", number)
-        return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(a, army) for a in actions),
+        return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(subtree(a), army) for a in actions),
                           node.meta.line)
 
-    def stmt_expect(self, node: Tree, army: Token, hp: Token) -> None:
+    def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
 
     # --- actions ---
-    def action(self, node: Tree, army: str) -> Action:
-        children = node.children
+    def action(self, node: Tree[Token], army: str) -> Action:
+        children = terminals(node)  # every action is made of terminals
         if node.data == "discard":
             return Discard(self.tile(children[0], army))
         if node.data == "place":
@@ -512,16 +523,16 @@ class _Reader:
             source, target = self.hex(children[0]), self.hex(children[1])
             rest = list(children[2:])
             by = "mobility"
-            facing = None
+            new_facing: Direction | None = None
             if len(rest) == 2:
-                facing, by = self.direction(rest[0]), normal_name(rest[1])
+                new_facing, by = self.direction(rest[0]), normal_name(rest[1])
             elif len(rest) == 1:
                 # One word after the hexes: a facing, unless the `by` keyword came before it.
                 if rest[0].type == "NAME" and _is_direction(rest[0]):
-                    facing = self.direction(rest[0])
+                    new_facing = self.direction(rest[0])
                 else:
                     by = normal_name(rest[0])
-            return Move(source, target, facing, by)
+            return Move(source, target, new_facing, by)
         if node.data == "hq":
             return PlaceHQ(self.hex(children[0]))
         if node.data == "draw":
@@ -530,8 +541,8 @@ class _Reader:
             return Pass()
         raise self.fail(f"unknown action {node.data}", node)  # pragma: no cover
 
-    def use(self, node: Tree, army: str) -> Use:
-        tile_token, *arguments = node.children
+    def use(self, node: Tree[Token], army: str) -> Use:
+        tile_token, *arguments = terminals(node)
         tile_ = self.tile(tile_token, army)
         if tile_.kind is not Kind.INSTANT:
             raise self.fail(f"{tile_.key} is a {tile_.kind} tile: put it on the board with `place`", tile_token)

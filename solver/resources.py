@@ -1,4 +1,4 @@
-"""Where the data shipped with nhex lives: the grammars and the army files.
+"""Where the data shipped with nhex lives: the grammars and the army files; typed access to parse trees.
 
 The grammars sit in the top-level ``grammar/`` folder of the checkout and are installed as the
 ``solver.grammar`` package, so both places are looked in: the installed package first, then the checkout
@@ -11,6 +11,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from lark import Token, Tree
+
 _CHECKOUT = Path(__file__).resolve().parent.parent
 
 
@@ -20,6 +22,25 @@ def grammar_text(name: str) -> str:
         return (resources.files("solver.grammar") / name).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         return (_CHECKOUT / "grammar" / name).read_text(encoding="utf-8")
+
+
+def terminals(node: Tree[Token]) -> list[Token]:
+    """The children of a grammar rule made of terminals only (lark types every child as a token or a tree)."""
+    children = [c for c in node.children if isinstance(c, Token)]
+    assert len(children) == len(node.children), node
+    return children
+
+
+def terminal(child: Tree[Token] | Token) -> Token:
+    """A child that the grammar makes a terminal."""
+    assert isinstance(child, Token), child
+    return child
+
+
+def subtree(child: Tree[Token] | Token) -> Tree[Token]:
+    """A child that the grammar makes a rule (a statement, a goal, an action), not a terminal."""
+    assert isinstance(child, Tree), child
+    return child
 
 
 def army_files() -> list[tuple[str, str]]:

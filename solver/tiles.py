@@ -21,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from .errors import NotationError
 from .hexes import Direction
-from .resources import army_files, grammar_text
+from .resources import army_files, grammar_text, subtree, terminals
 
 
 class Kind(StrEnum):
@@ -235,7 +235,10 @@ def _shown(error: UnexpectedInput, text: str) -> str:
         return repr(str(token))
     if token is not None and token.type == "$END":
         return "end of file"
-    char = text[error.pos_in_stream] if 0 <= error.pos_in_stream < len(text) else ""
+    # Lark declares `pos_in_stream = None` on UnexpectedInput, so mypy takes it for None; its subclasses set the
+    # offset (an int) in the text.
+    offset: int = error.pos_in_stream  # type: ignore[assignment]
+    char = text[offset] if 0 <= offset < len(text) else ""
     return repr(char) if char else "end of file"
 
 
@@ -245,17 +248,19 @@ class _ArmyReader:
         self.army: dict | None = None
         self.tiles: list[dict] = []
 
-    def fail(self, message: str, node: Tree | Token) -> NotationError:
-        meta = node if isinstance(node, Token) else node.meta
-        return NotationError(message, meta.line, meta.column, self.source)
+    def fail(self, message: str, node: Tree[Token] | Token) -> NotationError:
+        if isinstance(node, Token):  # a token made by hand has no place: 0, as in the notation reader
+            return NotationError(message, node.line or 0, node.column or 0, self.source)
+        return NotationError(message, node.meta.line, node.meta.column, self.source)
 
-    def current(self, node: Tree) -> dict:
+    def current(self, node: Tree[Token]) -> dict:
         if not self.tiles:
             raise self.fail(f"{node.data!s} before any tile", node)
         return self.tiles[-1]
 
-    def read(self, tree: Tree) -> Army:
-        for stmt in tree.children:
+    def read(self, tree: Tree[Token]) -> Army:
+        for child in tree.children:
+            stmt = subtree(child)
             getattr(self, f"stmt_{stmt.data}")(stmt, *stmt.children)
         if self.army is None:
             raise NotationError("an army file starts with an `army` line", 1, 1, self.source)
@@ -287,73 +292,74 @@ class _ArmyReader:
         return Tile(army=army, edges=edges_value, **t)
 
     # statements -------------------------------------------------------------------------------------------
-    def stmt_army(self, node: Tree, name: Token, title: Token, polish: Token | None = None) -> None:
+    def stmt_army(self, node: Tree[Token], name: Token, title: Token, polish: Token | None = None) -> None:
         if self.army is not None:
             raise self.fail("a second `army` line", node)
         self.army = {"name": normal_name(name), "title": _string(title)}
         if polish is not None:
             self.army["polish"] = _string(polish)
 
-    def stmt_army_alias(self, node: Tree, *names: Token) -> None:
+    def stmt_army_alias(self, node: Tree[Token], *names: Token) -> None:
         if self.army is None or self.tiles:
             raise self.fail("army aliases go right after the `army` line", node)
         self.army.setdefault("aliases", []).extend(normal_name(_string(n)) for n in names)
 
-    def stmt_tile(self, node: Tree, name: Token, title: Token) -> None:
+    def stmt_tile(self, node: Tree[Token], name: Token, title: Token) -> None:
         if self.army is None:
             raise self.fail("a tile before the `army` line", node)
         self.tiles.append({"name": normal_name(name), "title": _string(title), "edges": [BLANK_EDGE] * 6,
                            "_node": node})
 
-    def stmt_pl(self, node: Tree, text: Token) -> None:
+    def stmt_pl(self, node: Tree[Token], text: Token) -> None:
         self.current(node)["polish"] = _string(text)
 
-    def stmt_alias(self, node: Tree, *names: Token) -> None:
+    def stmt_alias(self, node: Tree[Token], *names: Token) -> None:
         self.current(node)["aliases"] = tuple(normal_name(n) for n in names)
 
-    def stmt_kind(self, node: Tree, kind: Token) -> None:
+    def stmt_kind(self, node: Tree[Token], kind: Token) -> None:
         try:
             self.current(node)["kind"] = Kind(kind.lower())
         except ValueError:
             raise self.fail(f"unknown kind {str(kind)!r} (expected one of {', '.join(Kind)})", kind) from None
 
-    def stmt_count(self, node: Tree, count: Token) -> None:
+    def stmt_count(self, node: Tree[Token], count: Token) -> None:
         self.current(node)["count"] = int(count)
 
-    def stmt_initiative(self, node: Tree, *values: Token) -> None:
+    def stmt_initiative(self, node: Tree[Token], *values: Token) -> None:
         self.current(node)["initiative"] = tuple(sorted((int(v) for v in values), reverse=True))
 
-    def stmt_toughness(self, node: Tree, value: Token) -> None:
+    def stmt_toughness(self, node: Tree[Token], value: Token) -> None:
         self.current(node)["toughness"] = int(value)
 
-    def stmt_edge(self, node: Tree, *children: Tree | Token) -> None:
+    def stmt_edge(self, node: Tree[Token], *children: Tree[Token] | Token) -> None:
         tile_ = self.current(node)
         directions = [Direction.parse(c) for c in children if isinstance(c, Token)]
         fields: dict = {"special": set()}
         for icon in (c for c in children if isinstance(c, Tree)):
-            name = normal_name(icon.children[0])
-            strength = int(icon.children[1]) if len(icon.children) > 1 else None
+            icon_tokens = terminals(icon)
+            name = normal_name(icon_tokens[0])
+            strength = int(icon_tokens[1]) if len(icon_tokens) > 1 else None
             if name not in ("melee", "ranged", "armor", "net", "link") and name not in EDGE_SPECIALS:
-                raise self.fail(f"unknown edge icon {name!r}", icon.children[0])
+                raise self.fail(f"unknown edge icon {name!r}", icon_tokens[0])
             if name in ("melee", "ranged"):
                 if strength is None:
-                    raise self.fail(f"{name} needs a strength", icon.children[0])
+                    raise self.fail(f"{name} needs a strength", icon_tokens[0])
                 fields[name] = strength
             elif strength is not None:
-                raise self.fail(f"{name} takes no strength", icon.children[1])
+                raise self.fail(f"{name} takes no strength", icon_tokens[1])
             elif name in ("armor", "net", "link"):
                 fields[name] = True
             elif name in EDGE_SPECIALS:
                 fields["special"].add(name)
             else:
-                raise self.fail(f"unknown edge icon {name!r}", icon.children[0])
+                raise self.fail(f"unknown edge icon {name!r}", icon_tokens[0])
         fields["special"] = frozenset(fields["special"])
         for d in directions:
             if not tile_["edges"][d].is_blank:
                 raise self.fail(f"edge {d} of {tile_['name']} is described twice", node)
             tile_["edges"][d] = Edge(**fields)
 
-    def stmt_module(self, node: Tree, *children: Token) -> None:
+    def stmt_module(self, node: Tree[Token], *children: Token) -> None:
         parts = list(children)
         type_ = normal_name(parts.pop(0))
         if type_ not in MODULE_EFFECTS:
@@ -365,20 +371,20 @@ class _ArmyReader:
         reach = int(parts.pop(0)) if parts else None
         self.current(node)["module"] = ModuleEffect(type_, value, target, reach)
 
-    def stmt_ability(self, node: Tree, *names: Token) -> None:
+    def stmt_ability(self, node: Tree[Token], *names: Token) -> None:
         abilities = {normal_name(n) for n in names}
         unknown = abilities - ABILITIES
         if unknown:
             raise self.fail(f"unknown ability {sorted(unknown)[0]!r}", node)
         self.current(node)["abilities"] = frozenset(abilities)
 
-    def stmt_rule(self, node: Tree, text: Token) -> None:
+    def stmt_rule(self, node: Tree[Token], text: Token) -> None:
         self.current(node)["rule"] = _string(text)
 
-    def stmt_confidence(self, node: Tree, level: Token) -> None:
+    def stmt_confidence(self, node: Tree[Token], level: Token) -> None:
         self.current(node)["confidence"] = str(level).lower()
 
-    def stmt_note(self, node: Tree, text: Token) -> None:
+    def stmt_note(self, node: Tree[Token], text: Token) -> None:
         self.current(node)["note"] = _string(text)
 
 
