@@ -317,7 +317,8 @@ def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex])
     """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
     units = {u.hex: u for u in position.units}
     return sorted(module.hex for module, target, side in effects.links(units, nets)
-                  if target.hex == unit.hex and side.army == army and module.tile.module.type == "grant-mobility")
+                  if target.hex == unit.hex and side.army == army
+                  and effects.link_effect(module).type == "grant-mobility")
 
 
 def _transport_giver(position: Position, unit: Unit, army: str, nets: frozenset[Hex],
@@ -406,7 +407,9 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
         if use.targets[2] not in allowed:
             raise IllegalAction(str(use), PUSH_DEST)
         allowed = [use.targets[2]]
-    owner = position.unit_at(target).army  # type: ignore[union-attr]
+    pushed = position.unit_at(target)
+    assert pushed is not None  # _push_problem found a unit to push there
+    owner = pushed.army
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
                   replace(position, units=_moved(position, target, dest, None), hands=hands)) for dest in allowed)

@@ -117,6 +117,9 @@ class _Script:
 
 # --- the fight -----------------------------------------------------------------------------------------------------
 
+#: One attack, whose wounds a Medic absorbs together: ``(source, target)``; the source is None for an instant tile.
+_Attack = tuple[Hex | None, Hex]
+
 
 @dataclass(slots=True)
 class _Hit:
@@ -193,6 +196,7 @@ class _Battle:
 
     # --- tracing ---
     def note(self, phase: int | None, kind: str, text: str, rule: str = "") -> None:
+        assert self.state.log is not None  # a battle keeps a log when it is traced
         self.state.log.append(Event(phase, kind, text, rule))
 
     # --- the loop ---
@@ -222,7 +226,7 @@ class _Battle:
                 hits += self.act(unit, phase, boni.get(unit.hex), removed)
             self.land(hits, phase, nets, boni, removed)
             changed = bool(removed)
-        hq = {army: (units[h].hp if h in units else 0) for army, h in hq_hexes.items()}
+        hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
 
@@ -289,14 +293,15 @@ class _Battle:
         if not bonus or not bonus.quartermasters or unit.hex in self.state.converted:
             return None
         edges = edges_of(unit)
-        options: list[tuple[Direction, str] | None] = [None]
+        conversions: list[tuple[Direction, str]] = []
         for d in DIRECTIONS:
             if edges[d].melee:
-                options.append((d, "ranged"))
+                conversions.append((d, "ranged"))
             if edges[d].ranged:
-                options.append((d, "melee"))
+                conversions.append((d, "melee"))
+        options: list[tuple[Direction, str] | None] = [None, *conversions]
         labels = ["no conversion"] + [f"{d} {'melee to ranged' if kind == 'ranged' else 'ranged to melee'}"
-                                      for d, kind in options[1:]]
+                                      for d, kind in conversions]
         answer = self.oracle.choose(unit.army, f"Quartermaster for {unit.tile.key} on {unit.hex} in phase {phase}",
                                     labels)
         if answer:
@@ -367,7 +372,7 @@ class _Battle:
     def land(self, hits: list[_Hit], phase: int | None, nets: frozenset[Hex], boni: dict[Hex, Bonus],
              removed: set[Hex]) -> None:
         units = self.state.units
-        attacks: dict[tuple[Hex, Hex], list[_Hit]] = {}
+        attacks: dict[_Attack, list[_Hit]] = {}
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
@@ -383,7 +388,7 @@ class _Battle:
             if hex_ in removed:
                 continue  # an exploded Clown leaves the board whatever hits it
             if unit.is_hq:
-                hp = max(0, unit.hp - wounds)
+                hp = max(0, unit.health - wounds)
                 units[hex_] = replace(unit, hp=hp)
                 if self.tracing:
                     self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
@@ -408,8 +413,8 @@ class _Battle:
             units.pop(hex_, None)
             self.state.used.pop(hex_, None)
 
-    def medics(self, attacks: dict[tuple[Hex, Hex], list[_Hit]], phase: int | None, nets: frozenset[Hex],
-               boni: dict[Hex, Bonus], removed: set[Hex]) -> set[tuple[Hex, Hex]]:
+    def medics(self, attacks: dict[_Attack, list[_Hit]], phase: int | None, nets: frozenset[Hex],
+               boni: dict[Hex, Bonus], removed: set[Hex]) -> set[_Attack]:
         """Which attacks the Medics absorb, and which Medics are discarded for it (3E USING MEDICS; RULINGS 4).
 
         Medics are mandatory, so every Medic that can absorb an attack does; which Medic takes which attack is its
@@ -423,7 +428,7 @@ class _Battle:
             return set()
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
                  if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)]
-        absorbed: set[tuple[Hex, Hex]] = set()
+        absorbed: set[_Attack] = set()
         for owner in sorted({units[m].army for m, _ in pairs}):
             options = _maximal_assignments([p for p in pairs if units[p[0]].army == owner])
             labels = ["; ".join(f"Medic on {m} absorbs {_name(units, k[0])} → {_name(units, k[1])}" for m, k in option)
@@ -441,7 +446,7 @@ class _Battle:
                               f"{_name(units, key[1])}; the Medic on {discarded} is discarded", "3E USING MEDICS")
         return absorbed
 
-    def absorbable(self, key: tuple[Hex, Hex], attacks: dict[tuple[Hex, Hex], list[_Hit]]) -> bool:
+    def absorbable(self, key: _Attack, attacks: dict[_Attack, list[_Hit]]) -> bool:
         if any(h.kind == "blast" for h in attacks[key]):
             return self.rules.enabled("medic-saves-from-clown")
         return True
@@ -479,7 +484,7 @@ def _has_medics(boni: dict[Hex, Bonus]) -> bool:
     return False
 
 
-def _attack_order(key: tuple[Hex | None, Hex]) -> tuple:
+def _attack_order(key: _Attack) -> tuple:
     source, target = key
     return (source is not None, source or target, target)
 

@@ -19,7 +19,7 @@ from .errors import RuleNotImplemented
 from .hexes import Hex, around
 from .position import Position, Unit
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import Edge, Kind
+from .tiles import Edge, Kind, ModuleEffect
 
 Units = Mapping[Hex, Unit]
 
@@ -229,6 +229,13 @@ def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
     return found
 
 
+def link_effect(module: Unit) -> ModuleEffect:
+    """The effect of a unit that :func:`links` names as a module: only units with a module effect link."""
+    effect = module.tile.module
+    assert effect is not None, module
+    return effect
+
+
 def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) -> dict[Hex, Bonus]:
     """What every unit gets from the modules and HQs linked to it; units with nothing are left out.
 
@@ -240,7 +247,7 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) 
     for module_unit, target, _side in links(units, nets):
         if target.hex == module_unit.hex:
             continue
-        effect = module_unit.tile.module
+        effect = link_effect(module_unit)
         kind = effect.type
         if kind in _TURN_EFFECTS:
             continue

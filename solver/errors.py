@@ -41,6 +41,9 @@ class IllegalAction(NhexError):
 class RuleNotImplemented(NotImplementedError):
     """A rule nhex knows of but does not implement yet; raised instead of doing something else silently."""
 
+    #: The action that needs the rule, set by game checking on its way out (absent until then).
+    action: str
+
     def __init__(self, rule: str) -> None:
         super().__init__(f"not implemented yet: {rule}")
         self.rule = rule

@@ -349,7 +349,7 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
         try:
             state = _turn_action(state, action, army, turn.number, now)
         except RuleNotImplemented as error:
-            error.action = str(action)  # type: ignore[attr-defined]  # where the record needs the missing rule
+            error.action = str(action)  # where the record needs the missing rule
             raise
     if now.must_draw and not now.drawn:
         raise IllegalAction(f"{turn.number}. {army}", NO_DRAW)
@@ -551,6 +551,7 @@ def moves_listing(position: Position, army: str) -> list[tuple[str, list[str]]]:
         if isinstance(action, Move):
             title = f"free moves by {action.by}"
         else:
-            title = action.tile.key  # type: ignore[union-attr]
+            assert isinstance(action, (Discard, Place, Use))  # the only other legal actions
+            title = action.tile.key
         groups.setdefault(title, []).append(str(action))
     return list(groups.items())

@@ -61,7 +61,8 @@ class Unit:
     def health(self) -> int:
         """Wounds still needed to destroy it (an HQ: its health)."""
         if self.is_hq:
-            return self.hp  # type: ignore[return-value]
+            assert self.hp is not None  # __post_init__ gives every HQ its health
+            return self.hp
         return self.tile.health - self.wounds
 
     def rotated(self, steps: int = 1) -> Unit:
