@@ -10,11 +10,18 @@ import argparse
 import json
 import sys
 import time
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from rich.console import Console
 
 from .errors import NotationError, RuleNotImplemented
+
+if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for `nhex --help`)
+    from rich.console import RenderableType
+
+    from .notation import Document
+    from .position import Position
+    from .tiles import Tile
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -23,7 +30,7 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _load(path: str):
+def _load(path: str) -> Document:
     from .notation import load
 
     return load(path)
@@ -100,7 +107,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(battle_json(outcomes), indent=1))
         return EXIT_OK
-    board = None
+    board: Callable[[Document], RenderableType] | None = None
     if not args.no_board:
         try:
             from .render.terminal import render_document as board
@@ -117,7 +124,7 @@ def _battle_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     from .cards import Puzzle
     from .render.report import render_report, report_json
@@ -130,7 +137,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     show_progress = not args.json and console.is_terminal
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=console, transient=True, disable=not show_progress)
-    tasks: dict[str, object] = {}
+    tasks: dict[str, TaskID] = {}
     started = time.monotonic()
 
     def tick(stage: str, done: int, total: int | None) -> None:
@@ -172,7 +179,7 @@ def _solve_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--counters", action="store_true", help="work counters only, no times (golden reports)")
 
 
-def _read_document(path: str):
+def _read_document(path: str) -> tuple[Document, str, str]:
     """The document and its text (``nhex check`` places consistency problems at their statement's line)."""
     from pathlib import Path
 
@@ -198,9 +205,9 @@ def cmd_moves(args: argparse.Namespace) -> int:
         army = document.player
         position = _with_hand(document.position, army, document.offer)
     elif isinstance(document, Position):
-        army, position = document.to_move, document
-        if army is None:
+        if document.to_move is None:
             raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.file)
+        army, position = document.to_move, document
     else:
         raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.file)
     groups = moves_listing(position, army)
@@ -221,7 +228,7 @@ def _json_file_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print a JSON array of action lines")
 
 
-def _with_hand(position, army, tiles):
+def _with_hand(position: Position, army: str, tiles: Iterable[Tile]) -> Position:
     from dataclasses import replace
 
     hands = tuple((name, held) for name, held in position.hands if name != army) + ((army, tuple(tiles)),)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
@@ -52,7 +52,7 @@ def verdict_line(report: Report) -> Text:
 
 
 def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False) -> Group:
-    parts: list = [verdict_line(report)]
+    parts: list[RenderableType] = [verdict_line(report)]
     if report.stopped:
         parts.append(Text(f"Stopped early: {report.stopped}.", style="bold red"))
     if report.contains_intended is not None:
@@ -60,7 +60,8 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
                           else "The card's solution is NOT among the winning plays.",
                           style="green" if report.contains_intended else "bold red"))
     for number, solution in enumerate(report.solutions, start=1):
-        body = [Text("\n".join(solution.actions) or "(play no tile: the position already wins)", style="bold")]
+        body: list[RenderableType] = [Text("\n".join(solution.actions) or "(play no tile: the position already wins)",
+                                           style="bold")]
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
         body.append(Text(f"HQ health at worst for {puzzle.player}: {health}", style="yellow"))
         if solution.duals:

@@ -458,7 +458,7 @@ def tile_table(tiles: Iterable[Tile], *, title: str | None = None, counts: bool 
     table.add_column("module / abilities")
     for tile in tiles:
         extra = "; ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
-        row = [Text(tile.name, style=f"bold {army_colour(tile.army)}"), str(tile.kind)]
+        row: list[RenderableType] = [Text(tile.name, style=f"bold {army_colour(tile.army)}"), str(tile.kind)]
         if counts:
             row.append(str(tile.count))
         row += [initiative_text(tile), str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra]

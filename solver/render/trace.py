@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from typing import Callable
+
+from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
@@ -52,8 +54,9 @@ def render_outcome(outcome: Outcome, number: int, total: int) -> Tree:
     return tree
 
 
-def render_battle(before: Position, outcomes: tuple[Outcome, ...], board_renderer=None) -> Group:
-    parts = []
+def render_battle(before: Position, outcomes: tuple[Outcome, ...],
+                  board_renderer: Callable[[Position], RenderableType] | None = None) -> Group:
+    parts: list[RenderableType] = []
     for i, outcome in enumerate(outcomes, start=1):
         parts.append(render_outcome(outcome, i, len(outcomes)))
         if board_renderer is not None:
