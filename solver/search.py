@@ -30,7 +30,8 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Callable, Iterable, Sequence
+from types import ModuleType
+from typing import Any, Callable, Iterable, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
@@ -42,6 +43,9 @@ from .position import Move, Place, Position, Unit, Use
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
+
+#: An icon that can act, as :func:`effective_edges` keeps it: its name, with its strength or its specials.
+_Icon = tuple[str] | tuple[str, int] | tuple[str, frozenset[str]]
 
 
 @cache
@@ -75,7 +79,7 @@ def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tup
     edges = unit.oriented.edges
     module = unit.tile.module
     links_enemies = module is not None and module.target == "enemy"
-    icons = []
+    icons: list[tuple[_Icon, ...] | None] = []
     for d in Direction:
         edge = edges[d]
         if edge.is_blank:
@@ -86,7 +90,7 @@ def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tup
         near = others[0] if others and others[0].hex == line[0] else None
         near_enemy = near is not None and near.army != unit.army
         far_enemy = any(o.army != unit.army for o in others)
-        kept = []
+        kept: list[_Icon] = []
         if edge.melee and near_enemy:
             kept.append(("melee", edge.melee))
         if edge.net and near_enemy:
@@ -226,7 +230,7 @@ def evaluate(card: Card, end: Position, watched: dict[Hex, Hex | None], battles:
                            tuple(sorted(hp.items())))
 
         if remaining == 0:
-            hp = {u.army: u.hp for u in position.units if u.is_hq}
+            hp = {u.army: u.health for u in position.units if u.is_hq}
             return verdict_of({a: hp.get(a, 0) for a in start_hp}, position, ())
         return battle_value(battle.battle_tree(position), card.player, judge)
 
@@ -283,7 +287,7 @@ def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: He
 class Enumerator:
     """Builds the graph of everything the player can do this turn."""
 
-    def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module=None) -> None:
+    def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module: ModuleType | None = None) -> None:
         from . import actions  # the turn rules: legal instants and free moves, and what they do
 
         self.actions = actions_module or actions
@@ -428,7 +432,7 @@ class Enumerator:
             branches.append((label, self.settle(nxt)))
         if not branches:
             return None
-        text = (str(action),)
+        text: tuple[str, ...] = (str(action),)
         if action.tile.name == "push-back" and len(action.targets) == 2:
             destinations = self.actions.push_destinations(position, action.targets[0], action.targets[1])
             if len(destinations) == 1:  # no choice left to the owner: the canonical line names the hex
@@ -518,7 +522,7 @@ class Solver:
         self.max_solutions = max_solutions
         self.tries = tries
         self.progress = progress
-        start_hp = {u.army: u.hp for u in puzzle.position.units if u.is_hq}
+        start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
         self.card = Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
                          tuple(sorted(set(_goal_hexes(puzzle.goal)))))
 
@@ -593,7 +597,7 @@ class Solver:
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
                stopped: str | None) -> Report:
-        memo: dict[State, dict[frozenset, tuple[str, ...]]] = {}
+        memo: dict[State, dict[frozenset, list[tuple[str, ...]]]] = {}
         keys: dict[Position, tuple] = {}
 
         def effective(position: Position) -> tuple:
@@ -654,9 +658,9 @@ class Solver:
         if self.max_solutions is not None and len(solutions) > self.max_solutions:
             solutions = solutions[:self.max_solutions]
             stopped = stopped or f"--max-solutions {self.max_solutions} reached"
-        verdict = "none" if not solutions else ("sound" if len(solutions) == 1 else "cooked")
+        verdict_name = "none" if not solutions else ("sound" if len(solutions) == 1 else "cooked")
         tries = self.find_tries(graph, value, winning) if self.tries else []
-        report = Report(verdict, solutions, tries, len(graph.steps), self.count_paths(graph), positions,
+        report = Report(verdict_name, solutions, tries, len(graph.steps), self.count_paths(graph), positions,
                         time.perf_counter() - started, stopped)
         if self.puzzle.solution is not None:
             report.contains_intended = self.finds_intended(solutions, effective)
@@ -705,15 +709,19 @@ class Solver:
 
         return count(graph.root)
 
-    def find_tries(self, graph: Graph, value: dict, winning: dict) -> list[Try]:
+    def find_tries(self, graph: Graph, value: dict[State, Verdict],
+                   winning: dict[frozenset, list[tuple[str, ...]]]) -> list[Try]:
         """The strongest failing plays: the lines whose worst case comes closest (by HQ margin), each with what
         refutes it (the opponent's choice during the turn, then the battle choices)."""
         seen: dict[frozenset, Try] = {}
 
         def record(line: tuple[str, ...], ends: list[tuple[str, State]]) -> None:
-            verdicts = [(label, value.get(state)) for label, state in ends]
-            if any(v is None for _, v in verdicts):
-                return
+            verdicts: list[tuple[str, Verdict]] = []
+            for label, state in ends:
+                verdict = value.get(state)
+                if verdict is None:  # not played out (the search stopped first): no try here
+                    return
+                verdicts.append((label, verdict))
             label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
             key = frozenset(state.position for _, state in ends)
             if worst.wins:
@@ -739,5 +747,5 @@ class Solver:
         return ranked[:self.tries]
 
 
-def solve(puzzle: Puzzle, **options) -> Report:
+def solve(puzzle: Puzzle, **options: Any) -> Report:
     return Solver(puzzle, **options).solve()
