@@ -181,6 +181,7 @@ class Verdict:
     margin: int
     line: tuple[str, ...]  # the battle choices of the principal variation
     hp: tuple[tuple[str, int], ...] = ()  # HQ health at its end
+    battles: int = 0  # battles fought in it (a destroyed HQ ends the game before a second one)
 
 
 def battle_value(node: battle.Node, player: str, judge: Callable[[battle.Outcome], Verdict]) -> Verdict:
@@ -221,8 +222,9 @@ def evaluate(card: Card, end: Position, watched: dict[Hex, Hex | None], battles:
         def judge(outcome: battle.Outcome) -> Verdict:
             if remaining > 1 and all(v > 0 for v in outcome.hq.values()):
                 deeper = judge_at(outcome.position, remaining - 1)
-                return replace(deeper, line=outcome.choices + deeper.line)
-            return verdict_of({a: outcome.hq.get(a, 0) for a in start_hp}, outcome.position, outcome.choices)
+                return replace(deeper, line=outcome.choices + deeper.line, battles=deeper.battles + 1)
+            verdict = verdict_of({a: outcome.hq.get(a, 0) for a in start_hp}, outcome.position, outcome.choices)
+            return replace(verdict, battles=1)
 
         def verdict_of(hp: dict[str, int], end: Position, line: tuple[str, ...]) -> Verdict:
             ending = Ending(start_hp, hp, end, watched)

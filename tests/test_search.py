@@ -239,3 +239,15 @@ def test_max_time_stops_with_exit_status_3_and_claims_nothing(capsys):
     assert main(["solve", "--jobs", "1", "--max-time", "0", "--brief", path]) == 3
     out = capsys.readouterr().out
     assert "STOPPED" in out and "not proven" in out and "SOUND" not in out
+
+
+def test_a_play_that_fills_the_board_fights_that_battle_and_then_the_final_one():
+    """3E ENDING THE GAME: 'If a Battle is triggered by filling the board after one of the players has drawn their
+    last tile, the game continues ... and then the Final Battle begins.' The Commando fills the board and shoots
+    twice in the first battle (the Outpost HQ's extra action) before the Moloch HQ kills it; the Final Battle
+    then changes nothing."""
+    report = Solver(notation.load(str(HERE / "data" / "full-board-card.nhex")), jobs=1).solve()
+    assert report.verdict == "sound"
+    (solution,) = report.solutions
+    assert solution.verdict.battles == 2
+    assert solution.hq == {"moloch": 1, "outpost": 5}

@@ -5,9 +5,11 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
+from rich.tree import Tree
 
 from ..battle import resolve
 from ..cards import Puzzle
+from ..position import Position
 from ..search import Report
 from .trace import render_outcome
 
@@ -51,6 +53,22 @@ def verdict_line(report: Report) -> Text:
     return text
 
 
+def _principal_battles(end: Position, line: tuple[str, ...], battles: int) -> list[Tree]:
+    """The traces of the battles that follow the key, along the choices of the principal variation."""
+    traces = []
+    current = end
+    for number in range(1, battles + 1):
+        outcomes = resolve(current, trace=True)
+        chosen = next((o for o in outcomes if line[:len(o.choices)] == o.choices), outcomes[0])
+        tree = render_outcome(chosen, 1, 1)
+        if battles > 1:
+            tree.label = Text(f"Battle {number} of {battles}", style="bold underline")
+        traces.append(tree)
+        line = line[len(chosen.choices):]
+        current = chosen.position
+    return traces
+
+
 def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False) -> Group:
     parts: list[RenderableType] = [verdict_line(report)]
     if report.stopped:
@@ -69,10 +87,7 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
                              + (" …" if len(solution.duals) > 5 else ""), style="dim"))
         if explain and len(solution.ends) == 1:
             (end,) = solution.ends
-            outcomes = resolve(end, trace=True) if puzzle.then != "nothing" else ()
-            chosen = [o for o in outcomes if o.choices == solution.verdict.line] or list(outcomes[:1])
-            for outcome in chosen:
-                body.append(render_outcome(outcome, 1, 1))
+            body += _principal_battles(end, solution.verdict.line, solution.verdict.battles)
         parts.append(Panel(Group(*body), title=f"Solution {number}", title_align="left"))
     for number, attempt in enumerate(report.tries, start=1):
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(attempt.hq.items()))
