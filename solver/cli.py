@@ -290,6 +290,86 @@ def _solution_line(text: str, index: int) -> int:
     return start + 1
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    """``nhex generate``: new cards with exactly one winning play, written to a folder (docs/GENERATOR.md)."""
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from .generate import card_text, file_name, generate
+    from .render.card_svg import save
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    console = _console()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("[dim]{task.fields[last]}"))
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, last="")
+
+        def tick(made: object) -> None:
+            from .generate import Generated
+
+            assert isinstance(made, Generated)
+            done = min(args.count, int(progress.tasks[0].completed) + 1)
+            progress.update(task, completed=done, last=f"{made.candidates} drafts, {made.seconds:.1f} s")
+
+        cards = generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs,
+                         on_card=tick)
+    table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
+    for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
+        table.add_column(column)
+    for made in cards:
+        path = out / file_name(made)
+        path.write_text(card_text(made), encoding="utf-8")
+        if args.svg:
+            save(made.puzzle, str(path.with_suffix(".svg")))
+            save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+        key = "; ".join(str(a) for a in made.puzzle.solution or ())
+        table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
+                      str(made.grade.near_misses), str(made.candidates))
+    console.print(table)
+    return EXIT_OK
+
+
+def _generate_arguments(command: argparse.ArgumentParser) -> None:
+    from .generate import ARMIES
+
+    command.add_argument("--player", required=True, choices=ARMIES, help="the army that plays the card")
+    command.add_argument("--opponent", required=True, choices=ARMIES, help="the army it plays against")
+    command.add_argument("--level", type=int, required=True, choices=(1, 2, 3, 4), help="difficulty, 1 to 4")
+    command.add_argument("--count", type=int, default=1, metavar="K", help="how many cards (default 1)")
+    command.add_argument("--seed", default="0", metavar="S", help="random seed: the same seed gives the same cards")
+    command.add_argument("-o", "--out", default=".", metavar="DIR", help="folder to write the cards to")
+    command.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
+    command.add_argument("--svg", action="store_true", help="also draw each card, front and back, as SVG")
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    """``nhex card``: the printable picture of a puzzle card (SVG, or PNG by the file name)."""
+    from .cards import Puzzle
+    from .render.card_svg import save
+
+    puzzle = _load(args.file)
+    if not isinstance(puzzle, Puzzle):
+        raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
+    if not args.svg and not args.png:
+        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png", 1, 1, args.file)
+    if args.svg:
+        save(puzzle, args.svg, solution=args.solution)
+    if args.png:
+        save(puzzle, args.png if args.png.lower().endswith(".png") else args.png + ".png", solution=args.solution)
+    return EXIT_OK
+
+
+def _card_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT")
+    command.add_argument("--png", metavar="OUT", help="write the card as PNG to OUT (needs the cairo library)")
+    command.add_argument("--solution", action="store_true", help="draw the back: the key marked, the explanation")
+
+
 # --- the parser ------------------------------------------------------------------------------------------------
 
 
@@ -319,6 +399,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
     "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
               _file_argument),
+    "generate": (cmd_generate, "write new puzzle cards with exactly one winning play, graded 1 to 4",
+                 _generate_arguments),
+    "card": (cmd_card, "draw a puzzle card (front, or with --solution the back) as SVG or PNG", _card_arguments),
 }
 
 

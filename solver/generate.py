@@ -1,0 +1,1049 @@
+"""Puzzle generation: new cards with exactly one winning play, proven, graded and explained.
+
+How a card is made (docs/GENERATOR.md says the same for composers):
+
+1. **Draw.** A random position for the level's shape (:data:`SHAPES`): both HQs, a few units of each side,
+   the offer. Everything is drawn from one :class:`random.Random` seeded by ``(seed, card, attempt)``, so the
+   same seed gives the same cards, in any number of worker processes.
+2. **Play everything out at full health.** Every play of the card is enumerated (:class:`search.Enumerator`)
+   and evaluated (:func:`search.evaluate`) with both HQs at 20 health. While no HQ falls, the battle does not
+   depend on HQ health, so a play's *margin* (player's HQ minus the enemy's, after the battle) only shifts by
+   ``P - E`` when the HQs start at ``P`` and ``E``.
+3. **Tune.** The best play's worst-case margin ``t`` (an AND-OR value: the player chooses, the opponent answers)
+   is compared with every other play's. The card is kept only when exactly one play reaches ``t - 1`` (the
+   margin rule: the key beats the best failing play by at least 2 health). HQ health is then set so that the
+   key wins by exactly 1: ``E = P + t - 1``, with ``P`` above the most any play makes the player's HQ lose (no
+   HQ falls, so step 2 holds). When the rule fails, the card is mutated (a tile added, removed, moved or
+   turned, an offered tile changed) and played out again, keeping mutations that do not add near-keys.
+4. **Count.** :func:`count_winning` plays the tuned card out again and stops at the second winning play
+   (COOKED); otherwise :class:`search.Solver` proves the card SOUND over its whole play space and finds the
+   card's solution. There is no shorter winning play (the key is the only one).
+5. **Grade.** :func:`grade` reads what the key needs (tiles, an instant, a module, a net, an initiative
+   race, an opponent's choice to deny) and checks it against the solver's statistics (:data:`BANDS`): a
+   card asked for at level N is kept only when both say N.
+6. **Deduplicate.** Cards are compared on their canonical text, minimised over the six rotations of the
+   board (never mirrored: tiles have a handedness).
+
+Glossary: *play* (everything the player does this turn, identified like the solver does, by the set of end
+positions it may lead to); *key* (the one winning play); *margin* (player's HQ health minus the best enemy
+HQ's after the battle, worst case over the opponent's choices); *near miss* (a failing play within 3 of the
+key's margin); *idea* (one thing the key needs beyond placing one tile).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from . import battle, effects, search
+from .cards import Puzzle, Win
+from .errors import NhexError, RuleNotImplemented
+from .hexes import DIRECTIONS, STANDARD, Direction, Hex
+from .notation import parse_action, write
+from .position import Action, Move, Place, Position, Unit, Use
+from .tiles import Kind, Tile, army, tile
+
+#: The armies a card may be generated for (the base game's four).
+ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+#: HQ health while the play space is first played out: high enough that no HQ falls in one battle.
+FULL = 20
+#: The margin rule: the key beats the best failing play by at least this much HQ health.
+MARGIN_GAP = 2
+#: Rival plays few enough that the generator tries to block them one by one (a unit on the hex they use).
+BLOCKABLE = 6
+#: Drafts (and mutations) played out per attempt at a card, by level; then the next attempt starts afresh.
+BUDGET = {1: 400, 2: 400, 3: 200, 4: 150}
+#: Units on the board at most, HQs included: a card keeps room to play in (7 empty hexes at least).
+MAX_UNITS = 12
+#: Drafts with a larger play space are dropped before they are played out (they take long and rarely tune).
+MAX_STATES = 12_000
+#: A failing play this close to the key's margin (or closer, short of the gap) is a near miss.
+NEAR = 3
+
+
+# --- shapes of a card per level ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a random card of one level looks like before mutation."""
+
+    play: tuple[int, ...]  # ``play N``, one of these
+    offer: int  # offered tiles
+    own: tuple[int, int]  # the player's units besides the HQ (least, most)
+    enemy: tuple[int, int]  # the opponent's units besides the HQ
+    specials: int  # least number of instants and modules in the offer
+    warriors: int  # least number of warriors in the offer
+
+
+SHAPES: dict[int, Shape] = {
+    1: Shape(play=(1,), offer=2, own=(0, 1), enemy=(1, 3), specials=0, warriors=2),
+    2: Shape(play=(1,), offer=3, own=(1, 3), enemy=(2, 4), specials=1, warriors=1),
+    3: Shape(play=(1, 1, 2), offer=3, own=(1, 3), enemy=(3, 5), specials=1, warriors=1),
+    4: Shape(play=(2,), offer=3, own=(2, 4), enemy=(4, 6), specials=1, warriors=1),
+}
+
+
+@dataclass(frozen=True)
+class Band:
+    """What the solver's statistics must show for a level: play space and near misses."""
+
+    plays: tuple[int, int]  # distinct plays examined (least, most)
+    near: tuple[int, int]  # near-miss failing plays (least, most)
+
+
+#: Solver statistics per level (docs/GENERATOR.md "Grading"): a level-1 card has a small play space and few
+#: near misses; the higher levels a large one (two tiles) and near misses to tempt the solver.
+BANDS: dict[int, Band] = {
+    1: Band(plays=(0, 10**9), near=(0, 10**9)),
+    2: Band(plays=(0, 10**9), near=(0, 10**9)),
+    3: Band(plays=(0, 10**9), near=(0, 10**9)),
+    4: Band(plays=(0, 10**9), near=(0, 10**9)),
+}
+
+#: Tiles kept out of generated cards: the Battle instant (no Battle once the last tile is drawn, and every card
+#: ends in the Final Battle) and the Moloch Air Strike (its rules are transcribed with low confidence).
+_LEFT_OUT = frozenset({"battle", "air-strike"})
+#: Tiles that give the player free moves (Transport) or double them (Recon Center): any harmless move is a cook.
+_MOVERS = frozenset({"transport", "recon-center"})
+
+
+def _board_tiles(name: str, *, own: bool) -> list[Tile]:
+    tiles = []
+    for t in army(name).tiles:
+        if t.kind not in (Kind.WARRIOR, Kind.MODULE) or t.name in _LEFT_OUT:
+            continue
+        if own and (t.mobility or t.name in _MOVERS):
+            continue
+        tiles.append(t)
+    return tiles
+
+
+def _offer_tiles(name: str) -> list[Tile]:
+    """The tiles an offer may hold: no warrior with Mobility and no Recon Center, whose free moves multiply
+    the play space (and whose harmless moves are cooks)."""
+    return [t for t in army(name).tiles if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.INSTANT)
+            and t.name not in _LEFT_OUT and not t.mobility and t.name not in _MOVERS]
+
+
+# --- drawing and mutating cards -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A card being composed: the units (HQ health is set later), the offer and ``play``."""
+
+    player: str
+    opponent: str
+    units: tuple[Unit, ...]
+    offer: tuple[Tile, ...]
+    play: int
+
+    def puzzle(self, player_hp: int = FULL, enemy_hp: int = FULL) -> Puzzle:
+        units = tuple(replace(u, hp=player_hp if u.army == self.player else enemy_hp) if u.is_hq else u
+                      for u in self.units)
+        return Puzzle(Position(units=units, to_move=self.player), title="", player=self.player, offer=self.offer,
+                      play=self.play, goal=Win())
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Draft:
+        """The draft behind a card (its HQ health is forgotten: the tuning sets it)."""
+        return cls(puzzle.player, _opponent(puzzle), puzzle.position.units, puzzle.offer, puzzle.tiles_to_play)
+
+    def used(self) -> dict[Tile, int]:
+        counts: dict[Tile, int] = {}
+        for t in itertools.chain((u.tile for u in self.units), self.offer):
+            counts[t] = counts.get(t, 0) + 1
+        return counts
+
+
+def _spare(draft: Draft, tiles: Iterable[Tile]) -> list[Tile]:
+    """Tiles of which the army still has a copy that is neither on the board nor offered."""
+    used = draft.used()
+    return [t for t in tiles if used.get(t, 0) < t.count]
+
+
+def _random_unit(rng: random.Random, tile: Tile, hex_: Hex) -> Unit:
+    facing = rng.choice(DIRECTIONS)
+    wounds = rng.choice((0, 0, 0, 1)) if tile.health > 1 else 0
+    return Unit(hex_, tile, facing, wounds=wounds)
+
+
+def draw(rng: random.Random, player: str, opponent: str, level: int) -> Draft:
+    """A random card of the level's shape (HQ health comes later, from the tuning)."""
+    shape = SHAPES[level]
+    hexes = list(STANDARD)
+    rng.shuffle(hexes)
+    mine, theirs = hexes.pop(), None
+    # The enemy HQ stands two or more hexes away: an HQ next to the other makes very short puzzles.
+    far = [h for h in hexes if h.distance(mine) >= 2]
+    theirs = rng.choice(far)
+    hexes.remove(theirs)
+    units = [Unit(mine, army(player).hq, Direction.N), Unit(theirs, army(opponent).hq, Direction.N)]
+    draft = Draft(player, opponent, tuple(units), (), rng.choice(shape.play))
+    for side, (least, most) in ((opponent, shape.enemy), (player, shape.own)):
+        for _ in range(rng.randint(least, most)):
+            draft = _add_unit(rng, draft, side, hexes)
+    offer: list[Tile] = []
+    pool = _offer_tiles(player)
+    warriors = [t for t in pool if t.kind is Kind.WARRIOR]
+    specials = [t for t in pool if t.kind is not Kind.WARRIOR]
+    wanted = [warriors] * shape.warriors + [specials] * shape.specials
+    wanted += [pool] * (shape.offer - len(wanted))
+    for choices in wanted:
+        spare = _spare(replace(draft, offer=tuple(offer)), choices)
+        if spare:
+            offer.append(rng.choice(spare))
+    return replace(draft, offer=tuple(sorted(offer, key=lambda t: t.key)))
+
+
+def _add_unit(rng: random.Random, draft: Draft, side: str, hexes: list[Hex] | None = None) -> Draft:
+    if len(draft.units) >= MAX_UNITS:
+        return draft
+    taken = {u.hex for u in draft.units}
+    empty = [h for h in (hexes if hexes is not None else STANDARD) if h not in taken]
+    spare = _spare(draft, _board_tiles(side, own=side == draft.player))
+    if not empty or not spare:
+        return draft
+    hex_ = rng.choice(empty)
+    if hexes is not None:
+        hexes.remove(hex_)
+    return replace(draft, units=draft.units + (_random_unit(rng, rng.choice(spare), hex_),))
+
+
+def mutate(rng: random.Random, draft: Draft) -> Draft:
+    """One small change: add, remove, move or turn one tile, or change one offered tile."""
+    others = [u for u in draft.units if not u.is_hq]
+    taken = {u.hex for u in draft.units}
+    empty = [h for h in STANDARD if h not in taken]
+    kind = rng.choice(("add", "remove", "move", "move", "turn", "turn", "offer", "hq"))
+    if kind == "add" or (kind in ("remove", "move", "turn") and not others):
+        return _add_unit(rng, draft, rng.choice((draft.player, draft.opponent, draft.opponent)))
+    if kind == "remove":
+        victim = rng.choice(others)
+        return replace(draft, units=tuple(u for u in draft.units if u is not victim))
+    if kind in ("move", "hq"):
+        pool = others if kind == "move" else [u for u in draft.units if u.is_hq]
+        mover = rng.choice(pool)
+        if not empty:
+            return draft
+        moved = replace(mover, hex=rng.choice(empty))
+        return replace(draft, units=tuple(moved if u is mover else u for u in draft.units))
+    if kind == "turn":
+        turned = rng.choice(others)
+        new = replace(turned, facing=rng.choice([d for d in DIRECTIONS if d != turned.facing]))
+        return replace(draft, units=tuple(new if u is turned else u for u in draft.units))
+    # A different offered tile of the same kind (a warrior for a warrior, a special for a special).
+    index = rng.randrange(len(draft.offer))
+    old = draft.offer[index]
+    rest = draft.offer[:index] + draft.offer[index + 1:]
+    same_kind = [t for t in _offer_tiles(draft.player) if (t.kind is Kind.WARRIOR) == (old.kind is Kind.WARRIOR)
+                 and t != old]
+    spare = _spare(replace(draft, offer=rest), same_kind)
+    if not spare:
+        return draft
+    return replace(draft, offer=tuple(sorted(rest + (rng.choice(spare),), key=lambda t: t.key)))
+
+
+# --- playing a card out ----------------------------------------------------------------------------------------------
+
+
+def identity() -> Callable[[Position], object]:
+    """How the solver tells plays apart: by end position, or (newer solvers) by the edges that can act."""
+    key = getattr(search, "effective_key", None)
+    if key is None:
+        return lambda position: position
+    cache: dict[Position, object] = {}
+
+    def effective(position: Position) -> object:
+        found = cache.get(position)
+        if found is None:
+            found = cache[position] = (key(position), position.to_move)
+        return found
+
+    return effective
+
+
+def parse_line(line: str, player: str) -> Action | None:
+    """An action line of the play graph as an action; None for a comment or a push whose destination the
+    opponent chooses (the graph writes it without one)."""
+    if line.startswith("#"):
+        return None
+    try:
+        return parse_action(line, player)
+    except NhexError:
+        return None
+
+
+def replay(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Action, ...] | None:
+    """The key's lines as actions, each legal where it is played; a Push Back gets its destination written
+    when there is only one. None when the key depends on a choice of the opponent."""
+    from . import actions as rules
+
+    player = puzzle.player
+    position = replace(puzzle.position, hands=((player, puzzle.offer),), to_move=player)
+    used = rules.NOTHING_USED
+    done: list[Action] = []
+    for line in lines:
+        if line.startswith("#"):
+            return None
+        action = parse_line(line, player)
+        if action is None and line.split()[:2] and line.split()[1].endswith("push-back"):
+            _, _, pusher, target = line.split()
+            pusher_hex, target_hex = Hex.parse(pusher), Hex.parse(target)
+            where = rules.push_destinations(position, pusher_hex, target_hex)
+            if len(where) != 1:
+                return None
+            action = parse_line(f"{line} {where[0].label}", player)
+        if action is None:
+            return None
+        try:
+            after = rules.apply(position, action, player, used)
+            used = rules.spend(position, action, player, used)
+        except (NhexError, rules.ChoiceRequired):
+            return None
+        position = after
+        done.append(action)
+    return tuple(done)
+
+
+def battles_after(puzzle: Puzzle, state: search.State) -> int:
+    """How many battles follow a state of the turn (as :meth:`search.Solver.final_battles` counts them)."""
+    after = {"final-battle": 1, "battle": 1, "nothing": 0}[puzzle.then]
+    if state.battles_done and puzzle.then == "battle" and state.over:
+        after = 0
+    return state.battles_done + after
+
+
+def _card(puzzle: Puzzle) -> search.Card:
+    start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
+    return search.Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
+                       tuple(sorted(set(search._goal_hexes(puzzle.goal)))))
+
+
+@dataclass
+class Table:
+    """Every state of a card's turn with the value of stopping there."""
+
+    puzzle: Puzzle
+    graph: search.Graph
+    value: dict[search.State, search.Verdict]
+    positions: int  # distinct positions played out
+
+
+def play_out(puzzle: Puzzle, states: Iterable[search.State] | None = None,
+             graph: search.Graph | None = None, stop: Callable[[search.State, search.Verdict], bool] | None = None
+             ) -> Table:
+    """Build the play graph (unless given) and evaluate its states (all, or ``states`` in that order).
+
+    ``stop`` is asked after every new evaluation and ends the work early when it says so.
+    """
+    graph = graph or search.Enumerator(puzzle).build()
+    card = _card(puzzle)
+    seen: dict[tuple, search.Verdict] = {}
+    value: dict[search.State, search.Verdict] = {}
+    for state in (states if states is not None else graph.steps):
+        key = (state.position, state.watched, battles_after(puzzle, state))
+        verdict = seen.get(key)
+        if verdict is None:
+            verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[2])
+        value[state] = verdict
+        if stop is not None and stop(state, verdict):
+            break
+    return Table(puzzle, graph, value, len(seen))
+
+
+def winning_plays(graph: search.Graph, wins: Callable[[search.State], bool], ident: Callable[[Position], object],
+                  cap: int | None = None) -> dict[frozenset, tuple[str, ...]]:
+    """The plays that win whatever the opponent chooses: end set -> the shortest action line reaching it.
+
+    The AND-OR of :meth:`search.Solver.decide`: the player picks a step, every answer of the opponent to it must
+    still win; plays with the same set of end positions are one play. ``cap`` bounds the plays kept per state
+    (counting then says "at least ``cap``").
+    """
+    memo: dict[search.State, dict[frozenset, tuple[str, ...]]] = {}
+
+    def keep(found: dict, ends: frozenset, line: tuple[str, ...]) -> None:
+        old = found.get(ends)
+        if old is None:
+            if cap is None or len(found) < cap:
+                found[ends] = line
+        elif (len(line), line) < (len(old), old):
+            found[ends] = line
+
+    def plays(state: search.State) -> dict[frozenset, tuple[str, ...]]:
+        if state in memo:
+            return memo[state]
+        memo[state] = {}
+        found: dict[frozenset, tuple[str, ...]] = {}
+        if wins(state):
+            keep(found, frozenset([ident(state.position)]), ())
+        for step in graph.steps.get(state, ()):
+            branches = [plays(nxt) for _, nxt in step.branches]
+            if not all(branches):
+                continue
+            if len(branches) == 1:
+                for ends, line in branches[0].items():
+                    keep(found, ends, step.action + line)
+                continue
+            for combo in itertools.product(*(list(b.items()) for b in branches)):
+                ends = frozenset().union(*(e for e, _ in combo))
+                line = step.action
+                for (label, _), (_, sub) in zip(step.branches, combo):
+                    if sub:
+                        line += (f"# if {label}: " + "; ".join(sub),)
+                keep(found, ends, line)
+        memo[state] = found
+        return found
+
+    return plays(graph.root)
+
+
+def best_margin(graph: search.Graph, margin: dict[search.State, int]) -> int:
+    """The best worst-case margin the player can force (max over own steps, min over the opponent's answers)."""
+    lowest = -10 ** 6
+    memo: dict[search.State, int] = {}
+
+    def value(state: search.State) -> int:
+        if state in memo:
+            return memo[state]
+        memo[state] = lowest
+        best = margin.get(state, lowest)
+        for step in graph.steps.get(state, ()):
+            best = max(best, min(value(nxt) for _, nxt in step.branches))
+        memo[state] = best
+        return best
+
+    return value(graph.root)
+
+
+# --- counting: the early-stopping verdict --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Count:
+    """What :func:`count_winning` found: ``sound``, ``cooked`` or ``none``, and what it took."""
+
+    verdict: str
+    plays: dict[frozenset, tuple[str, ...]]
+    states: int  # states of the turn
+    positions: int  # distinct positions played out
+    stopped_early: bool
+
+
+def _linear(graph: search.Graph) -> list[search.State]:
+    """The states reached from the root through the player's own steps only (no opponent's choice on the way)."""
+    seen = {graph.root}
+    order = [graph.root]
+    for state in order:
+        for step in graph.steps.get(state, ()):
+            if len(step.branches) == 1:
+                nxt = step.branches[0][1]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    order.append(nxt)
+    return order
+
+
+def count_winning(puzzle: Puzzle, stop_at: int = 2) -> Count:
+    """Count the card's winning plays, stopping as soon as ``stop_at`` of them are certain (``cooked``).
+
+    States reached without an opponent's choice are played out first: each winning one is a play of its own
+    (its end set is just itself), so two of them with different end positions prove a cook without looking at
+    the rest. Otherwise everything is played out and the plays are counted by the AND-OR of the solver.
+    """
+    ident = identity()
+    graph = search.Enumerator(puzzle).build()
+    linear = _linear(graph)
+    winners: set[object] = set()
+
+    def stop(state: search.State, verdict: search.Verdict) -> bool:
+        if verdict.wins:
+            winners.add(ident(state.position))
+        return len(winners) >= stop_at
+
+    table = play_out(puzzle, linear, graph, stop)
+    if len(winners) >= stop_at:
+        cooks: dict[frozenset, tuple[str, ...]] = {frozenset([w]): () for w in winners}
+        return Count("cooked", cooks, len(graph.steps), table.positions, True)
+    rest = [s for s in graph.steps if s not in table.value]
+    if rest:
+        more = play_out(puzzle, rest, graph)
+        table.value.update(more.value)
+        table.positions += more.positions
+    plays = winning_plays(graph, lambda s: table.value[s].wins, ident, cap=stop_at)
+    verdict = "none" if not plays else ("sound" if len(plays) == 1 else "cooked")
+    return Count(verdict, plays, len(graph.steps), table.positions, False)
+
+
+# --- tuning HQ health -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The outcome of playing a draft out at full health."""
+
+    ok: bool
+    reason: str
+    near_keys: int  # plays within the margin gap of the best one (1 when the draft is good)
+    player_hp: int = 0
+    enemy_hp: int = 0
+    key: tuple[str, ...] = ()
+    near_misses: int = 0
+    plays: int = 0  # states of the turn the player may stop in (the solver's count of plays)
+    ends: tuple[Position, ...] = ()  # the key's end positions (at full health)
+    line: tuple[str, ...] = ()  # the battle choices of the key's worst case
+    grade: Grade | None = None
+    rivals: tuple[tuple[str, ...], ...] = ()  # when several plays come close: their lines
+    solution: tuple[Action, ...] = ()
+
+
+def tune(draft: Draft, rng: random.Random) -> Tuning:
+    """Play the draft out with both HQs at full health and set their health so that exactly one play wins."""
+    puzzle = draft.puzzle()
+    try:
+        graph = search.Enumerator(puzzle).build()
+        if len(graph.steps) > MAX_STATES:
+            return Tuning(False, f"{len(graph.steps)} states: too many", 99)
+        table = play_out(puzzle, graph=graph)
+    except (NhexError, RuleNotImplemented) as error:
+        return Tuning(False, f"unsupported: {error}", 99)
+    ident = identity()
+    player = draft.player
+    margin = {s: v.margin for s, v in table.value.items()}
+    worst_own = max(FULL - dict(v.hp).get(player, 0) for v in table.value.values())
+    worst_enemy = max(FULL - hp for v in table.value.values() for a, hp in v.hp if a != player)
+    best = best_margin(table.graph, margin)
+    close = winning_plays(table.graph, lambda s: margin[s] >= best - (MARGIN_GAP - 1), ident, cap=40)
+    if len(close) != 1:
+        return Tuning(False, f"{len(close)} plays within {MARGIN_GAP - 1} of the best", len(close),
+                      rivals=tuple(close.values()))
+    ((key_ends, key),) = close.items()
+    if not key:
+        return Tuning(False, "the position wins without a tile", 1)
+    solution = replay(puzzle, key)
+    if solution is None:
+        return Tuning(False, "the key depends on the opponent's choice", 1)
+    key = tuple(str(a) for a in solution)
+    # Health: the player's HQ above what any play can cost it, the enemy's above what any play deals it,
+    # and E = P + best - 1 so that the key wins by exactly 1.
+    low = max(worst_own + 1, worst_enemy + 2 - best, 1)
+    player_hp = low + rng.choice((0, 0, 1, 2))
+    enemy_hp = player_hp + best - 1
+    if player_hp > FULL or enemy_hp > FULL:
+        player_hp, enemy_hp = low, low + best - 1
+    if not (1 <= player_hp <= FULL and 1 <= enemy_hp <= FULL):
+        return Tuning(False, "no HQ health fits", 1)
+    # Near misses: failing plays within NEAR of the key that still do better than playing no tile.
+    floor = max(best - NEAR, margin[table.graph.root] + 1)
+    near = {ident(s.position) for s in table.value if floor <= margin[s] < best - 1}
+    states = [s for s in table.value if margin[s] >= best - 1 and ident(s.position) in key_ends]
+    worst = min(states, key=lambda s: margin[s])
+    positions = tuple(dict.fromkeys(s.position for s in states))
+    tuning = Tuning(True, "", 1, player_hp, enemy_hp, key, len(near), len(table.graph.steps), positions,
+                    table.value[worst].line, solution=solution)
+    outcome = _traced(positions, tuning.line) if len(positions) == 1 else None
+    return replace(tuning, grade=grade(puzzle, key, positions, tuning.plays, tuning.near_misses, outcome))
+
+
+def _traced(ends: Sequence[Position], line: tuple[str, ...]) -> battle.Outcome:
+    """The key's battle with its trace, on the branch of the worst case for the player."""
+    outcomes = battle.resolve(ends[0], trace=True)
+    return next((o for o in outcomes if o.choices == line), outcomes[0])
+
+
+# --- grading -------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grade:
+    """What the key needs, the solver's statistics, and the level both give."""
+
+    tiles: int  # actions of the key (tiles placed or used, free moves)
+    instant: bool
+    module: bool
+    net: bool
+    initiative: bool
+    denial: bool
+    plays: int
+    near_misses: int
+
+    @property
+    def ideas(self) -> list[str]:
+        found = [f"{self.tiles} actions"] if self.tiles > 1 else []
+        for name in ("instant", "module", "net", "initiative", "denial"):
+            if getattr(self, name):
+                found.append(name)
+        return found
+
+    @property
+    def level(self) -> int:
+        """1 + the ideas the key needs, at most 4 (docs/GENERATOR.md "Grading")."""
+        count = (self.tiles - 1) + sum((self.instant, self.module, self.net, self.initiative, self.denial))
+        return min(4, 1 + count)
+
+    @property
+    def in_band(self) -> bool:
+        band = BANDS[self.level]
+        return band.plays[0] <= self.plays <= band.plays[1] and band.near[0] <= self.near_misses <= band.near[1]
+
+
+def _attacks(tile: Tile) -> bool:
+    return any(e.melee or e.ranged or e.special for e in (tile.edges or ()))
+
+
+def _acts_before(unit: Unit, boni: dict[Hex, effects.Bonus], phase: int) -> bool:
+    """Whether the unit had a slot at ``phase`` or above (it could act before dying in that phase)."""
+    bonus = boni.get(unit.hex)
+    shift = bonus.initiative if bonus else 0
+    return any(max(0, v + shift) >= phase for v in unit.tile.initiative)
+
+
+def _choices(node: battle.Node, army: str) -> bool:
+    """Whether ``army`` makes a choice in the battle that changes its outcome."""
+    if isinstance(node, battle.Leaf):
+        return False
+    if node.army == army:
+        outcomes = {tuple(sorted(o.hq.items())) for _, branch in node.branches for o in battle.leaves(branch)}
+        if len(outcomes) > 1:
+            return True
+    return any(_choices(branch, army) for _, branch in node.branches)
+
+
+def grade(puzzle: Puzzle, key: Sequence[str], ends: Iterable[Position], plays: int, near_misses: int,
+          outcome: battle.Outcome | None) -> Grade:
+    """Grade the key (docs/GENERATOR.md "Grading")."""
+    player = puzzle.player
+    actions = [line for line in key if not line.startswith("#")]
+    ends = list(ends)
+    start = {u.hex: u for u in puzzle.position.units}
+    instant = any(line.startswith("use ") for line in actions)
+    module = False
+    for line in actions:
+        action = parse_action(line, player)
+        if isinstance(action, Place) and action.tile.kind is Kind.MODULE:
+            module = True
+    net = initiative = False
+    denial = len(ends) > 1
+    before = effects.netted(start)
+    for end in ends:
+        units = {u.hex: u for u in end.units}
+        after = effects.netted(units)
+        for hex_ in after - before:
+            u = units[hex_]
+            if u.army != player and (_attacks(u.tile) or u.tile.module is not None):
+                net = True
+        for hex_ in before - after:
+            u = start[hex_]
+            if u.army == player and hex_ in units and (_attacks(u.tile) or u.tile.module is not None):
+                net = True
+        if puzzle.then != "nothing":
+            denial = denial or _choices(battle.battle_tree(end), _opponent(puzzle))
+    if outcome is not None:
+        # Only what the key changes counts: an enemy struck down before it acts that would have acted (or lived)
+        # had the player played no tile.
+        baseline: set[tuple[Hex, str]] = set()
+        if puzzle.then != "nothing":
+            for other in battle.resolve(puzzle.position, trace=True):
+                baseline |= struck_first(other, puzzle.position, player)
+        initiative = bool(struck_first(outcome, ends[0], player) - baseline)
+    return Grade(len(actions), instant, module, net, initiative, denial, plays, near_misses)
+
+
+def struck_first(outcome: battle.Outcome, position: Position, player: str) -> set[tuple[Hex, str]]:
+    """The enemy units with an attack that the battle destroys before their first initiative comes."""
+    units = {u.hex: u for u in position.units}
+    nets = effects.netted(units)
+    boni = effects.bonuses(units, nets, position.rules)
+    found = set()
+    for event in outcome.trace:
+        if event.kind != "death" or event.phase is None:
+            continue
+        for u in units.values():
+            if u.army != player and event.text.startswith(f"{u.tile.key} on {u.hex} dies") \
+                    and _attacks(u.tile) and u.hex not in nets and u.tile.initiative \
+                    and not _acts_before(u, boni, event.phase) and not _acted(outcome, u):
+                found.add((u.hex, u.tile.key))
+    return found
+
+
+def _acted(outcome: battle.Outcome, unit: Unit) -> bool:
+    """Whether the unit is among the actors of some phase of the trace ("Initiative phase 3: A on b1, …")."""
+    name = f"{unit.tile.key} on {unit.hex}"
+    return any(e.kind == "phase" and name in e.text.split(": ", 1)[-1].split(", ") for e in outcome.trace)
+
+
+def _opponent(puzzle: Puzzle) -> str:
+    return next(u.army for u in puzzle.position.units if u.is_hq and u.army != puzzle.player)
+
+
+# --- explaining -------------------------------------------------------------------------------------------------------
+
+_WORDS = {"N": "north", "NE": "north-east", "SE": "south-east", "S": "south", "SW": "south-west", "NW": "north-west"}
+
+
+def _unit_name(position: Position, hex_: Hex) -> str:
+    unit = position.unit_at(hex_)
+    return f"the {pretty(unit.tile.key)} on {hex_}" if unit is not None else f"the unit on {hex_}"
+
+
+def describe(line: str, player: str, position: Position | None = None) -> str:
+    """An action line in words (units named as they stand on ``position``, the board before the action)."""
+    action = parse_action(line, player)
+    where = position or Position()
+    if isinstance(action, Place):
+        return f"place the {action.tile.title} on {action.hex} facing {action.facing.name}"
+    if isinstance(action, Use):
+        name, hexes = action.tile.name, action.targets
+        if name == "move" and len(hexes) == 2:
+            turn = f", facing {action.facing.name}" if action.facing else ""
+            if hexes[0] == hexes[1]:
+                return f"use the Move tile to turn {_unit_name(where, hexes[0])}{turn}"
+            return f"use the Move tile to move {_unit_name(where, hexes[0])} to {hexes[1]}{turn}"
+        if name == "push-back" and len(hexes) >= 2:
+            dest = f" to {hexes[2]}" if len(hexes) > 2 else ""
+            return f"use Push Back: {_unit_name(where, hexes[0])} pushes {_unit_name(where, hexes[1])}{dest}"
+        if name in ("sniper", "grenade") and hexes:
+            return f"use the {action.tile.title} on {_unit_name(where, hexes[0])}"
+        return f"use the {action.tile.title} ({' '.join(h.label for h in hexes)})"
+    if isinstance(action, Move):
+        turn = f", facing {action.facing.name}" if action.facing else ""
+        return f"move {_unit_name(where, action.source)} to {action.target}{turn} (a free move, by {action.by})"
+    return line
+
+
+_KEY = re.compile(r"\b([a-z][a-z-]*):([a-z0-9][a-z0-9-]*)\b")
+
+
+def pretty(text: str) -> str:
+    """Trace text for people: ``outpost:hq`` becomes ``Outpost HQ``, ``moloch:hunter-killer`` ``Moloch
+    Hunter-Killer``."""
+    def name(match: re.Match[str]) -> str:
+        try:
+            found = tile(f"{match.group(1)}:{match.group(2)}")
+        except (NhexError, KeyError):
+            return match.group(0)
+        army_title = army(found.army).title
+        return f"{army_title} HQ" if found.kind is Kind.HQ else f"{army_title} {found.title}"
+
+    return _KEY.sub(name, text)
+
+
+def _battle_story(outcome: battle.Outcome, limit: int) -> list[str]:
+    """The events of a battle that decide a card: hits on HQs, deaths, nets, Medics, explosions."""
+    told = []
+    for event in outcome.trace:
+        hits_hq = event.kind in ("melee", "ranged", "gauss", "blast", "instant") and " HQ " in \
+            pretty(event.text).split(" hits ", 1)[-1] + " "
+        if hits_hq or event.kind in ("death", "netted", "medic", "destroyed", "explosion"):
+            told.append(f"in phase {event.phase}, {pretty(event.text)}")
+    if len(told) > limit:
+        told = told[:limit] + ["…"]
+    return told
+
+
+_IDEAS = {"instant": "an instant tile", "module": "a module's link", "net": "a net that matters",
+          "initiative": "an enemy struck down before its initiative comes", "denial":
+          "an answer to every choice the opponent has"}
+
+
+def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, graded: Grade,
+            best_try: tuple[tuple[str, ...], int, battle.Outcome | None] | None) -> str:
+    """The explanation printed on the back of the card, drawn from the key's battle trace (and the best try's)."""
+    player, opponent = puzzle.player, _opponent(puzzle)
+    mine, theirs = army(player).title, army(opponent).title
+    lines = [line for line in key if not line.startswith("#")]
+    text = ["Key: " + "; then ".join(describe(line, player, puzzle.position) for line in lines) + "."]
+    if outcome is not None:
+        story = _battle_story(outcome, 8)
+        if story:
+            text.append("In the Final Battle: " + "; ".join(story) + ".")
+        hp = outcome.hq
+        text.append(f"It ends {mine} {hp.get(player, 0)}, {theirs} {hp.get(opponent, 0)}: "
+                    f"{mine} wins by {hp.get(player, 0) - hp.get(opponent, 0)}.")
+    ideas = [f"{graded.tiles} actions" if graded.tiles > 1 else ""]
+    ideas += [_IDEAS[name] for name in ("instant", "module", "net", "initiative", "denial") if getattr(graded, name)]
+    ideas = [i for i in ideas if i]
+    if ideas:
+        text.append("It needs " + ", ".join(ideas) + f" (level {graded.level}).")
+    if best_try is not None:
+        line, margin, refutation = best_try
+        shown = "; ".join(describe(a, player, puzzle.position) for a in line if not a.startswith("#"))
+        text.append(f"Best try: {shown or 'playing no tile'}")
+        if refutation is not None:
+            hits = [event for event in _battle_story(refutation, 3)]
+            if hits:
+                text[-1] += " — but " + "; ".join(hits)
+        text[-1] += f"; it ends {'level' if margin == 0 else f'{abs(margin)} behind'}."
+    return " ".join(text)
+
+
+def regrade(puzzle: Puzzle) -> Tuning:
+    """Play a card out again as the generator did (at full HQ health) and grade it: a stored card's check."""
+    return tune(Draft.of(puzzle), random.Random(0))
+
+
+# --- canonical text and rotations ------------------------------------------------------------------------------------
+
+
+def canonical(puzzle: Puzzle) -> str:
+    """The card's text without its words and solution, minimised over the six rotations of the board."""
+    bare = replace(puzzle, title="", number=None, level=None, story=None, solution=None, explanation=None)
+    return min(write(replace(bare, position=bare.position.rotated(k))) for k in range(6))
+
+
+# --- one card ------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Generated:
+    """An accepted card with how it was found."""
+
+    puzzle: Puzzle
+    grade: Grade
+    seed: str
+    candidates: int  # drafts played out
+    seconds: float
+    report: search.Report = field(repr=False)
+
+
+_THEMES = {
+    "net": "Net", "initiative": "First Strike", "instant": "Quick Hand", "module": "Linked",
+    "denial": "No Way Out", "actions": "Two Step",
+}
+
+
+def _name(graded: Grade, key: Sequence[str], player: str) -> str:
+    first = parse_action(next(line for line in key if not line.startswith("#")), player)
+    theme = "Final Battle"
+    for idea in ("denial", "net", "initiative", "module", "instant"):
+        if getattr(graded, idea):
+            theme = _THEMES[idea]
+            break
+    else:
+        if graded.tiles > 1:
+            theme = _THEMES["actions"]
+    where = ""
+    if isinstance(first, Place):
+        where = f" at {first.hex}"
+    elif isinstance(first, Use) and first.targets:
+        where = f" at {first.targets[-1]}"
+    used = getattr(first, "tile", None)
+    return f"{theme}: {used.title if used else 'Move'}{where}"
+
+
+def finish(draft: Draft, tuning: Tuning, level: int, seed: str, candidates: int, started: float
+           ) -> tuple[Generated | None, str]:
+    """Count, prove and word a tuned and graded draft; None (and why) when it fails any test."""
+    puzzle = draft.puzzle(tuning.player_hp, tuning.enemy_hp)
+    count = count_winning(puzzle, stop_at=2)
+    if count.verdict != "sound":
+        return None, f"counting says {count.verdict}"
+    if any(line.startswith("#") for line in tuning.key):
+        return None, "the key branches on the opponent's choice"
+    puzzle = replace(puzzle, solution=tuning.solution)
+    report = search.Solver(puzzle, jobs=1, tries=1).solve()
+    if report.verdict != "sound" or not report.contains_intended:
+        return None, f"the solver says {report.verdict}"
+    (found,) = report.solutions
+    if min(len(line) for line in (found.actions, *found.duals)) < len(tuning.key):
+        return None, "a shorter line reaches the key's end"
+    best_try = None
+    if report.tries:
+        attempt = report.tries[0]
+        if found.verdict.margin - attempt.verdict.margin < MARGIN_GAP:
+            return None, "the best try comes too close"
+        best_try = (attempt.actions, attempt.verdict.margin, _traced([attempt.end], attempt.verdict.line))
+    ends = list(found.ends)
+    outcome = _traced(ends, found.verdict.line) if len(ends) == 1 else None
+    graded = tuning.grade
+    assert graded is not None
+    title = _name(graded, tuning.key, draft.player)
+    mine, theirs = army(draft.player).title, army(draft.opponent).title
+    tiles = "one tile" if draft.play == 1 else f"up to {draft.play} tiles"
+    story = (f"Final Battle. {mine} to play {tiles}: the {mine} HQ has {tuning.player_hp} health, "
+             f"the {theirs} HQ {tuning.enemy_hp}. Win the battle.")
+    puzzle = replace(puzzle, title=title, level=level, story=story,
+                     explanation=explain(puzzle, tuning.key, outcome, graded, best_try))
+    return Generated(puzzle, graded, seed, candidates, time.perf_counter() - started, report), ""
+
+
+def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
+    """Take a hex away from one of the rival plays: a new unit stands where it placed a tile (or moved one)."""
+    hexes = set()
+    for line in tuning.rivals:
+        for text in line:
+            if text.startswith("#"):
+                continue
+            action = parse_line(text, draft.player)
+            if isinstance(action, Place):
+                hexes.add(action.hex)
+            elif isinstance(action, Use) and action.tile.name == "move":
+                hexes.add(action.targets[-1])
+    taken = {u.hex for u in draft.units}
+    free = sorted(hexes - taken)
+    if not free:
+        return mutate(rng, draft)
+    if len(draft.units) >= MAX_UNITS:
+        return mutate(rng, draft)
+    hex_ = rng.choice(free)
+    side = rng.choice((draft.player, draft.opponent, draft.opponent))
+    spare = _spare(draft, _board_tiles(side, own=side == draft.player))
+    if not spare:
+        return mutate(rng, draft)
+    return replace(draft, units=draft.units + (_random_unit(rng, rng.choice(spare), hex_),))
+
+
+def _score(tuning: Tuning, level: int) -> tuple[int, int]:
+    """How far a draft is from a card: plays close to the key first, then how far its level is off."""
+    if tuning.grade is None:
+        return (tuning.near_keys, 9)
+    distance = abs(tuning.grade.level - level) + (0 if tuning.grade.in_band else 1)
+    return (tuning.near_keys - 1 if tuning.ok else tuning.near_keys, distance)
+
+
+def _steer(rng: random.Random, draft: Draft, tuning: Tuning, level: int) -> Draft:
+    """A mutation aimed at the level: the key's tile is swapped for a richer (or plainer) one, or a unit added
+    (removed), while the key grades too low (too high)."""
+    assert tuning.grade is not None
+    too_low = tuning.grade.level < level
+    used = tuning.solution
+    tiles = [a.tile for a in used if isinstance(a, (Place, Use))]
+    if tiles and rng.random() < 0.7:
+        old = rng.choice(tiles)
+        if old in draft.offer:
+            rest = list(draft.offer)
+            rest.remove(old)
+            pool = [t for t in _offer_tiles(draft.player) if t != old
+                    and ((t.kind is not Kind.WARRIOR) if too_low else (t.kind is Kind.WARRIOR))]
+            spare = _spare(replace(draft, offer=tuple(rest)), pool)
+            if spare:
+                return replace(draft, offer=tuple(sorted([*rest, rng.choice(spare)], key=lambda t: t.key)))
+    if too_low:
+        return _add_unit(rng, draft, rng.choice((draft.player, draft.opponent, draft.opponent)))
+    others = [u for u in draft.units if not u.is_hq]
+    if others:
+        victim = rng.choice(others)
+        return replace(draft, units=tuple(u for u in draft.units if u is not victim))
+    return mutate(rng, draft)
+
+
+def generate_one(player: str, opponent: str, level: int, seed: object, *, budget: int | None = None,
+                 restart: int = 25, on_candidate: Callable[[str], None] | None = None) -> Generated | None:
+    """One card from one seed: drafts, mutations and tuning until a card passes every test (or ``budget`` runs out).
+
+    The draft is mutated while that does not add plays close to the best one (a hill climb on the number of
+    near keys); after ``restart`` mutations without a card, a fresh draft is drawn.
+    """
+    started = time.perf_counter()
+    budget = budget or BUDGET[level]
+    rng = random.Random(f"nhex-generate:{seed}")
+    draft = draw(rng, player, opponent, level)
+    current = tune(draft, rng)
+    since = 0
+    for candidate in range(1, budget + 1):
+        score = _score(current, level)
+        if on_candidate:
+            on_candidate(current.reason or f"level {current.grade.level if current.grade else '?'}")
+        if score == (0, 0):
+            made, why = finish(draft, current, level, str(seed), candidate, started)
+            if made is not None:
+                return made
+            current = replace(current, ok=False, reason=why, near_keys=2)
+            score = _score(current, level)
+        since += 1
+        if since > restart:
+            draft, since = draw(rng, player, opponent, level), 0
+            current = tune(draft, rng)
+            continue
+        if current.ok and score[1] > 0 and rng.random() < 0.6:
+            trial = _steer(rng, draft, current, level)
+        elif current.rivals and len(current.rivals) <= BLOCKABLE and rng.random() < 0.5:
+            trial = _block(rng, draft, current)
+        else:
+            trial = mutate(rng, draft)
+        result = tune(trial, rng)
+        if _score(result, level) <= score:
+            draft, current = trial, result
+    return None
+
+
+# --- many cards ----------------------------------------------------------------------------------------------------------
+
+
+def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated | None]:
+    player, opponent, level, seed, index, attempt = args
+    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}")
+    return index, attempt, made
+
+
+def generate(player: str, opponent: str, level: int, count: int, seed: object, *, jobs: int = 1,
+             on_card: Callable[[Generated], None] | None = None, max_attempts: int = 20) -> list[Generated]:
+    """``count`` distinct cards. Card ``i`` is the first of its attempts ``(seed, i, 0), (seed, i, 1), …`` that
+    is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs``."""
+    import multiprocessing
+
+    for name in (player, opponent):
+        if name not in ARMIES:
+            raise NhexError(f"unknown army {name!r}: nhex generate makes cards for {', '.join(ARMIES)}")
+    if player == opponent:
+        raise NhexError("the player and the opponent must be different armies")
+    if level not in SHAPES:
+        raise NhexError(f"level {level} is not one of 1, 2, 3, 4")
+    attempt = [0] * count
+    done: dict[tuple[int, int], Generated | None] = {}
+    chosen: list[Generated | None] = [None] * count
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = context.Pool(jobs) if jobs > 1 else None
+    try:
+        while True:
+            need = [(i, attempt[i]) for i in range(count) if (i, attempt[i]) not in done]
+            if need:
+                tasks = [(player, opponent, level, str(seed), i, a) for i, a in need]
+                results = pool.imap_unordered(_job, tasks) if pool else map(_job, tasks)
+                for index, tried, made in results:
+                    done[index, tried] = made
+                    if made is not None and on_card:
+                        on_card(made)
+            seen: set[str] = set()
+            complete = True
+            for i in range(count):
+                while True:
+                    if (i, attempt[i]) not in done:
+                        complete = False
+                        break
+                    made = done[i, attempt[i]]
+                    text = canonical(made.puzzle) if made is not None else None
+                    if text is not None and text not in seen:
+                        seen.add(text)
+                        chosen[i] = made
+                        break
+                    attempt[i] += 1
+                    if attempt[i] >= max_attempts:
+                        raise NhexError(f"no new card after {max_attempts} attempts for card {i + 1}")
+                if not complete:
+                    break
+            if complete:
+                return [c for c in chosen if c is not None]
+    finally:
+        if pool is not None:
+            pool.terminate()
+
+
+def file_name(made: Generated) -> str:
+    """``PLAYER-vs-OPPONENT-levelN-SEED-CARD-ATTEMPT.nhex``: unique for one seed, and says how to make it again."""
+    p = made.puzzle
+    return f"{p.player}-vs-{_opponent(p)}-level{p.level}-{made.seed.replace(':', '-')}.nhex"
+
+
+def card_text(made: Generated) -> str:
+    """The card in canonical notation, with a comment line that records how it was made."""
+    g = made.grade
+    head = (f"# nhex generate: seed {made.seed}; proven sound over {made.report.plays} plays "
+            f"({made.report.positions} positions); {g.near_misses} near misses; "
+            f"ideas: {', '.join(g.ideas) or 'none'}\n")
+    return head + write(made.puzzle)

@@ -1,0 +1,450 @@
+"""Printable puzzle cards as SVG (drawsvg): the front with the board, the offer, the goal and the level, and
+the back with the key marked and the explanation.
+
+The board is drawn as on the table and as in NOTATION §2: flat-topped hexes, columns ``a``..``e`` left to right,
+``c3`` in the middle. A unit is a hex in its army's colour, its name across the middle, its initiative top left,
+a white notch on its front edge (the facing) and the icons of each edge drawn on that edge, pointing outwards:
+
+* melee: one solid triangle per point of strength;
+* ranged: one thin arrow per point of strength, longer than the triangles;
+* armor: a thick grey bar along the edge;
+* net: a cross-hatched half-disc;
+* link (modules and HQs): a small ring;
+* Gauss: a double bar with an arrow (the beam goes through everything).
+
+HQ health is the big number in a disc; wounds are red dots; a netted unit is covered by a dashed net.
+The back shows the board after the key (the key's tiles outlined in gold, moves as arrows, instant targets
+as crosshairs), the solution's action lines and the explanation.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import replace
+from typing import Iterable, Sequence
+
+import drawsvg as draw  # type: ignore[import-untyped]  # drawsvg ships no type hints
+
+from .. import effects
+from ..cards import Puzzle
+from ..errors import NhexError, RuleNotImplemented
+from ..hexes import DIRECTIONS, Direction, Hex
+from ..position import Move, Place, Position, Use
+from ..tiles import Edge, Kind, Tile
+
+#: Army colours: (tile body, darker edge), close to the printed tiles.
+ARMY_COLOURS: dict[str, tuple[str, str]] = {
+    "moloch": ("#c0392b", "#7b1d14"),
+    "outpost": ("#4e8b3a", "#2d5421"),
+    "borgo": ("#e0a526", "#8a6210"),
+    "hegemony": ("#3d6fb6", "#203f6e"),
+    "smart": ("#2aa7a7", "#166363"),
+    "vegas": ("#b04aa8", "#652a60"),
+    "new-york": ("#d8c93a", "#847a1c"),
+    "neojungle": ("#8a6fc9", "#4e3d7a"),
+    "doomsday": ("#8c8c8c", "#4d4d4d"),
+}
+NEUTRAL = ("#9e9e9e", "#555555")
+INK = "#1d1d1d"
+PAPER = "#f7f3ea"
+EMPTY = "#e4ddcc"
+GOLD = "#e8b400"
+WOUND = "#d0021b"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+WIDTH, HEIGHT = 640, 980
+SIZE = 56.0  # hex radius on the board (centre to corner)
+SQRT3 = math.sqrt(3)
+
+# Angle of the middle of the edge facing each direction (SVG y grows downwards, flat-top hexes).
+_EDGE_ANGLE = {Direction.N: -90.0, Direction.NE: -30.0, Direction.SE: 30.0, Direction.S: 90.0,
+               Direction.SW: 150.0, Direction.NW: 210.0}
+
+
+def _pixel(hex_: Hex, size: float, origin: tuple[float, float]) -> tuple[float, float]:
+    """Flat-top axial to pixel (redblob): x = 3/2·q, y = √3·(r + q/2), in hex radii."""
+    return origin[0] + size * 1.5 * hex_.q, origin[1] + size * SQRT3 * (hex_.r + hex_.q / 2)
+
+
+def _corners(cx: float, cy: float, size: float) -> list[float]:
+    points: list[float] = []
+    for k in range(6):
+        angle = math.radians(60 * k)
+        points += [cx + size * math.cos(angle), cy + size * math.sin(angle)]
+    return points
+
+
+def _polar(cx: float, cy: float, distance: float, angle: float) -> tuple[float, float]:
+    rad = math.radians(angle)
+    return cx + distance * math.cos(rad), cy + distance * math.sin(rad)
+
+
+def _short(tile: Tile) -> list[str]:
+    """The tile's name in at most three short lines."""
+    name = "HQ" if tile.kind is Kind.HQ else tile.title.removeprefix("The ")
+    if len(name) <= 10 or " " not in name:
+        return [name]
+    return textwrap.wrap(name, width=10)[:3]
+
+
+# --- one tile -------------------------------------------------------------------------------------------------------
+
+
+def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: float, size: float, *,
+              wounds: int = 0, hp: int | None = None, netted: bool = False, highlight: bool = False) -> None:
+    """A tile on its hex: body, name, initiative, edge icons, facing notch, wounds, HQ health, net."""
+    body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
+    group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
+    group.append(draw.Lines(*_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
+    if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
+        group.append(draw.Circle(cx, cy, size * 0.52, fill="none", stroke="#ffffff", stroke_width=1.2,
+                                 stroke_opacity=0.6, stroke_dasharray="3,2"))
+    oriented = tile.oriented(facing)
+    for d in DIRECTIONS:
+        _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
+    # Facing: a gold bar on the rim of the front edge (edge 0 of the printed tile).
+    a = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] - 24)
+    b = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] + 24)
+    group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
+    lines = _short(tile)
+    font = size * (0.23 if max(len(line) for line in lines) <= 8 and len(lines) < 3 else 0.18)
+    if tile.kind is Kind.HQ:
+        group.append(draw.Circle(cx, cy, size * 0.27, fill="#ffffff", stroke=INK, stroke_width=1.5))
+        group.append(draw.Text(str(hp if hp is not None else 20), size * 0.32, cx, cy + size * 0.01, center=True,
+                               font_family=FONT, font_weight="bold", fill=INK))
+    else:
+        group.append(draw.Text(lines, font, cx, cy + size * 0.02, center=True, line_height=1.05,
+                               font_family=FONT, font_weight="bold", fill="#ffffff"))
+    if tile.initiative and tile.kind is not Kind.HQ:
+        text = "/".join(str(i) for i in tile.initiative)
+        group.append(draw.Circle(cx - size * 0.42, cy - size * 0.38, size * 0.15, fill="#ffffff", stroke=INK,
+                                 stroke_width=0.8))
+        group.append(draw.Text(text, size * (0.17 if len(text) == 1 else 0.11), cx - size * 0.42,
+                               cy - size * 0.37, center=True, font_family=FONT, font_weight="bold", fill=INK))
+    if tile.toughness and tile.kind is not Kind.HQ:  # toughness: small pips under the name
+        for k in range(tile.toughness):
+            px = cx + (k - (tile.toughness - 1) / 2) * size * 0.14
+            group.append(draw.Rectangle(px - size * 0.05, cy + size * 0.34, size * 0.10, size * 0.10,
+                                        fill="#ffffff", stroke=INK, stroke_width=0.5))
+    for k in range(wounds):
+        wx = cx + size * 0.38 - k * size * 0.16
+        group.append(draw.Circle(wx, cy - size * 0.40, size * 0.08, fill=WOUND, stroke="#ffffff", stroke_width=1))
+    if netted:
+        for offset in (-0.4, -0.13, 0.13, 0.4):
+            group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.4, stroke_dasharray="4,2"))
+            group.append(draw.Line(cx + size * offset + size * 0.35, cy - size * 0.5, cx + size * offset - size * 0.35,
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.4, stroke_dasharray="4,2"))
+    if highlight:
+        group.append(draw.Lines(*_corners(cx, cy, size * 1.02), close=True, fill="none", stroke=GOLD,
+                                stroke_width=4))
+
+
+def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float, angle: float) -> None:
+    """The icons of one edge, drawn inside the tile along that edge, pointing out of the hex."""
+    if edge.is_blank:
+        return
+    rim = size * 0.866 * 0.86  # centre to the middle of the tile body's edge
+    along = angle + 90
+
+    def at(depth: float, offset: float = 0.0) -> tuple[float, float]:
+        """A point ``depth`` (in hex radii) inside the edge, ``offset`` along it."""
+        return _polar(*_polar(cx, cy, rim - size * depth, angle), size * offset, along)
+
+    attacks = bool(edge.melee) + bool(edge.ranged)
+    if edge.armor:
+        group.append(draw.Line(*at(0.05, -0.30), *at(0.05, 0.30), stroke="#d8d8d8", stroke_width=size * 0.08,
+                               stroke_linecap="round"))
+        group.append(draw.Line(*at(0.05, -0.30), *at(0.05, 0.30), stroke=INK, stroke_width=size * 0.015))
+    if edge.link:
+        depth = 0.36 if (edge.melee or edge.ranged or edge.net) else 0.11
+        group.append(draw.Circle(*at(depth), size * 0.06, fill="#ffffff", stroke=INK, stroke_width=1.2))
+    if edge.net:
+        nx, ny = at(0.02)
+        r = size * 0.19
+        start = _polar(nx, ny, r, angle + 90)
+        end = _polar(nx, ny, r, angle - 90)
+        path = draw.Path(fill="#ffffff", stroke=INK, stroke_width=1.2)
+        path.M(*start).A(r, r, 0, 0, 0, *end).Z()
+        group.append(path)
+        for k in (-0.6, 0.0, 0.6):
+            group.append(draw.Line(*at(0.02, k * 0.19), *at(0.02 + 0.17 * (1 - abs(k) * 0.6), k * 0.19 + 0.08),
+                                   stroke=INK, stroke_width=0.9))
+            group.append(draw.Line(*at(0.02, k * 0.19), *at(0.02 + 0.17 * (1 - abs(k) * 0.6), k * 0.19 - 0.08),
+                                   stroke=INK, stroke_width=0.9))
+    shift = 0.16 if attacks == 2 else 0.0
+    if edge.melee:
+        n = edge.melee
+        for k in range(n):
+            offset = (k - (n - 1) / 2) * 0.22 - shift
+            tip, base = at(0.01, offset), at(0.25, offset)
+            left, right = at(0.25, offset - 0.10), at(0.25, offset + 0.10)
+            group.append(draw.Lines(*left, *tip, *right, *at(0.20, offset), close=True, fill="#ffffff", stroke=INK,
+                                    stroke_width=1.1))
+            _ = base
+    if edge.ranged:
+        n = edge.ranged
+        for k in range(n):
+            offset = (k - (n - 1) / 2) * 0.15 + shift
+            start, tip = at(0.40, offset), at(0.01, offset)
+            group.append(draw.Line(*start, *at(0.10, offset), stroke=INK, stroke_width=size * 0.07))
+            group.append(draw.Line(*start, *at(0.10, offset), stroke="#ffffff", stroke_width=size * 0.035))
+            group.append(draw.Lines(*at(0.14, offset - 0.07), *tip, *at(0.14, offset + 0.07), close=True,
+                                    fill="#ffffff", stroke=INK, stroke_width=1))
+    if "gauss" in edge.special:
+        for side in (-0.05, 0.05):
+            group.append(draw.Line(*at(0.44, side), *at(0.12, side), stroke="#5fcdfb", stroke_width=size * 0.045))
+        group.append(draw.Lines(*at(0.16, -0.11), *at(0.0), *at(0.16, 0.11), close=True, fill="#5fcdfb",
+                                stroke=INK, stroke_width=1))
+
+
+def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
+    """An instant tile: a round token in the army's colour with its name."""
+    body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
+    group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
+    group.append(draw.Circle(cx, cy, size * 0.72, fill=body, stroke="#ffffff", stroke_width=2))
+    lines = _short(tile)
+    group.append(draw.Text(lines, size * 0.21, cx, cy - size * 0.06, center=True, line_height=1.05,
+                           font_family=FONT, font_weight="bold", fill="#ffffff"))
+    group.append(draw.Text("instant", size * 0.13, cx, cy + size * 0.40, center=True, font_family=FONT,
+                           fill="#ffffff", font_style="italic"))
+
+
+# --- the board ------------------------------------------------------------------------------------------------------
+
+
+def _netted(position: Position) -> frozenset[Hex]:
+    try:
+        return effects.netted({u.hex: u for u in position.units})
+    except (NhexError, RuleNotImplemented):
+        return frozenset()
+
+
+def draw_board(group: draw.Group, position: Position, origin: tuple[float, float], size: float = SIZE, *,
+               marked: Iterable[Hex] = ()) -> None:
+    """Every hex of the board with its label, and every unit on it."""
+    marked = set(marked)
+    nets = _netted(position)
+    for hex_ in position.board:
+        cx, cy = _pixel(hex_, size, origin)
+        group.append(draw.Lines(*_corners(cx, cy, size), close=True, fill=EMPTY, stroke="#b5aa92", stroke_width=1.5))
+        group.append(draw.Text(hex_.label, size * 0.22, cx, cy + size * 0.62, center=True, font_family=FONT,
+                               fill="#8a7f68"))
+    for unit in position.units:
+        cx, cy = _pixel(unit.hex, size, origin)
+        draw_tile(group, unit.tile, unit.facing, cx, cy, size, wounds=unit.wounds, hp=unit.hp,
+                  netted=unit.hex in nets, highlight=unit.hex in marked)
+    for unit in position.units:  # labels on top, so that no neighbour's icon hides them
+        cx, cy = _pixel(unit.hex, size, origin)
+        group.append(draw.Text(unit.hex.label, size * 0.15, cx + size * 0.5, cy + size * 0.70, center=True,
+                               font_family=FONT, fill="#ffffff", font_weight="bold"))
+
+
+def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, float], colour: str = GOLD) -> None:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    tip = (end[0] - ux * 8, end[1] - uy * 8)
+    group.append(draw.Line(*start, *tip, stroke=colour, stroke_width=5, stroke_linecap="round"))
+    left = (tip[0] - ux * 12 + uy * 9, tip[1] - uy * 12 - ux * 9)
+    right = (tip[0] - ux * 12 - uy * 9, tip[1] - uy * 12 + ux * 9)
+    group.append(draw.Lines(*left, *tip, *right, close=True, fill=colour, stroke=INK, stroke_width=1))
+
+
+def _crosshair(group: draw.Group, cx: float, cy: float, size: float) -> None:
+    group.append(draw.Circle(cx, cy, size * 0.55, fill="none", stroke=GOLD, stroke_width=4))
+    for angle in (0, 90, 180, 270):
+        a = _polar(cx, cy, size * 0.35, angle)
+        b = _polar(cx, cy, size * 0.75, angle)
+        group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=4))
+
+
+# --- the card -------------------------------------------------------------------------------------------------------
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width=width) or [""]
+
+
+def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
+    body, dark = ARMY_COLOURS.get(puzzle.player, NEUTRAL)
+    d.append(draw.Rectangle(0, 0, WIDTH, 78, fill=dark))
+    number = f"{puzzle.number}. " if puzzle.number is not None else ""
+    title = number + puzzle.title
+    d.append(draw.Text(title, 26 if len(title) < 34 else 20, 24, 38, font_family=FONT, font_weight="bold",
+                       fill="#ffffff"))
+    enemies = sorted({u.army for u in puzzle.position.units if u.army != puzzle.player})
+    d.append(draw.Text(f"{puzzle.player.title()} to play · against {', '.join(e.title() for e in enemies)} · {side}",
+                       15, 24, 64, font_family=FONT, fill="#ffffff"))
+    if puzzle.level is not None:
+        for k in range(4):
+            x = WIDTH - 30 - (3 - k) * 26
+            filled = k < puzzle.level
+            d.append(draw.Lines(*_star(x, 36, 11), close=True, fill=GOLD if filled else "none",
+                                stroke="#ffffff", stroke_width=1.5))
+        d.append(draw.Text(f"level {puzzle.level}", 13, WIDTH - 30, 64, text_anchor="end", font_family=FONT,
+                           fill="#ffffff"))
+
+
+def _star(cx: float, cy: float, r: float) -> list[float]:
+    points: list[float] = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        angle = math.radians(-90 + 36 * k)
+        points += [cx + radius * math.cos(angle), cy + radius * math.sin(angle)]
+    return points
+
+
+def _canvas() -> draw.Drawing:
+    d = draw.Drawing(WIDTH, HEIGHT)
+    d.append(draw.Rectangle(0, 0, WIDTH, HEIGHT, fill=PAPER, stroke=INK, stroke_width=3, rx=18, ry=18))
+    return d
+
+
+BOARD_ORIGIN = (WIDTH / 2, 96 + SIZE * SQRT3 * 2.5)
+
+
+def front(puzzle: Puzzle) -> draw.Drawing:
+    """The front of the card: board, offer, goal, level."""
+    d = _canvas()
+    _header(d, puzzle, "puzzle")
+    board = draw.Group()
+    draw_board(board, puzzle.position, BOARD_ORIGIN)
+    d.append(board)
+    y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
+    d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
+    play = puzzle.tiles_to_play
+    d.append(draw.Text(f"Offer — play {'1 tile' if play == 1 else f'up to {play} tiles'}", 17, 24, y + 26,
+                       font_family=FONT, font_weight="bold", fill=INK))
+    offer = draw.Group()
+    small = 40.0
+    for k, tile in enumerate(puzzle.offer):
+        cx, cy = 24 + small + k * (small * 2.2), y + 46 + small
+        if tile.kind is Kind.INSTANT:
+            draw_instant(offer, tile, cx, cy, small)
+        else:
+            draw_tile(offer, tile, Direction.N, cx, cy, small)
+    d.append(offer)
+    gx = 24 + small * 2.2 * max(3, len(puzzle.offer)) + 10
+    d.append(draw.Text("Goal", 17, gx, y + 26, font_family=FONT, font_weight="bold", fill=INK))
+    goal = _goal_words(puzzle)
+    d.append(draw.Text(_wrap(goal, 32), 16, gx, y + 52, font_family=FONT, fill=INK, line_height=1.25))
+    if puzzle.story:
+        d.append(draw.Text(_wrap(puzzle.story, 74), 13, 24, HEIGHT - 92, font_family=FONT, fill="#4a4438",
+                           font_style="italic", line_height=1.3))
+    _legend(d, HEIGHT - 42)
+    return d
+
+
+def _legend(d: draw.Drawing, y: float) -> None:
+    """What the marks mean, each drawn as on the tiles."""
+    group = draw.Group()
+    x = 24.0
+    samples = [("melee", Edge(melee=1)), ("ranged", Edge(ranged=1)), ("armor", Edge(armor=True)),
+               ("net", Edge(net=True)), ("link", Edge(link=True)), ("Gauss", Edge(special=frozenset({"gauss"})))]
+    size = 34.0
+    for name, edge in samples:
+        # The icon as on a tile's N edge; that tile's centre sits below the line.
+        _edge_icons(group, edge, x + 4, y + size * (0.866 * 0.86 - 0.18), size, -90.0)
+        group.append(draw.Text(name, 12, x + 16, y + 4, font_family=FONT, fill=INK))
+        x += 22 + 6.6 * len(name) + 10
+    group.append(draw.Line(x, y, x + 18, y, stroke=GOLD, stroke_width=4, stroke_linecap="round"))
+    group.append(draw.Text("front", 12, x + 24, y + 4, font_family=FONT, fill=INK))
+    x += 24 + 6.6 * 5 + 10
+    group.append(draw.Circle(x + 5, y, 5, fill=WOUND, stroke="#ffffff"))
+    group.append(draw.Text("wound", 12, x + 14, y + 4, font_family=FONT, fill=INK))
+    x += 14 + 6.6 * 5 + 10
+    group.append(draw.Rectangle(x, y - 4, 8, 8, fill="#ffffff", stroke=INK, stroke_width=0.6))
+    group.append(draw.Text("toughness", 12, x + 13, y + 4, font_family=FONT, fill=INK))
+    d.append(group)
+
+
+def _goal_words(puzzle: Puzzle) -> str:
+    goal = str(puzzle.goal)
+    then = {"final-battle": "after the Final Battle", "battle": "after a battle",
+            "nothing": "at the end of the turn"}[puzzle.then]
+    if goal == "win":
+        return f"Win {then}: your HQ stands with more health than the enemy's."
+    return f"{goal} ({then})"
+
+
+def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, Hex | None]]]:
+    """The board after the key (as far as it can be replayed), the hexes it fills, and its moves and targets."""
+    from .. import actions as rules
+
+    position = replace(puzzle.position, hands=((puzzle.player, puzzle.offer),), to_move=puzzle.player)
+    used = rules.NOTHING_USED
+    placed: set[Hex] = set()
+    marks: list[tuple[str, Hex, Hex | None]] = []
+    for action in puzzle.solution or ():
+        if isinstance(action, Place):
+            placed.add(action.hex)
+        elif isinstance(action, Move):
+            marks.append(("move", action.source, action.target))
+            placed.add(action.target)
+        elif isinstance(action, Use):
+            if action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
+                marks.append(("move", action.targets[-2], action.targets[-1]))
+                if action.tile.name == "move":
+                    placed.add(action.targets[-1])
+            else:
+                marks.extend(("target", t, None) for t in action.targets)
+        try:
+            after = rules.apply(position, action, puzzle.player, used)
+            used = rules.spend(position, action, puzzle.player, used)
+            position = after
+        except (NhexError, rules.ChoiceRequired):
+            break
+    return replace(position, hands=(), to_move=None), placed, marks
+
+
+def back(puzzle: Puzzle) -> draw.Drawing:
+    """The back of the card: the board after the key, the key marked, the solution and the explanation."""
+    d = _canvas()
+    _header(d, puzzle, "solution")
+    after, placed, marks = key_marks(puzzle)
+    board = draw.Group()
+    draw_board(board, after, BOARD_ORIGIN, marked=placed)
+    for kind, source, target in marks:
+        if kind == "move" and target is not None:
+            _arrow(board, _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN))
+        else:
+            _crosshair(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
+    d.append(board)
+    y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
+    d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
+    d.append(draw.Text("Key", 17, 24, y + 26, font_family=FONT, font_weight="bold", fill=INK))
+    lines = [str(a) for a in (puzzle.solution or ())] or ["(no solution on the card)"]
+    d.append(draw.Text(lines, 16, 24, y + 50, font_family="DejaVu Sans Mono, monospace", fill=INK,
+                       line_height=1.3, font_weight="bold"))
+    if puzzle.explanation:
+        top = y + 56 + 21 * len(lines)
+        room = int((HEIGHT - 24 - top) / 17)
+        text = _wrap(puzzle.explanation, 86)
+        if len(text) > room:
+            text = text[:max(room - 1, 0)] + ["…"]
+        d.append(draw.Text(text, 12.5, 24, top, font_family=FONT, fill="#33302a", line_height=1.35))
+    return d
+
+
+def card_svg(puzzle: Puzzle, *, solution: bool = False) -> draw.Drawing:
+    """The card's front, or its back when ``solution`` is set."""
+    return back(puzzle) if solution else front(puzzle)
+
+
+def save(puzzle: Puzzle, path: str, *, solution: bool = False) -> None:
+    """Write the card as SVG, or as PNG when ``path`` ends in ``.png`` (needs cairosvg and the cairo library)."""
+    picture = card_svg(puzzle, solution=solution)
+    if path.lower().endswith(".png"):
+        picture.save_png(path)
+    else:
+        picture.save_svg(path)
+
+
+def describe_marks(marks: Sequence[tuple[str, Hex, Hex | None]]) -> list[str]:
+    """The key's marks in words (for tests and for readers without a picture)."""
+    return [f"{kind} {a.label}" + (f" {b.label}" if b else "") for kind, a, b in marks]
+
+
+__all__ = ["card_svg", "front", "back", "save", "draw_tile", "draw_board", "key_marks", "ARMY_COLOURS"]
