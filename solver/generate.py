@@ -83,8 +83,8 @@ class Shape:
 SHAPES: dict[int, Shape] = {
     1: Shape(play=(1,), offer=2, own=(0, 1), enemy=(1, 3), specials=0, warriors=2),
     2: Shape(play=(1,), offer=3, own=(1, 3), enemy=(2, 4), specials=1, warriors=1),
-    3: Shape(play=(1, 1, 2), offer=3, own=(1, 3), enemy=(3, 5), specials=1, warriors=1),
-    4: Shape(play=(2,), offer=3, own=(2, 4), enemy=(4, 6), specials=1, warriors=1),
+    3: Shape(play=(2,), offer=3, own=(1, 3), enemy=(3, 5), specials=1, warriors=1),
+    4: Shape(play=(2,), offer=3, own=(2, 4), enemy=(4, 6), specials=2, warriors=1),
 }
 
 
@@ -99,10 +99,10 @@ class Band:
 #: Solver statistics per level (docs/GENERATOR.md "Grading"): a level-1 card has a small play space and few
 #: near misses; the higher levels a large one (two tiles) and near misses to tempt the solver.
 BANDS: dict[int, Band] = {
-    1: Band(plays=(0, 10**9), near=(0, 10**9)),
-    2: Band(plays=(0, 10**9), near=(0, 10**9)),
-    3: Band(plays=(0, 10**9), near=(0, 10**9)),
-    4: Band(plays=(0, 10**9), near=(0, 10**9)),
+    1: Band(plays=(1, 1_500), near=(0, 20)),
+    2: Band(plays=(10, 5_000), near=(0, 60)),
+    3: Band(plays=(100, 12_000), near=(0, 400)),
+    4: Band(plays=(300, 12_000), near=(1, 400)),
 }
 
 #: Tiles kept out of generated cards: the Battle instant (no Battle once the last tile is drawn, and every card
@@ -518,7 +518,7 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
     worst_own = max(FULL - dict(v.hp).get(player, 0) for v in table.value.values())
     worst_enemy = max(FULL - hp for v in table.value.values() for a, hp in v.hp if a != player)
     best = best_margin(table.graph, margin)
-    close = winning_plays(table.graph, lambda s: margin[s] >= best - (MARGIN_GAP - 1), ident, cap=40)
+    close = winning_plays(table.graph, lambda s: margin[s] >= best - (MARGIN_GAP - 1), ident, cap=300)
     if len(close) != 1:
         return Tuning(False, f"{len(close)} plays within {MARGIN_GAP - 1} of the best", len(close),
                       rivals=tuple(close.values()))
@@ -728,7 +728,7 @@ def pretty(text: str) -> str:
         except (NhexError, KeyError):
             return match.group(0)
         army_title = army(found.army).title
-        return f"{army_title} HQ" if found.kind is Kind.HQ else f"{army_title} {found.title}"
+        return f"{army_title} HQ" if found.kind is Kind.HQ else f"{army_title} {found.title.removeprefix('The ')}"
 
     return _KEY.sub(name, text)
 

@@ -133,9 +133,11 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     if netted:
         for offset in (-0.4, -0.13, 0.13, 0.4):
             group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
-                                   cy + size * 0.5, stroke="#111111", stroke_width=1.4, stroke_dasharray="4,2"))
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
+                                   stroke_dasharray="4,2"))
             group.append(draw.Line(cx + size * offset + size * 0.35, cy - size * 0.5, cx + size * offset - size * 0.35,
-                                   cy + size * 0.5, stroke="#111111", stroke_width=1.4, stroke_dasharray="4,2"))
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
+                                   stroke_dasharray="4,2"))
     if highlight:
         group.append(draw.Lines(*_corners(cx, cy, size * 1.02), close=True, fill="none", stroke=GOLD,
                                 stroke_width=4))
