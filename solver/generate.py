@@ -36,7 +36,7 @@ import itertools
 import random
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from . import battle, effects, search
@@ -542,12 +542,13 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
     floor = max(best - NEAR, margin[table.graph.root] + 1)
     near = {ident(s.position) for s in table.value if floor <= margin[s] < best - 1}
     states = [s for s in table.value if margin[s] >= best - 1 and ident(s.position) in key_ends]
-    worst = min(states, key=lambda s: margin[s])
-    positions = tuple(dict.fromkeys(s.position for s in states))
-    tuning = Tuning(True, "", 1, player_hp, enemy_hp, key, len(near), len(table.graph.steps), positions,
+    # The key does not branch (replay said so): its end positions differ at most in facings that change
+    # nothing (the solver's duals), so one of them stands for all.
+    worst = min(states, key=lambda s: (margin[s], str(s.position)))
+    tuning = Tuning(True, "", 1, player_hp, enemy_hp, key, len(near), len(table.graph.steps), (worst.position,),
                     table.value[worst].line, solution=solution)
-    outcome = _traced(positions, tuning.line) if len(positions) == 1 else None
-    return replace(tuning, grade=grade(puzzle, key, positions, tuning.plays, tuning.near_misses, outcome))
+    outcome = _traced(tuning.ends, tuning.line)
+    return replace(tuning, grade=grade(puzzle, key, tuning.ends, tuning.plays, tuning.near_misses, outcome))
 
 
 def _traced(ends: Sequence[Position], line: tuple[str, ...]) -> battle.Outcome:
@@ -627,8 +628,7 @@ def grade(puzzle: Puzzle, key: Sequence[str], ends: Iterable[Position], plays: i
         action = parse_action(line, player)
         if isinstance(action, Place) and action.tile.kind is Kind.MODULE:
             module = True
-    net = initiative = False
-    denial = len(ends) > 1
+    net = initiative = denial = False
     before = effects.netted(start)
     for end in ends:
         units = {u.hex: u for u in end.units}
@@ -682,9 +682,6 @@ def _opponent(puzzle: Puzzle) -> str:
 
 
 # --- explaining -------------------------------------------------------------------------------------------------------
-
-_WORDS = {"N": "north", "NE": "north-east", "SE": "south-east", "S": "south", "SW": "south-west", "NW": "north-west"}
-
 
 def _unit_name(position: Position, hex_: Hex) -> str:
     unit = position.unit_at(hex_)
@@ -775,7 +772,7 @@ def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, 
         shown = "; ".join(describe(a, player, puzzle.position) for a in line if not a.startswith("#"))
         text.append(f"Best try: {shown or 'playing no tile'}")
         if refutation is not None:
-            hits = [event for event in _battle_story(refutation, 3)]
+            hits = _battle_story(refutation, 3)
             if hits:
                 text[-1] += " — but " + "; ".join(hits)
         text[-1] += f"; it ends {'level' if margin == 0 else f'{abs(margin)} behind'}."
@@ -858,8 +855,7 @@ def finish(draft: Draft, tuning: Tuning, level: int, seed: str, candidates: int,
         if found.verdict.margin - attempt.verdict.margin < MARGIN_GAP:
             return None, "the best try comes too close"
         best_try = (attempt.actions, attempt.verdict.margin, _traced([attempt.end], attempt.verdict.line))
-    ends = list(found.ends)
-    outcome = _traced(ends, found.verdict.line) if len(ends) == 1 else None
+    outcome = _traced([min(found.ends, key=str)], found.verdict.line)
     graded = tuning.grade
     assert graded is not None
     title = _name(graded, tuning.key, draft.player)

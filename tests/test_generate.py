@@ -1,0 +1,242 @@
+"""The puzzle generator (solver/generate.py, docs/GENERATOR.md).
+
+The stored cards in puzzles/generated/ are each proven again here: the solver finds exactly one winning play,
+it is the card's solution, the key beats the best failing play by the margin rule, and the card grades at
+the level it says. Generation itself is checked on level-1 cards, the quickest to make.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import solver.generate as generate_module
+from solver.cli import main
+from solver.generate import (
+    ARMIES,
+    BANDS,
+    MARGIN_GAP,
+    Draft,
+    Grade,
+    canonical,
+    count_winning,
+    draw,
+    generate,
+    generate_one,
+    mutate,
+    regrade,
+    replay,
+)
+from solver.notation import load, parse, write
+from solver.search import Solver
+
+ROOT = Path(__file__).resolve().parent.parent
+CARDS = sorted((ROOT / "puzzles" / "generated").glob("*.nhex"))
+
+
+# --- the stored cards -------------------------------------------------------------------------------------------------
+
+
+def test_the_stored_cards_cover_every_level_and_army() -> None:
+    cards = [load(str(path)) for path in CARDS]
+    assert len(cards) >= 20
+    assert {c.level for c in cards} == {1, 2, 3, 4}
+    assert {c.player for c in cards} == set(ARMIES)
+    assert len({canonical(c) for c in cards}) == len(cards), "two stored cards are one card turned"
+
+
+@pytest.mark.parametrize("path", CARDS, ids=[p.stem for p in CARDS])
+def test_stored_card_is_sound_and_graded(path: Path) -> None:
+    card = load(str(path))
+    report = Solver(card, jobs=1, tries=1).solve()
+    assert report.verdict == "sound", [s.actions for s in report.solutions]
+    assert report.contains_intended
+    (key,) = report.solutions
+    assert key.verdict.margin == 1  # the tuning: the key wins by exactly one
+    if report.tries:  # the margin rule
+        assert key.verdict.margin - report.tries[0].verdict.margin >= MARGIN_GAP
+    again = regrade(card)
+    assert again.ok, again.reason
+    assert again.key == tuple(str(a) for a in card.solution or ())
+    assert again.grade is not None and again.grade.level == card.level and again.grade.in_band
+    assert card.explanation and card.explanation.startswith("Key: ")
+
+
+# --- counting ---------------------------------------------------------------------------------------------------------
+
+COOKED = """\
+puzzle "Already won"
+player outpost
+offer outpost:commando outpost:brawler
+play 1
+goal win
+c3 outpost:hq hp=10
+a1 moloch:hq hp=2
+"""
+
+
+def test_counting_stops_at_the_second_winning_play() -> None:
+    count = count_winning(parse(COOKED, "<cooked>"), stop_at=2)
+    assert count.verdict == "cooked" and count.stopped_early
+    assert count.positions <= 3  # no need to play out the other plays
+    assert count.positions < count.states
+
+
+def test_counting_finds_no_solution() -> None:
+    hopeless = parse(COOKED.replace("hp=10", "hp=1").replace("hp=2", "hp=20"), "<none>")
+    count = count_winning(hopeless)
+    assert count.verdict == "none" and not count.stopped_early and not count.plays
+
+
+@pytest.mark.skipif(not CARDS, reason="no stored cards")
+def test_counting_proves_a_stored_card_sound() -> None:
+    card = load(str(CARDS[0]))
+    count = count_winning(card)
+    assert count.verdict == "sound" and len(count.plays) == 1
+
+
+# --- making cards -----------------------------------------------------------------------------------------------------
+
+
+def test_the_same_seed_gives_the_same_cards() -> None:
+    first = generate_one("hegemony", "borgo", 1, "test-seed")
+    again = generate_one("hegemony", "borgo", 1, "test-seed")
+    assert first is not None and again is not None
+    assert write(first.puzzle) == write(again.puzzle)
+
+
+def test_the_same_seed_gives_the_same_card_in_another_interpreter() -> None:
+    """No set or hash order leaks into the cards: two interpreters with different hash seeds agree."""
+    import os
+    import subprocess
+    import sys
+
+    program = ("from solver.generate import generate_one, card_text; "
+               "print(card_text(generate_one('moloch', 'borgo', 1, 'hash-seed')))")
+    texts = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        texts.add(subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True,
+                                 check=True, cwd=ROOT).stdout)
+    assert len(texts) == 1
+
+
+def test_worker_processes_do_not_change_the_cards() -> None:
+    alone = generate("outpost", "moloch", 1, 2, "procs", jobs=1)
+    shared = generate("outpost", "moloch", 1, 2, "procs", jobs=2)
+    assert [write(c.puzzle) for c in alone] == [write(c.puzzle) for c in shared]
+
+
+def test_a_made_card_is_proven_and_at_its_level() -> None:
+    made = generate_one("borgo", "moloch", 1, "proof")
+    assert made is not None
+    assert made.report.verdict == "sound" and made.report.contains_intended
+    assert made.grade.level == made.puzzle.level == 1
+    card = parse(generate_module.card_text(made), "<made>")
+    assert card == made.puzzle  # the file reads back as the card
+    assert made.puzzle.player == "borgo" and made.puzzle.play == 1 and len(made.puzzle.offer) == 2
+
+
+def test_rotated_duplicates_are_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = generate_one("moloch", "hegemony", 1, "dup")
+    other = generate_one("moloch", "hegemony", 1, "dup-other")
+    assert made is not None and other is not None
+    turned = replace(made, puzzle=replace(made.puzzle, position=made.puzzle.position.rotated(2)))
+    calls = []
+
+    def fake(player: str, opponent: str, level: int, seed: object, **options: object) -> object:
+        calls.append(seed)
+        return {"s:0:0": made, "s:1:0": turned, "s:1:1": other}[str(seed)]
+
+    monkeypatch.setattr(generate_module, "generate_one", fake)
+    cards = generate("moloch", "hegemony", 1, 2, "s", jobs=1)
+    assert [c.seed for c in cards] == [made.seed, other.seed]
+    assert calls == ["s:0:0", "s:1:0", "s:1:1"]
+
+
+def test_canonical_text_is_the_same_under_rotation_but_not_mirroring() -> None:
+    card = parse(COOKED.replace("a1 moloch:hq", "b1 moloch:hq").replace("c3 outpost:hq", "c4 outpost:hq"), "<c>")
+    for k in range(6):
+        assert canonical(replace(card, position=card.position.rotated(k))) == canonical(card)
+    moved = parse(COOKED.replace("a1 moloch:hq", "a2 moloch:hq"), "<c>")
+    assert canonical(moved) != canonical(card)
+
+
+def test_drafts_and_mutations_stay_legal() -> None:
+    rng = random.Random(5)
+    for level in (1, 2, 3, 4):
+        for player in ARMIES:
+            opponent = ARMIES[(ARMIES.index(player) + 1) % 4]
+            draft = draw(rng, player, opponent, level)
+            for _ in range(15):
+                puzzle = draft.puzzle()
+                assert not puzzle.position.problems(), puzzle.position.problems()
+                held = {t: sum(1 for o in puzzle.offer if o == t) for t in puzzle.offer}
+                assert all(held[t] + sum(1 for u in puzzle.position.units if u.tile == t) <= t.count for t in held)
+                assert len(puzzle.position.units) <= generate_module.MAX_UNITS
+                assert puzzle.position.hq(player) and puzzle.position.hq(opponent)
+                draft = mutate(rng, draft)
+            assert Draft.of(draft.puzzle()).puzzle() == draft.puzzle()
+
+
+def test_replay_writes_the_only_push_destination() -> None:
+    card = parse("""\
+puzzle "Push"
+player moloch
+offer moloch:push-back
+play 1
+goal win
+c3 moloch:hq
+c2 outpost:hq
+b1 outpost:commando
+b2 moloch:blocker
+d1 outpost:medic
+""", "<push>")
+    actions = replay(card, ["use moloch:push-back b2 b1"])
+    assert actions is not None
+    (push,) = actions
+    assert str(push) == "use moloch:push-back b2 b1 c1"
+
+
+# --- grading ----------------------------------------------------------------------------------------------------------
+
+
+def test_levels_count_the_ideas_the_key_needs() -> None:
+    plain = Grade(1, False, False, False, False, False, plays=100, near_misses=0)
+    assert plain.level == 1 and plain.ideas == []
+    assert replace(plain, instant=True).level == 2
+    assert replace(plain, tiles=2, net=True).level == 3
+    assert replace(plain, tiles=2, module=True, initiative=True).level == 4
+    assert replace(plain, tiles=3, instant=True, module=True, net=True).level == 4  # at most 4
+    assert replace(plain, tiles=2, instant=True).ideas == ["2 actions", "instant"]
+
+
+def test_the_bands_hold_the_statistics_of_each_level() -> None:
+    plain = Grade(1, False, False, False, False, False, plays=100, near_misses=0)
+    assert plain.in_band
+    assert not replace(plain, plays=BANDS[1].plays[1] + 1).in_band
+    big = replace(plain, tiles=2, instant=True, plays=BANDS[3].plays[0] - 1)
+    assert not big.in_band
+
+
+# --- the command ------------------------------------------------------------------------------------------------------
+
+
+def test_nhex_generate_writes_cards_that_read_back(tmp_path: Path) -> None:
+    status = main(["generate", "--player", "hegemony", "--opponent", "outpost", "--level", "1", "--count", "1",
+                   "--seed", "cli", "-o", str(tmp_path), "--jobs", "1", "--svg"])
+    assert status == 0
+    (path,) = tmp_path.glob("*.nhex")
+    assert path.name == "hegemony-vs-outpost-level1-cli-0-0.nhex"
+    card = load(str(path))
+    assert card.level == 1 and card.solution and card.explanation
+    assert path.read_text().startswith("# nhex generate: seed cli:0:0")
+    assert path.with_suffix(".svg").exists() and (tmp_path / f"{path.stem}-solution.svg").exists()
+
+
+def test_nhex_generate_refuses_one_army_against_itself(tmp_path: Path) -> None:
+    assert main(["generate", "--player", "moloch", "--opponent", "moloch", "--level", "1", "-o",
+                 str(tmp_path)]) == 2
