@@ -304,19 +304,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     console = _console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("[dim]{task.fields[last]}"))
+               TextColumn("[dim]{task.fields[drafts]} drafts played out"))
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, last="")
+        task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
 
         def tick(made: object) -> None:
-            from .generate import Generated
+            progress.update(task, completed=min(args.count, int(progress.tasks[0].completed) + 1))
 
-            assert isinstance(made, Generated)
-            done = min(args.count, int(progress.tasks[0].completed) + 1)
-            progress.update(task, completed=done, last=f"{made.candidates} drafts, {made.seconds:.1f} s")
+        def drafts(count: int) -> None:
+            progress.update(task, drafts=count)
 
         cards = generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs,
-                         on_card=tick)
+                         on_card=tick, on_drafts=drafts)
     table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
         table.add_column(column)

@@ -38,6 +38,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from . import battle, effects, search
 from .cards import Puzzle, Win
@@ -971,16 +972,42 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
 # --- many cards ----------------------------------------------------------------------------------------------------------
 
 
+#: Drafts played out so far by every worker (a shared counter set up by :func:`_start_worker`), or None.
+_DRAFTS: Any = None
+
+
+#: In a run without worker processes: what to call after each draft (the progress report).
+_REPORT: Callable[[], None] | None = None
+
+
+def _start_worker(counter: Any, report: Callable[[], None] | None = None) -> None:
+    global _DRAFTS, _REPORT
+    _DRAFTS, _REPORT = counter, report
+
+
+def _count_draft(_reason: str) -> None:
+    if _DRAFTS is not None:
+        with _DRAFTS.get_lock():
+            _DRAFTS.value += 1
+    if _REPORT is not None:
+        _REPORT()
+
+
 def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated | None]:
     player, opponent, level, seed, index, attempt = args
-    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}")
+    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", on_candidate=_count_draft)
     return index, attempt, made
 
 
 def generate(player: str, opponent: str, level: int, count: int, seed: object, *, jobs: int = 1,
-             on_card: Callable[[Generated], None] | None = None, max_attempts: int = 20) -> list[Generated]:
+             on_card: Callable[[Generated], None] | None = None, on_drafts: Callable[[int], None] | None = None,
+             max_attempts: int = 20) -> list[Generated]:
     """``count`` distinct cards. Card ``i`` is the first of its attempts ``(seed, i, 0), (seed, i, 1), …`` that
-    is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs``."""
+    is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs``.
+
+    ``on_card`` hears of every card made (a rotated duplicate too, before it is replaced); ``on_drafts`` of the
+    number of drafts played out so far, about twice a second.
+    """
     import multiprocessing
 
     for name in (player, opponent):
@@ -994,14 +1021,41 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     done: dict[tuple[int, int], Generated | None] = {}
     chosen: list[Generated | None] = [None] * count
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = context.Pool(jobs) if jobs > 1 else None
+    counter = context.Value("l", 0)
+    pool = context.Pool(jobs, initializer=_start_worker, initargs=(counter,)) if jobs > 1 else None
+    last = [-1, 0.0]
+
+    def report() -> None:
+        now = time.perf_counter()
+        if on_drafts is not None and counter.value != last[0] and now - last[1] > 0.2:
+            last[0], last[1] = counter.value, now
+            on_drafts(counter.value)
+
+    if pool is None:
+        _start_worker(counter, report)
+
+    def results(tasks: list[tuple[str, str, int, str, int, int]]) -> Iterable[tuple[int, int, Generated | None]]:
+        if pool is None:
+            for task in tasks:
+                yield _job(task)
+                report()
+            return
+        found = pool.imap_unordered(_job, tasks)
+        for _ in tasks:
+            while True:
+                try:
+                    yield found.next(timeout=0.5)
+                    break
+                except multiprocessing.TimeoutError:
+                    report()
+            report()
+
     try:
         while True:
             need = [(i, attempt[i]) for i in range(count) if (i, attempt[i]) not in done]
             if need:
                 tasks = [(player, opponent, level, str(seed), i, a) for i, a in need]
-                results = pool.imap_unordered(_job, tasks) if pool else map(_job, tasks)
-                for index, tried, made in results:
+                for index, tried, made in results(tasks):
                     done[index, tried] = made
                     if made is not None and on_card:
                         on_card(made)
@@ -1028,6 +1082,8 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     finally:
         if pool is not None:
             pool.terminate()
+        else:
+            _start_worker(None)
 
 
 def file_name(made: Generated) -> str:
