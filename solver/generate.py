@@ -83,7 +83,7 @@ class Shape:
 
 SHAPES: dict[int, Shape] = {
     1: Shape(play=(1,), offer=2, own=(0, 1), enemy=(1, 3), specials=0, warriors=2),
-    2: Shape(play=(1,), offer=3, own=(1, 3), enemy=(2, 4), specials=1, warriors=1),
+    2: Shape(play=(1,), offer=3, own=(1, 3), enemy=(2, 4), specials=2, warriors=1),
     3: Shape(play=(2,), offer=3, own=(1, 3), enemy=(3, 5), specials=1, warriors=1),
     4: Shape(play=(2,), offer=3, own=(2, 4), enemy=(4, 6), specials=2, warriors=1),
 }
