@@ -254,6 +254,18 @@ def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, floa
     group.append(draw.Lines(*left, *tip, *right, close=True, fill=colour, stroke=INK, stroke_width=1))
 
 
+def _turn(group: draw.Group, cx: float, cy: float, size: float) -> None:
+    """A unit turned where it stands: a gold arc round it with an arrowhead."""
+    r = size * 0.92
+    start, end = _polar(cx, cy, r, -150), _polar(cx, cy, r, -30)
+    arc = draw.Path(fill="none", stroke=GOLD, stroke_width=5, stroke_linecap="round")
+    arc.M(*start).A(r, r, 0, 0, 1, *end)
+    group.append(arc)
+    tip = _polar(cx, cy, r, -8)
+    left, right = _polar(cx, cy, r - 11, -32), _polar(cx, cy, r + 11, -32)
+    group.append(draw.Lines(*left, *tip, *right, close=True, fill=GOLD, stroke=INK, stroke_width=1))
+
+
 def _crosshair(group: draw.Group, cx: float, cy: float, size: float) -> None:
     group.append(draw.Circle(cx, cy, size * 0.55, fill="none", stroke=GOLD, stroke_width=4))
     for angle in (0, 90, 180, 270):
@@ -383,11 +395,13 @@ def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, 
         if isinstance(action, Place):
             placed.add(action.hex)
         elif isinstance(action, Move):
-            marks.append(("move", action.source, action.target))
+            marks.append(("turn", action.source, None) if action.source == action.target
+                         else ("move", action.source, action.target))
             placed.add(action.target)
         elif isinstance(action, Use):
             if action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
-                marks.append(("move", action.targets[-2], action.targets[-1]))
+                source, target = action.targets[-2], action.targets[-1]
+                marks.append(("turn", source, None) if source == target else ("move", source, target))
                 if action.tile.name == "move":
                     placed.add(action.targets[-1])
             else:
@@ -411,6 +425,8 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     for kind, source, target in marks:
         if kind == "move" and target is not None:
             _arrow(board, _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN))
+        elif kind == "turn":
+            _turn(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
         else:
             _crosshair(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
     d.append(board)
