@@ -101,6 +101,14 @@ def test_back_draws_moves_and_targets() -> None:
     card = parse(CARD.replace("place outpost:commando c2 SW", "use outpost:sniper b2"), "<card>")
     _, placed, marks = key_marks(card)
     assert placed == set() and marks == [("target", Hex.parse("b2"), None)]
+    mover = CARD.replace("outpost:medic", "outpost:move").replace("c3 outpost:hq hp=3", "c3 outpost:hq hp=3\nd3 outpost:commando N")
+    moved = parse(mover.replace("place outpost:commando c2 SW", "use outpost:move d3 d4 S"), "<card>")
+    after, placed, marks = key_marks(moved)
+    assert marks == [("move", Hex.parse("d3"), Hex.parse("d4"))] and placed == {Hex.parse("d4")}
+    assert after.unit_at(Hex.parse("d4")) is not None and after.unit_at(Hex.parse("d3")) is None
+    turned = parse(mover.replace("place outpost:commando c2 SW", "use outpost:move d3 d3 S"), "<card>")
+    assert key_marks(turned)[2] == [("turn", Hex.parse("d3"), None)]
+    assert back(turned).as_svg().count("<path") == back(moved).as_svg().count("<path") + 1  # the arc
 
 
 def test_png_shows_the_board_in_the_army_colours(tmp_path: Path) -> None:
