@@ -297,7 +297,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .generate import card_text, file_name, generate
+    from .generate import NoCard, card_text, file_name, generate
     from .render.card_svg import save
 
     out = Path(args.out)
@@ -314,8 +314,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
 
-        cards = generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs,
-                         on_card=tick, on_drafts=drafts)
+        try:
+            cards = generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs,
+                             on_card=tick, on_drafts=drafts)
+        except NoCard as error:
+            print(f"nhex: {error}", file=sys.stderr)
+            return EXIT_LIMIT
     table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
         table.add_column(column)

@@ -972,6 +972,10 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
 # --- many cards ----------------------------------------------------------------------------------------------------------
 
 
+class NoCard(NhexError):
+    """Every attempt at a card ran out of drafts (or gave a card the run already has)."""
+
+
 #: Drafts played out so far by every worker (a shared counter set up by :func:`_start_worker`), or None.
 _DRAFTS: Any = None
 
@@ -1074,7 +1078,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
                         break
                     attempt[i] += 1
                     if attempt[i] >= max_attempts:
-                        raise NhexError(f"no new card after {max_attempts} attempts for card {i + 1}")
+                        raise NoCard(f"no new card after {max_attempts} attempts at card {i + 1} (seed {seed})")
                 if not complete:
                     break
             if complete:

@@ -240,3 +240,11 @@ def test_nhex_generate_writes_cards_that_read_back(tmp_path: Path) -> None:
 def test_nhex_generate_refuses_one_army_against_itself(tmp_path: Path) -> None:
     assert main(["generate", "--player", "moloch", "--opponent", "moloch", "--level", "1", "-o",
                  str(tmp_path)]) == 2
+
+
+def test_nhex_generate_stops_with_status_3_when_no_card_is_found(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(generate_module, "generate_one", lambda *args, **options: None)
+    assert main(["generate", "--player", "borgo", "--opponent", "outpost", "--level", "2", "-o",
+                 str(tmp_path)]) == 3
+    assert not list(tmp_path.iterdir())
