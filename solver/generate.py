@@ -714,6 +714,26 @@ def describe(line: str, player: str, position: Position | None = None) -> str:
     return line
 
 
+def _described(puzzle: Puzzle, lines: Sequence[str]) -> list[str]:
+    """The lines in words, each naming the units as they stand when it is played."""
+    from . import actions as rules
+
+    player = puzzle.player
+    position = replace(puzzle.position, hands=((player, puzzle.offer),), to_move=player)
+    used = rules.NOTHING_USED
+    words = []
+    for line in lines:
+        words.append(describe(line, player, position))
+        action = parse_line(line, player)
+        if action is None:
+            continue
+        try:
+            position, used = rules.apply(position, action, player, used), rules.spend(position, action, player, used)
+        except (NhexError, rules.ChoiceRequired):
+            continue
+    return words
+
+
 _KEY = re.compile(r"\b([a-z][a-z-]*):([a-z0-9][a-z0-9-]*)\b")
 
 
@@ -755,7 +775,7 @@ def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, 
     player, opponent = puzzle.player, _opponent(puzzle)
     mine, theirs = army(player).title, army(opponent).title
     lines = [line for line in key if not line.startswith("#")]
-    text = ["Key: " + "; then ".join(describe(line, player, puzzle.position) for line in lines) + "."]
+    text = ["Key: " + "; then ".join(_described(puzzle, lines)) + "."]
     if outcome is not None:
         story = _battle_story(outcome, 8)
         if story:
@@ -770,7 +790,7 @@ def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, 
         text.append("It needs " + ", ".join(ideas) + f" (level {graded.level}).")
     if best_try is not None:
         line, margin, refutation = best_try
-        shown = "; ".join(describe(a, player, puzzle.position) for a in line if not a.startswith("#"))
+        shown = "; ".join(_described(puzzle, [a for a in line if not a.startswith("#")]))
         text.append(f"Best try: {shown or 'playing no tile'}")
         if refutation is not None:
             hits = _battle_story(refutation, 3)
