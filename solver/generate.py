@@ -836,21 +836,27 @@ _THEMES = {
 
 
 def _name(graded: Grade, key: Sequence[str], player: str) -> str:
-    first = parse_action(next(line for line in key if not line.startswith("#")), player)
-    theme = "Final Battle"
+    """A title from the key's main idea and the action that carries it: "Net: Net Master at e2"."""
+    actions = [a for a in (parse_line(line, player) for line in key) if a is not None]
+    theme, carrier = "Final Battle", actions[0] if actions else None
+    carries = {
+        "net": lambda a: isinstance(a, Place) and any(e.net for e in a.tile.edges or ()),
+        "module": lambda a: isinstance(a, Place) and a.tile.kind is Kind.MODULE,
+        "instant": lambda a: isinstance(a, Use),
+    }
     for idea in ("denial", "net", "initiative", "module", "instant"):
         if getattr(graded, idea):
             theme = _THEMES[idea]
+            carrier = next((a for a in actions if carries.get(idea, lambda _: False)(a)), carrier)
             break
     else:
         if graded.tiles > 1:
             theme = _THEMES["actions"]
-    where = ""
-    if isinstance(first, Place):
-        where = f" at {first.hex}"
-    elif isinstance(first, Use) and first.targets:
-        where = f" at {first.targets[-1]}"
-    used = getattr(first, "tile", None)
+    where, used = "", getattr(carrier, "tile", None)
+    if isinstance(carrier, Place):
+        where = f" at {carrier.hex}"
+    elif isinstance(carrier, Use) and carrier.targets:
+        where = f" at {carrier.targets[-1]}"
     return f"{theme}: {used.title if used else 'Move'}{where}"
 
 
