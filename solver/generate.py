@@ -876,23 +876,44 @@ def finish(draft: Draft, tuning: Tuning, level: int, seed: str, candidates: int,
     (found,) = report.solutions
     if min(len(line) for line in (found.actions, *found.duals)) < len(tuning.key):
         return None, "a shorter line reaches the key's end"
+    if report.tries and found.verdict.margin - report.tries[0].verdict.margin < MARGIN_GAP:
+        return None, "the best try comes too close"
+    assert tuning.grade is not None
+    puzzle = words(replace(puzzle, level=level), tuning, report)
+    return Generated(puzzle, tuning.grade, seed, candidates, time.perf_counter() - started, report), ""
+
+
+def words(puzzle: Puzzle, tuning: Tuning, report: search.Report) -> Puzzle:
+    """The card's title, story and explanation, from its grade, the solver's key and best try, and their
+    battle traces."""
+    (found,) = report.solutions
+    graded = tuning.grade
+    assert graded is not None
     best_try = None
     if report.tries:
         attempt = report.tries[0]
-        if found.verdict.margin - attempt.verdict.margin < MARGIN_GAP:
-            return None, "the best try comes too close"
         best_try = (attempt.actions, attempt.verdict.margin, _traced([attempt.end], attempt.verdict.line))
     outcome = _traced([min(found.ends, key=str)], found.verdict.line)
-    graded = tuning.grade
-    assert graded is not None
-    title = _name(graded, tuning.key, draft.player)
-    mine, theirs = army(draft.player).title, army(draft.opponent).title
-    tiles = "one tile" if draft.play == 1 else f"up to {draft.play} tiles"
-    story = (f"Final Battle. {mine} to play {tiles}: the {mine} HQ has {tuning.player_hp} health, "
-             f"the {theirs} HQ {tuning.enemy_hp}. Win the battle.")
-    puzzle = replace(puzzle, title=title, level=level, story=story,
-                     explanation=explain(puzzle, tuning.key, outcome, graded, best_try))
-    return Generated(puzzle, graded, seed, candidates, time.perf_counter() - started, report), ""
+    player, opponent = puzzle.player, _opponent(puzzle)
+    mine, theirs = army(player).title, army(opponent).title
+    hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
+    play = puzzle.tiles_to_play
+    tiles = "one tile" if play == 1 else f"up to {play} tiles"
+    story = (f"Final Battle. {mine} to play {tiles}: the {mine} HQ has {hp[player]} health, "
+             f"the {theirs} HQ {hp[opponent]}. Win the battle.")
+    return replace(puzzle, title=_name(graded, tuning.key, player), story=story,
+                   explanation=explain(puzzle, tuning.key, outcome, graded, best_try))
+
+
+def reword(puzzle: Puzzle) -> Puzzle:
+    """A stored card with the title, story and explanation the current generator would write for it."""
+    tuning = regrade(puzzle)
+    if not tuning.ok:
+        raise NhexError(f"the card no longer tunes: {tuning.reason}")
+    report = search.Solver(puzzle, jobs=1, tries=1).solve()
+    if report.verdict != "sound":
+        raise NhexError(f"the card is {report.verdict}")
+    return words(puzzle, tuning, report)
 
 
 def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:

@@ -63,6 +63,8 @@ def test_stored_card_is_sound_and_graded(path: Path) -> None:
     assert again.key == tuple(str(a) for a in card.solution or ())
     assert again.grade is not None and again.grade.level == card.level and again.grade.in_band
     assert card.explanation and card.explanation.startswith("Key: ")
+    # The words on the card are the ones the generator writes for it today (generate.reword renews them).
+    assert generate_module.words(card, again, report) == card
 
 
 # --- counting ---------------------------------------------------------------------------------------------------------
