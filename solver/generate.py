@@ -254,16 +254,13 @@ def mutate(rng: random.Random, draft: Draft) -> Draft:
 
 
 def identity() -> Callable[[Position], object]:
-    """How the solver tells plays apart: by end position, or (newer solvers) by the edges that can act."""
-    key = getattr(search, "effective_key", None)
-    if key is None:
-        return lambda position: position
+    """How the solver tells plays apart (:func:`search.play_identity`), remembered per position."""
     cache: dict[Position, object] = {}
 
     def effective(position: Position) -> object:
         found = cache.get(position)
         if found is None:
-            found = cache[position] = (key(position), position.to_move)
+            found = cache[position] = search.play_identity(position)
         return found
 
     return effective
@@ -312,20 +309,6 @@ def replay(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Action, ...] | None:
     return tuple(done)
 
 
-def battles_after(puzzle: Puzzle, state: search.State) -> int:
-    """How many battles follow a state of the turn (as :meth:`search.Solver.final_battles` counts them)."""
-    after = {"final-battle": 1, "battle": 1, "nothing": 0}[puzzle.then]
-    if state.battles_done and puzzle.then == "battle" and state.over:
-        after = 0
-    return state.battles_done + after
-
-
-def _card(puzzle: Puzzle) -> search.Card:
-    start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
-    return search.Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
-                       tuple(sorted(set(search._goal_hexes(puzzle.goal)))))
-
-
 @dataclass
 class Table:
     """Every state of a card's turn with the value of stopping there."""
@@ -344,11 +327,11 @@ def play_out(puzzle: Puzzle, states: Iterable[search.State] | None = None,
     ``stop`` is asked after every new evaluation and ends the work early when it says so.
     """
     graph = graph or search.Enumerator(puzzle).build()
-    card = _card(puzzle)
+    card = search.card_of(puzzle)
     seen: dict[tuple, search.Verdict] = {}
     value: dict[search.State, search.Verdict] = {}
     for state in (states if states is not None else graph.steps):
-        key = (state.position, state.watched, battles_after(puzzle, state))
+        key = (state.position, state.watched, search.battles_after(puzzle, state))
         verdict = seen.get(key)
         if verdict is None:
             verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[2])

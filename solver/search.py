@@ -107,6 +107,12 @@ def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tup
     return tuple(icons)
 
 
+def play_identity(position: Position) -> tuple:
+    """What tells two plays apart: the end position's effective key and whose turn follows (issue 5: order and
+    inert facings make duals, not cooks). The solver and the generator both use it."""
+    return (effective_key(position), position.to_move)
+
+
 def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
     scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
@@ -204,14 +210,14 @@ class Card:
     watched: tuple[Hex, ...]
 
 
-def _goal_hexes(goal: Goal) -> Iterable[Hex]:
+def goal_hexes(goal: Goal) -> Iterable[Hex]:
     if isinstance(goal, Alive):
         yield goal.hex
     elif isinstance(goal, Not):
-        yield from _goal_hexes(goal.goal)
+        yield from goal_hexes(goal.goal)
     elif isinstance(goal, (And, Or)):
         for g in goal.goals:
-            yield from _goal_hexes(g)
+            yield from goal_hexes(g)
 
 
 def evaluate(card: Card, end: Position, watched: dict[Hex, Hex | None], battles: int) -> Verdict:
@@ -300,7 +306,7 @@ class Enumerator:
 
     def start(self) -> State:
         position = self.puzzle.position
-        watched = tuple((h, h) for h in sorted(set(_goal_hexes(self.puzzle.goal))))
+        watched = tuple((h, h) for h in sorted(set(goal_hexes(self.puzzle.goal))))
         if self.puzzle.then == "final-battle" and position.deck(self.player) is None:
             # The Final Battle follows because the last tile has been drawn: no Battle tile may be used now
             # (3E BATTLE: 'not ... if any of the players has drawn the last tile').
@@ -513,6 +519,22 @@ def _evaluate_chunk(args: tuple[Card, list[tuple[Position, tuple, int]]]) -> lis
     return [evaluate(card, position, dict(watched), battles) for position, watched, battles in items]
 
 
+def battles_after(puzzle: Puzzle, state: State) -> int:
+    """How many battles follow a state of the turn: those the play caused by filling the board, then what the
+    card's `then` says (a Battle tile that ends the turn is the battle `then battle` asks for)."""
+    after = {"final-battle": 1, "battle": 1, "nothing": 0}[puzzle.then]
+    if state.battles_done and puzzle.then == "battle" and state.over:
+        after = 0
+    return state.battles_done + after
+
+
+def card_of(puzzle: Puzzle) -> Card:
+    """What the evaluation needs of a puzzle card (picklable for worker processes)."""
+    start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
+    return Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
+                tuple(sorted(set(goal_hexes(puzzle.goal)))))
+
+
 class Solver:
     def __init__(self, puzzle: Puzzle, *, jobs: int | None = None, naive: bool = False,
                  max_time: float | None = None, max_solutions: int | None = None, tries: int = 0,
@@ -524,15 +546,10 @@ class Solver:
         self.max_solutions = max_solutions
         self.tries = tries
         self.progress = progress
-        start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
-        self.card = Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
-                         tuple(sorted(set(_goal_hexes(puzzle.goal)))))
+        self.card = card_of(puzzle)
 
     def final_battles(self, state: State) -> int:
-        after = {"final-battle": 1, "battle": 1, "nothing": 0}[self.puzzle.then]
-        if state.battles_done and self.puzzle.then == "battle" and state.over:
-            after = 0  # the play's own battle is the one the card asks for
-        return state.battles_done + after
+        return battles_after(self.puzzle, state)
 
     def solve(self) -> Report:
         started = time.perf_counter()
@@ -605,7 +622,7 @@ class Solver:
         def effective(position: Position) -> tuple:
             key = keys.get(position)
             if key is None:
-                key = keys[position] = (effective_key(position), position.to_move)
+                key = keys[position] = play_identity(position)
             return key
 
         def plays(state: State) -> dict[frozenset, list[tuple[str, ...]]]:
