@@ -450,6 +450,12 @@ class Enumerator:
         return Step(text, tuple(branches))
 
     def free_moves(self, state: State) -> list[Step]:
+        # Free moves come only from Mobility and from a Transport (actions: free move); without either on the
+        # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
+        if not any((u.tile.mobility and u.army == self.player)
+                   or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
+                   for u in state.position.units):
+            return []
         position = replace(state.position, hands=(), to_move=self.player)
         found = []
         for action in self.actions.player_actions(position, self.player, state.used):
