@@ -343,48 +343,9 @@ def play_out(puzzle: Puzzle, states: Iterable[search.State] | None = None,
 
 def winning_plays(graph: search.Graph, wins: Callable[[search.State], bool], ident: Callable[[Position], object],
                   cap: int | None = None) -> dict[frozenset, tuple[str, ...]]:
-    """The plays that win whatever the opponent chooses: end set -> the shortest action line reaching it.
-
-    The AND-OR of :meth:`search.Solver.decide`: the player picks a step, every answer of the opponent to it must
-    still win; plays with the same set of end positions are one play. ``cap`` bounds the plays kept per state
-    (counting then says "at least ``cap``").
-    """
-    memo: dict[search.State, dict[frozenset, tuple[str, ...]]] = {}
-
-    def keep(found: dict, ends: frozenset, line: tuple[str, ...]) -> None:
-        old = found.get(ends)
-        if old is None:
-            if cap is None or len(found) < cap:
-                found[ends] = line
-        elif (len(line), line) < (len(old), old):
-            found[ends] = line
-
-    def plays(state: search.State) -> dict[frozenset, tuple[str, ...]]:
-        if state in memo:
-            return memo[state]
-        memo[state] = {}
-        found: dict[frozenset, tuple[str, ...]] = {}
-        if wins(state):
-            keep(found, frozenset([ident(state.position)]), ())
-        for step in graph.steps.get(state, ()):
-            branches = [plays(nxt) for _, nxt in step.branches]
-            if not all(branches):
-                continue
-            if len(branches) == 1:
-                for ends, line in branches[0].items():
-                    keep(found, ends, step.action + line)
-                continue
-            for combo in itertools.product(*(list(b.items()) for b in branches)):
-                ends = frozenset().union(*(e for e, _ in combo))
-                line = step.action
-                for (label, _), (_, sub) in zip(step.branches, combo):
-                    if sub:
-                        line += (f"# if {label}: " + "; ".join(sub),)
-                keep(found, ends, line)
-        memo[state] = found
-        return found
-
-    return plays(graph.root)
+    """The plays that win whatever the opponent chooses, each with its shortest line (:func:`search.winning_plays`,
+    at most ``cap`` per state: counting then says "at least ``cap``")."""
+    return {ends: lines[0] for ends, lines in search.winning_plays(graph, wins, ident, 1, cap).items()}
 
 
 def best_margin(graph: search.Graph, margin: dict[search.State, int]) -> int:

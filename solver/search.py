@@ -525,6 +525,57 @@ def _evaluate_chunk(args: tuple[Card, list[tuple[Position, tuple, int]]]) -> lis
     return [evaluate(card, position, dict(watched), battles) for position, watched, battles in items]
 
 
+def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],
+                  lines_kept: int = 1, cap: int | None = None) -> dict[frozenset, list[tuple[str, ...]]]:
+    """The plays that win whatever the opponent chooses (an AND-OR search over the turn's graph).
+
+    The player picks a step; every answer of the opponent to it must still win, and the player may adapt
+    afterwards. A play is the set of end positions it can lead to, compared by ``identity``: plays with the same
+    set are one play, and the shortest ``lines_kept`` action lines reaching it are kept (the first is the key,
+    the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``".
+    """
+    memo: dict[State, dict[frozenset, list[tuple[str, ...]]]] = {}
+
+    def add(found: dict[frozenset, list[tuple[str, ...]]], ends: frozenset, line: tuple[str, ...]) -> None:
+        lines = found.get(ends)
+        if lines is None:
+            if cap is None or len(found) < cap:
+                found[ends] = [line]
+            return
+        if line not in lines:
+            lines.append(line)
+            lines.sort(key=lambda item: (len(item), item))
+            del lines[lines_kept:]
+
+    def plays(state: State) -> dict[frozenset, list[tuple[str, ...]]]:
+        if state in memo:
+            return memo[state]
+        memo[state] = {}
+        found: dict[frozenset, list[tuple[str, ...]]] = {}
+        if wins(state):
+            add(found, frozenset([identity(state.position)]), ())
+        for step in graph.steps.get(state, ()):
+            branch_plays = [plays(nxt) for _, nxt in step.branches]
+            if not all(branch_plays):
+                continue
+            if len(branch_plays) == 1:
+                for ends, lines in branch_plays[0].items():
+                    for line in lines:
+                        add(found, ends, step.action + line)
+                continue
+            for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
+                ends = frozenset().union(*(e for e, _ in combo))
+                line = step.action
+                for (label, _), (_, sub) in zip(step.branches, combo):
+                    if sub[0]:
+                        line += (f"# if {label}: " + "; ".join(sub[0]),)
+                add(found, ends, line)
+        memo[state] = found
+        return found
+
+    return plays(graph.root)
+
+
 def battles_after(puzzle: Puzzle, state: State) -> int:
     """How many battles follow a state of the turn: those the play caused by filling the board, then what the
     card's `then` says (a Battle tile that ends the turn is the battle `then battle` asks for)."""
@@ -622,7 +673,6 @@ class Solver:
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
                stopped: str | None) -> Report:
-        memo: dict[State, dict[frozenset, list[tuple[str, ...]]]] = {}
         keys: dict[Position, tuple] = {}
 
         def effective(position: Position) -> tuple:
@@ -631,44 +681,11 @@ class Solver:
                 key = keys[position] = play_identity(position)
             return key
 
-        def plays(state: State) -> dict[frozenset, list[tuple[str, ...]]]:
-            """Winning plays from here: the set of end positions (by effective key) -> the shortest lines that
-            reach it (the first is the key line, the rest its duals)."""
-            if state in memo:
-                return memo[state]
-            memo[state] = {}
-            found: dict[frozenset, list[tuple[str, ...]]] = {}
+        def wins(state: State) -> bool:
+            verdict = value.get(state)
+            return verdict is not None and verdict.wins
 
-            def add(ends: frozenset, line: tuple[str, ...]) -> None:
-                lines = found.setdefault(ends, [])
-                if line not in lines:
-                    lines.append(line)
-                    lines.sort(key=lambda item: (len(item), item))
-                    del lines[_DUALS_KEPT:]
-
-            evaluated = value.get(state)
-            if evaluated is not None and evaluated.wins:
-                add(frozenset([effective(state.position)]), ())
-            for step in graph.steps.get(state, ()):
-                branch_plays = [plays(nxt) for _, nxt in step.branches]
-                if not all(branch_plays):
-                    continue
-                if len(branch_plays) == 1:
-                    for ends, lines in branch_plays[0].items():
-                        for line in lines:
-                            add(ends, step.action + line)
-                    continue
-                for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
-                    ends = frozenset().union(*(e for e, _ in combo))
-                    line = step.action
-                    for (label, _), (_, sub) in zip(step.branches, combo):
-                        if sub[0]:
-                            line += (f"# if {label}: " + "; ".join(sub[0]),)
-                    add(ends, line)
-            memo[state] = found
-            return found
-
-        winning = plays(graph.root)
+        winning = winning_plays(graph, wins, effective, _DUALS_KEPT)
         solutions = []
         by_key: dict[tuple, list[Verdict]] = {}
         positions_of: dict[tuple, set[Position]] = {}
