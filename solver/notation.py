@@ -23,7 +23,7 @@ from .errors import NotationError
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
-from .resources import grammar_text, subtree, terminal, terminals
+from .resources import grammar_text, subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Kind, Tile, army_name, normal_name, tile
 
@@ -373,7 +373,7 @@ class _Reader:
 
     def stmt_puzzle(self, node: Tree[Token], *children: Token) -> None:
         *number, title = children
-        self.set_card("title", _string(title), node, "puzzle")
+        self.set_card("title", unquote(title), node, "puzzle")
         if number:
             self.set_card("number", self.natural(number[0], "a puzzle's number"), node, "puzzle")
 
@@ -381,7 +381,7 @@ class _Reader:
         self.set_card("level", self.natural(level, "level"), node)
 
     def stmt_story(self, node: Tree[Token], text: Token) -> None:
-        self.set_card("story", _string(text), node)
+        self.set_card("story", unquote(text), node)
 
     def stmt_player(self, node: Tree[Token], army: Token) -> None:
         self.set_card("player", self.army(army), node)
@@ -415,7 +415,7 @@ class _Reader:
 
     def stmt_explanation(self, node: Tree[Token], text: Token) -> None:
         self.in_solution = False
-        self.set_card("explanation", _string(text), node)
+        self.set_card("explanation", unquote(text), node)
 
     def stmt_action(self, node: Tree[Token], action: Tree[Token]) -> None:
         if not self.in_solution:
@@ -565,20 +565,6 @@ class _Reader:
 
 def _is_direction(token: Token) -> bool:
     return str(token).upper() in Direction.__members__
-
-
-def _string(token: Token) -> str:
-    text = str(token)[1:-1]
-    out, escaped = [], False
-    for char in text:
-        if escaped:
-            out.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 def quote(text: str) -> str:

@@ -7,6 +7,7 @@ The grammars sit in the top-level ``grammar/`` folder of the checkout and are in
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -41,6 +42,12 @@ def subtree(child: Tree[Token] | Token) -> Tree[Token]:
     """A child that the grammar makes a rule (a statement, a goal, an action), not a terminal."""
     assert isinstance(child, Tree), child
     return child
+
+
+def unquote(token: Token) -> str:
+    """The text of a quoted string token; ``\\"`` and ``\\\\`` are its escapes (NOTATION §1), shared by the
+    notation and the army files."""
+    return re.sub(r"\\(.)", r"\1", str(token)[1:-1])
 
 
 def army_files() -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from .errors import NotationError
 from .hexes import Direction
-from .resources import army_files, grammar_text, subtree, terminals
+from .resources import army_files, grammar_text, subtree, terminals, unquote
 
 
 class Kind(StrEnum):
@@ -215,11 +215,6 @@ def _army_parser() -> Lark:
     return Lark(grammar_text("army.lark"), parser="lalr", propagate_positions=True)
 
 
-def _string(token: Token) -> str:
-    """The text of a quoted string; ``\\"`` and ``\\\\`` are its only escapes (NOTATION §1)."""
-    return re.sub(r"\\(.)", r"\1", token[1:-1])
-
-
 def parse_army(text: str, source: str = "<army>") -> Army:
     """Read one army file; errors are :class:`NotationError` located in ``source``."""
     try:
@@ -295,23 +290,23 @@ class _ArmyReader:
     def stmt_army(self, node: Tree[Token], name: Token, title: Token, polish: Token | None = None) -> None:
         if self.army is not None:
             raise self.fail("a second `army` line", node)
-        self.army = {"name": normal_name(name), "title": _string(title)}
+        self.army = {"name": normal_name(name), "title": unquote(title)}
         if polish is not None:
-            self.army["polish"] = _string(polish)
+            self.army["polish"] = unquote(polish)
 
     def stmt_army_alias(self, node: Tree[Token], *names: Token) -> None:
         if self.army is None or self.tiles:
             raise self.fail("army aliases go right after the `army` line", node)
-        self.army.setdefault("aliases", []).extend(normal_name(_string(n)) for n in names)
+        self.army.setdefault("aliases", []).extend(normal_name(unquote(n)) for n in names)
 
     def stmt_tile(self, node: Tree[Token], name: Token, title: Token) -> None:
         if self.army is None:
             raise self.fail("a tile before the `army` line", node)
-        self.tiles.append({"name": normal_name(name), "title": _string(title), "edges": [BLANK_EDGE] * 6,
+        self.tiles.append({"name": normal_name(name), "title": unquote(title), "edges": [BLANK_EDGE] * 6,
                            "_node": node})
 
     def stmt_pl(self, node: Tree[Token], text: Token) -> None:
-        self.current(node)["polish"] = _string(text)
+        self.current(node)["polish"] = unquote(text)
 
     def stmt_alias(self, node: Tree[Token], *names: Token) -> None:
         self.current(node)["aliases"] = tuple(normal_name(n) for n in names)
@@ -379,13 +374,13 @@ class _ArmyReader:
         self.current(node)["abilities"] = frozenset(abilities)
 
     def stmt_rule(self, node: Tree[Token], text: Token) -> None:
-        self.current(node)["rule"] = _string(text)
+        self.current(node)["rule"] = unquote(text)
 
     def stmt_confidence(self, node: Tree[Token], level: Token) -> None:
         self.current(node)["confidence"] = str(level).lower()
 
     def stmt_note(self, node: Tree[Token], text: Token) -> None:
-        self.current(node)["note"] = _string(text)
+        self.current(node)["note"] = unquote(text)
 
 
 # --- the database -------------------------------------------------------------------------------------------
