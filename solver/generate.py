@@ -253,19 +253,6 @@ def mutate(rng: random.Random, draft: Draft) -> Draft:
 # --- playing a card out ----------------------------------------------------------------------------------------------
 
 
-def identity() -> Callable[[Position], object]:
-    """How the solver tells plays apart (:func:`search.play_identity`), remembered per position."""
-    cache: dict[Position, object] = {}
-
-    def effective(position: Position) -> object:
-        found = cache.get(position)
-        if found is None:
-            found = cache[position] = search.play_identity(position)
-        return found
-
-    return effective
-
-
 def parse_line(line: str, player: str) -> Action | None:
     """An action line of the play graph as an action; None for a comment or a push whose destination the
     opponent chooses (the graph writes it without one)."""
@@ -401,7 +388,7 @@ def count_winning(puzzle: Puzzle, stop_at: int = 2) -> Count:
     (its end set is just itself), so two of them with different end positions prove a cook without looking at
     the rest. Otherwise everything is played out and the plays are counted by the AND-OR of the solver.
     """
-    ident = identity()
+    ident = search.remembered_play_identity()
     graph = search.Enumerator(puzzle).build()
     linear = _linear(graph)
     winners: set[object] = set()
@@ -457,7 +444,7 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
         table = play_out(puzzle, graph=graph)
     except (NhexError, RuleNotImplemented) as error:
         return Tuning(False, f"unsupported: {error}", 99)
-    ident = identity()
+    ident = search.remembered_play_identity()
     player = draft.player
     margin = {s: v.margin for s, v in table.value.items()}
     worst_own = max(FULL - dict(v.hp).get(player, 0) for v in table.value.values())

@@ -113,6 +113,19 @@ def play_identity(position: Position) -> tuple:
     return (effective_key(position), position.to_move)
 
 
+def remembered_play_identity() -> Callable[[Position], tuple]:
+    """:func:`play_identity`, remembered per position for one search (it is asked about each end many times)."""
+    cache: dict[Position, tuple] = {}
+
+    def identity(position: Position) -> tuple:
+        found = cache.get(position)
+        if found is None:
+            found = cache[position] = play_identity(position)
+        return found
+
+    return identity
+
+
 def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
     scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
@@ -673,13 +686,7 @@ class Solver:
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
                stopped: str | None) -> Report:
-        keys: dict[Position, tuple] = {}
-
-        def effective(position: Position) -> tuple:
-            key = keys.get(position)
-            if key is None:
-                key = keys[position] = play_identity(position)
-            return key
+        effective = remembered_play_identity()
 
         def wins(state: State) -> bool:
             verdict = value.get(state)
