@@ -201,9 +201,7 @@ def test_golden_solver_report(path):
     assert text.splitlines() == golden.read_text().splitlines()
 
 
-def test_a_pushed_unit_is_followed_by_alive_and_dead_goals():
-    """NOTATION §6: `dead HEX` is about the unit that stood there before the turn, wherever it goes."""
-    report = solve('''puzzle "Follow"
+FOLLOW = '''puzzle "Follow"
 player moloch
 offer moloch:push-back
 play 1
@@ -213,22 +211,16 @@ e1 outpost:hq hp=9
 c3 outpost:runner S
 c4 moloch:blocker N
 d2 moloch:hybrid NW
-''')
+'''
+
+
+def test_a_pushed_unit_is_followed_by_alive_and_dead_goals():
+    """NOTATION §6: `dead HEX` is about the unit that stood there before the turn, wherever it goes."""
+    report = solve(FOLLOW)
     # Pushed from c3 the Runner may land on c2 or b2 (d2 is taken). The Hybrid's shot (NW from d2) crosses c2,
     # not b2: the Runner's owner picks b2, so the push kills nothing, and without it the Runner lives too.
     assert report.verdict == "none"
-    guarded = solve('''puzzle "Follow"
-player moloch
-offer moloch:push-back
-play 1
-goal dead c3
-c5 moloch:hq hp=9
-e1 outpost:hq hp=9
-c3 outpost:runner S
-c4 moloch:blocker N
-d2 moloch:hybrid NW
-b1 moloch:guard S
-''')
+    guarded = solve(FOLLOW + "b1 moloch:guard S\n")
     # with a Guard shooting down onto b2 as well, either hex is deadly: the Blocker's push wins
     assert ("use moloch:push-back c4 c3", "# the pushed unit's owner chooses among b2, c2") in [
         s.actions for s in guarded.solutions]
