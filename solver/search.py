@@ -220,7 +220,6 @@ class Card:
     goal: Goal
     then: str
     start_hp: tuple[tuple[str, int], ...]
-    watched: tuple[Hex, ...]
 
 
 def goal_hexes(goal: Goal) -> Iterable[Hex]:
@@ -287,7 +286,6 @@ class Step:
 class Graph:
     root: State
     steps: dict[State, list[Step]] = field(default_factory=dict)
-    paths: int = 0  # every order of actions counted: the plays the naive search would examine
 
 
 def _sorted_hand(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -601,8 +599,7 @@ def battles_after(puzzle: Puzzle, state: State) -> int:
 def card_of(puzzle: Puzzle) -> Card:
     """What the evaluation needs of a puzzle card (picklable for worker processes)."""
     start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
-    return Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())),
-                tuple(sorted(set(goal_hexes(puzzle.goal)))))
+    return Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())))
 
 
 class Solver:
