@@ -164,15 +164,6 @@ class Bonus:
     toughness: int = 0
     medics: list[Hex] = field(default_factory=list)
     quartermasters: list[Hex] = field(default_factory=list)
-    sources: list[tuple[Hex, str]] = field(default_factory=list)
-
-    def describe(self) -> str:
-        parts = []
-        for name, value in (("melee", self.melee), ("ranged", self.ranged), ("initiative", self.initiative),
-                            ("extra action", self.extra_actions), ("toughness", self.toughness)):
-            if value:
-                parts.append(f"{name} {value:+d}")
-        return ", ".join(parts)
 
 
 #: Module effects that work between battles, not on a unit's fighting (the turn rules read them).
@@ -282,5 +273,4 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) 
             continue
         else:
             raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
-        bonus.sources.append((source, kind))
     return result
