@@ -25,31 +25,18 @@ choice
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
-from . import effects
+from . import abilities, effects
 from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
-from .hexes import DIRECTIONS, Direction, Hex, around
+from .fight import Attack, Event, Hit, Strike
+from .hexes import Direction, Hex, around
 from .position import Position, Unit
-from .tiles import Kind, Tile
+from .tiles import Kind
 from .rules import RuleSet
 
 # --- results ----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One line of a battle's trace: what happened, in which phase, and the rule behind it."""
-
-    phase: int | None
-    kind: str
-    text: str
-    rule: str = ""
-
-    def __str__(self) -> str:
-        return self.text + (f"  [{self.rule}]" if self.rule else "")
 
 
 @dataclass(frozen=True)
@@ -117,22 +104,9 @@ class _Script:
 
 # --- the fight -----------------------------------------------------------------------------------------------------
 
-#: One attack, whose wounds a Medic absorbs together: ``(source, target)``; the source is None for an instant tile.
-_Attack = tuple[Hex | None, Hex]
-
-
-@dataclass(slots=True)
-class _Hit:
-    source: Hex | None  # None: an instant tile, whose hits are each an attack of their own
-    target: Hex
-    wounds: int
-    kind: str  # melee, ranged, gauss, blast, instant
-    note: str = ""
-
-
 @dataclass(slots=True)
 class _State:
-    """The mutable bookkeeping of one battle run; never leaves this module."""
+    """The mutable bookkeeping of one battle run; never leaves this module and the abilities it hands it to."""
 
     units: dict[Hex, Unit]
     used: dict[Hex, set] = field(default_factory=dict)
@@ -155,36 +129,19 @@ def _slot_values(unit: Unit, bonus: Bonus | None) -> list[tuple[object, int]]:
     return slots
 
 
-#: Abilities and edge icons of the expansion armies whose battle rules nhex does not implement yet. A battle
-#: with such a unit on the board refuses to run rather than fight without them.
-_MISSING_ABILITIES = {
-    "venom": "venom (Neojungle Nightshade, Babel 13)",
-    "sharpshooter": "the Sharpshooter's choice of target (Babel 13)",
-    "spy": "spies (New York, Babel 13)",
-    "shotgun": "the Shotgun (New York, Babel 13)",
-    "rocket": "the Rocket Launcher (New York, Babel 13)",
-    "push": "the Pusher (New York, Babel 13)",
-    "regenerate": "regeneration (Smart Bio-droid, Duel)",
-    "redirect": "redirection (Doomsday Machine)",
-    "trap": "the Trap (Doomsday Machine)",
-}
-
-
-@lru_cache(maxsize=None)
-def _missing_rule(tile: Tile) -> str | None:
-    return next((_MISSING_ABILITIES[a] for a in sorted(tile.abilities) if a in _MISSING_ABILITIES), None)
-
-
 def _refuse_missing_rules(position: Position) -> None:
     for unit in position.units:
-        missing = _missing_rule(unit.tile)
+        missing = abilities.missing_rule(unit.tile)
         if missing is not None:
             raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
     if position.foundations:
         raise RuleNotImplemented(f"foundations in battle ({position.foundations[0].tile.key}, Babel 13)")
 
 
-class _Battle:
+class Fight:
+    """One run of a battle, and the interface the ability families act through at the loop's points
+    (:mod:`solver.abilities`): the units standing now, who controls them, the oracle for choices, the trace."""
+
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
         _refuse_missing_rules(position)
         self.position = position
@@ -193,8 +150,44 @@ class _Battle:
         self.oracle = oracle
         self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
         self.tracing = trace
+        self.sides: effects.Sides = effects.NO_TAKEOVERS
+        #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
+        self.removed: set[Hex] = set()
+        self.points = points = abilities.points_on(position.units)
+        self._act = points.act
+        self._strikes = points.strikes
+        self._edge_hits = points.edge_hits
+        self._shot_meets = points.shot_meets
+        self._reactions = points.reactions
+        self._after_damage = points.after_damage
+        self._phase_end = points.phase_end
+        self._phase_hits = points.phase_hits
+        self._battle_start = points.battle_start
+        self._battle_end = points.battle_end
 
-    # --- tracing ---
+    # --- what the abilities read and do ---
+    @property
+    def units(self) -> dict[Hex, Unit]:
+        return self.state.units
+
+    @property
+    def converted(self) -> set[Hex]:
+        return self.state.converted
+
+    def side(self, unit: Unit) -> str:
+        """Who controls the unit now (a takeover moves control; RULINGS 17)."""
+        return self.sides.get(unit.hex, unit.army)
+
+    def enemies(self, a: Unit, b: Unit) -> bool:
+        return self.sides.get(a.hex, a.army) != self.sides.get(b.hex, b.army)
+
+    def choose(self, army: str, question: str, options: Sequence[str]) -> int:
+        return self.oracle.choose(army, question, options)
+
+    def removed_now(self, hex_: Hex) -> None:
+        """The unit leaves the board at the end of this phase whatever hits it (it exploded)."""
+        self.removed.add(hex_)
+
     def note(self, phase: int | None, kind: str, text: str, rule: str = "") -> None:
         assert self.state.log is not None  # a battle keeps a log when it is traced
         self.state.log.append(Event(phase, kind, text, rule))
@@ -203,29 +196,44 @@ class _Battle:
     def run(self) -> Outcome:
         units = self.state.units
         hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
-        nets = effects.netted(units)
-        boni = effects.bonuses(units, nets, self.rules)
+        reading = effects.read(units, self.rules, self.points)
+        self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
         slots = self.slots(boni)
-        top = max((v for values in slots.values() for _, v in values), default=-1)
         changed = False
+        if self._battle_start:
+            opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
+            if opening:
+                self.removed = set()
+                self.land(opening, None, nets, boni, self.removed)
+                changed = bool(self.removed)
+        top = max((v for values in slots.values() for _, v in values), default=-1)
+        if self._phase_hits:
+            top = max(top, 0)
         for phase in range(top, -1, -1):
-            if changed:  # nets, links and so initiatives change only when units leave the board
-                nets = effects.netted(units)
-                boni = effects.bonuses(units, nets, self.rules)
+            if changed:  # control, nets, links and so initiatives change only when units leave the board
+                reading = effects.read(units, self.rules, self.points)
+                self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
             actors = self.actors(phase, nets, slots)
-            if not actors:
+            hits: list[Hit] = []
+            removed: set[Hex] = set()
+            self.removed = removed
+            for ability in self._phase_hits:
+                hits += ability.phase_hits(self, phase)
+            if not actors and not hits:
                 continue
-            if self.tracing:
+            if self.tracing and actors:
                 self.note(phase, "phase", f"Initiative phase {phase}: " + ", ".join(
                     f"{u.tile.key} on {u.hex}" for u in actors), "3E BATTLE")
-            hits: list[_Hit] = []
-            removed: set[Hex] = set()
             for unit in actors:
-                hits += self.act(unit, phase, boni.get(unit.hex), removed)
+                hits += self.act(unit, phase, boni.get(unit.hex))
             self.land(hits, phase, nets, boni, removed)
+            for ability in self._phase_end:
+                ability.phase_end(self, phase, removed)
             changed = bool(removed)
+        for ability in self._battle_end:
+            ability.battle_end(self)
         hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
@@ -254,130 +262,122 @@ class _Battle:
         return acting
 
     # --- one unit's action ---
-    def act(self, unit: Unit, phase: int, bonus: Bonus | None, removed: set[Hex]) -> list[_Hit]:
-        if "explosion" in unit.tile.abilities and self.rules.enabled("clown-may-explode"):
-            answer = self.oracle.choose(unit.army, f"{unit.tile.key} on {unit.hex} in phase {phase}",
-                                        ("attacks", "explodes"))
-            if answer == 1:
-                return self.explode(unit, phase, removed)
-        conversion = self.conversion(unit, phase, bonus) if bonus and bonus.quartermasters else None
-        hits: list[_Hit] = []
+    def act(self, unit: Unit, phase: int, bonus: Bonus | None) -> list[Hit]:
+        for ability in self._act:
+            replaced = ability.act(self, unit, phase, bonus)
+            if replaced is not None:
+                return replaced
+        hits: list[Hit] = []
+        if not self._strikes and not self.tracing:
+            # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly.
+            edges = edges_of(unit)
+            melee_bonus = bonus.melee if bonus else 0
+            ranged_bonus = bonus.ranged if bonus else 0
+            for d in unit.oriented.attacks:
+                edge = edges[d]
+                if edge.melee:
+                    hit = self.melee(unit, d, edge.melee + melee_bonus, phase)
+                    if hit:
+                        hits.append(hit)
+                if edge.ranged:
+                    hit = self.shot(unit, d, edge.ranged + ranged_bonus, phase)
+                    if hit:
+                        hits.append(hit)
+                if edge.special:
+                    for ability in self._edge_hits:
+                        hits += ability.edge_hits(self, unit, d, edge, bonus, phase)
+            return hits
+        strikes = self.strikes_of(unit, bonus)
+        for ability in self._strikes:
+            strikes = ability.strikes(self, unit, phase, bonus, strikes)
+        for strike in strikes:
+            hit = (self.melee(unit, strike.direction, strike.strength, phase) if strike.kind == "melee"
+                   else self.shot(unit, strike.direction, strike.strength, phase))
+            if hit:
+                if self.tracing:
+                    hit.note = "; ".join(filter(None, ("; ".join(strike.how), hit.note)))
+                hits.append(hit)
+        if self._edge_hits:
+            edges = edges_of(unit)
+            for d in unit.oriented.attacks:
+                if edges[d].special:
+                    for ability in self._edge_hits:
+                        hits += ability.edge_hits(self, unit, d, edges[d], bonus, phase)
+        return hits
+
+    def strikes_of(self, unit: Unit, bonus: Bonus | None) -> list[Strike]:
+        """The melee and ranged attacks of the unit's edges, each with the bonuses of its kind (3E MODULES)."""
         edges = edges_of(unit)
         melee_bonus = bonus.melee if bonus else 0
         ranged_bonus = bonus.ranged if bonus else 0
+        strikes = []
         for d in unit.oriented.attacks:
             edge = edges[d]
-            melee, ranged = edge.melee, edge.ranged
-            if conversion is not None and conversion[0] == d:
-                if conversion[1] == "ranged":
-                    ranged, melee = ranged + melee, 0
-                else:
-                    melee, ranged = melee + ranged, 0
-                melee_extra = ranged_extra = melee_bonus + ranged_bonus
-            else:
-                melee_extra, ranged_extra = melee_bonus, ranged_bonus
-            if melee:
-                hit = self.melee(unit, d, melee + melee_extra, phase)
-                if hit:
-                    hits.append(hit)
-            if ranged:
-                hit = self.shot(unit, d, ranged + ranged_extra, phase)
-                if hit:
-                    hits.append(hit)
-            if "gauss" in edge.special:
-                hits += self.gauss(unit, d, ranged_bonus, phase)
-        return hits
+            if edge.melee:
+                how = (f"melee {edge.melee}", f"bonus +{melee_bonus}") if self.tracing and melee_bonus else ()
+                strikes.append(Strike(d, "melee", edge.melee, edge.melee + melee_bonus, how))
+            if edge.ranged:
+                how = (f"ranged {edge.ranged}", f"bonus +{ranged_bonus}") if self.tracing and ranged_bonus else ()
+                strikes.append(Strike(d, "ranged", edge.ranged, edge.ranged + ranged_bonus, how))
+        return strikes
 
-    def conversion(self, unit: Unit, phase: int, bonus: Bonus | None) -> tuple[Direction, str] | None:
-        """A Quartermaster's optional melee⇄ranged conversion, once per battle per unit (RULINGS 9)."""
-        if not bonus or not bonus.quartermasters or unit.hex in self.state.converted:
-            return None
-        edges = edges_of(unit)
-        conversions: list[tuple[Direction, str]] = []
-        for d in DIRECTIONS:
-            if edges[d].melee:
-                conversions.append((d, "ranged"))
-            if edges[d].ranged:
-                conversions.append((d, "melee"))
-        options: list[tuple[Direction, str] | None] = [None, *conversions]
-        labels = ["no conversion"] + [f"{d} {'melee to ranged' if kind == 'ranged' else 'ranged to melee'}"
-                                      for d, kind in conversions]
-        answer = self.oracle.choose(unit.army, f"Quartermaster for {unit.tile.key} on {unit.hex} in phase {phase}",
-                                    labels)
-        if answer:
-            self.state.converted.add(unit.hex)
-            if self.tracing:
-                self.note(phase, "quartermaster", f"Quartermaster: {unit.tile.key} on {unit.hex} turns its {labels[answer]}",
-                          "RULINGS 9; PL Kwatermistrz")
-        return options[answer]
-
-    def melee(self, unit: Unit, d: Direction, strength: int, phase: int) -> _Hit | None:
+    def melee(self, unit: Unit, d: Direction, strength: int, phase: int) -> Hit | None:
         target = self.state.units.get(around(unit.hex)[d])
-        if target is None or target.army == unit.army or strength <= 0:
+        if target is None or strength <= 0:
+            return None
+        sides = self.sides
+        if (sides.get(unit.hex, unit.army) == sides.get(target.hex, target.army)) if sides else target.army == unit.army:
             return None
         if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
             if self.tracing:
                 self.note(phase, "hq-vs-hq", f"{unit.tile.key} does not harm {target.tile.key}",
                           "3E THE HQs: an HQ never harms the other HQ")
             return None
-        return _Hit(unit.hex, target.hex, strength, "melee")
+        return Hit(unit.hex, target.hex, strength, "melee")
 
-    def shot(self, unit: Unit, d: Direction, strength: int, phase: int) -> _Hit | None:
+    def shot(self, unit: Unit, d: Direction, strength: int, phase: int) -> Hit | None:
+        hits = self.fire(unit, unit.hex, d, strength, phase)
+        return hits[0] if hits else None
+
+    def fire(self, unit: Unit, start: Hex, d: Direction, strength: int, phase: int) -> list[Hit]:
+        """A ranged attack from ``start`` towards ``d``: it flies over friends and hits the first enemy on the
+        line (3E RANGED ATTACK), unless an ability stops or turns it on the way (the point ``shot_meets``)."""
         units = self.state.units
-        for hex_ in self.board.line_of_fire(unit.hex, d):
+        sides = self.sides
+        own = sides.get(unit.hex, unit.army)
+        meets = self._shot_meets
+        for hex_ in self.board.line_of_fire(start, d):
+            for ability in meets:
+                fate = ability.shot_meets(self, unit, hex_, d, strength, phase)
+                if fate is not None:
+                    return fate
             target = units.get(hex_)
-            if target is None or target.army == unit.army:
+            if target is None or (sides.get(hex_, target.army) if sides else target.army) == own:
                 continue  # shots fly over friends (3E RANGED ATTACK)
             if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
-                return None
+                return []
+            note = ""
             if target.oriented.edges[d.opposite].armor:
                 strength -= 1
+                note = "armor −1"
                 if self.tracing:
                     self.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops 1 of the shot from {unit.hex}",
                               "3E ARMOR")
-            return _Hit(unit.hex, hex_, strength, "ranged") if strength > 0 else None
-        return None
-
-    def gauss(self, unit: Unit, d: Direction, ranged_bonus: int, phase: int) -> list[_Hit]:
-        """Every enemy on the line takes 1; armor saves only its own unit (RULINGS 11, 3E ARMOR)."""
-        strength = 1 + (ranged_bonus if self.rules.enabled("gauss-boosted") else 0)
-        hits = []
-        for hex_ in self.board.line_of_fire(unit.hex, d):
-            target = self.state.units.get(hex_)
-            if target is None or not effects.are_enemies(unit, target):
-                continue
-            wounds = strength - (1 if edges_of(target)[d.opposite].armor else 0)
-            if wounds > 0:
-                hits.append(_Hit(unit.hex, hex_, wounds, "gauss"))
-            else:
-                if self.tracing:
-                    self.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops the Gauss beam for itself",
-                              "3E ARMOR")
-        return hits
-
-    def explode(self, unit: Unit, phase: int, removed: set[Hex]) -> list[_Hit]:
-        """The Clown's blast: 1 wound to every adjacent unit, no bonuses, armor ignored (RULINGS 10)."""
-        removed.add(unit.hex)
-        if self.tracing:
-            self.note(phase, "explosion", f"{unit.tile.key} on {unit.hex} explodes", "RULINGS 10; ES Payaso, PL Klaun")
-        hits = []
-        for d, hex_ in self.board.neighbours(unit.hex):
-            target = self.state.units.get(hex_)
-            if target is None or (target.is_hq and not self.rules.enabled("clown-hits-hq")):
-                continue
-            hits.append(_Hit(unit.hex, hex_, 1, "blast"))
-        return hits
+            return [Hit(unit.hex, hex_, strength, "ranged", note)] if strength > 0 else []
+        return []
 
     # --- the end of a phase: wounds land together ---
-    def land(self, hits: list[_Hit], phase: int | None, nets: frozenset[Hex], boni: dict[Hex, Bonus],
+    def land(self, hits: list[Hit], phase: int | None, nets: frozenset[Hex], boni: dict[Hex, Bonus],
              removed: set[Hex]) -> None:
         units = self.state.units
-        attacks: dict[_Attack, list[_Hit]] = {}
+        for ability in self._reactions:
+            hits = hits + ability.reactions(self, phase, hits)
+        attacks: dict[Attack, list[Hit]] = {}
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
                 self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
-                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND[hit.kind])
+                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
@@ -386,7 +386,7 @@ class _Battle:
         for hex_, wounds in damage.items():
             unit = units[hex_]
             if hex_ in removed:
-                continue  # an exploded Clown leaves the board whatever hits it
+                continue  # an exploded unit leaves the board whatever hits it
             if unit.is_hq:
                 hp = max(0, unit.health - wounds)
                 units[hex_] = replace(unit, hp=hp)
@@ -409,28 +409,36 @@ class _Battle:
                     if self.tracing:
                         self.note(phase, "wound", f"{unit.tile.key} on {hex_} has {total} wound{'s' if total > 1 else ''}",
                                   "3E TOUGHNESS")
+        for ability in self._after_damage:
+            ability.after_damage(self, phase, damage, removed)
         for hex_ in removed:
             units.pop(hex_, None)
             self.state.used.pop(hex_, None)
 
-    def medics(self, attacks: dict[_Attack, list[_Hit]], phase: int | None, nets: frozenset[Hex],
-               boni: dict[Hex, Bonus], removed: set[Hex]) -> set[_Attack]:
+    def medics(self, attacks: dict[Attack, list[Hit]], phase: int | None, nets: frozenset[Hex],
+               boni: dict[Hex, Bonus], removed: set[Hex]) -> set[Attack]:
         """Which attacks the Medics absorb, and which Medics are discarded for it (3E USING MEDICS; RULINGS 4).
 
         Medics are mandatory, so every Medic that can absorb an attack does; which Medic takes which attack is its
-        owner's choice ("its owner decides which attack is absorbed"; "the controlling player chooses which
-        Medic"): the owner picks one of the maximal assignments of Medics to attacks.
+        controller's choice ("its owner decides which attack is absorbed"; "the controlling player chooses which
+        Medic"): the controller picks one of the maximal assignments of its Medics to attacks. A Medic works for
+        whoever controls it — a Medic on a free Scoper's linked side for the Outpost (RULINGS 8) — and absorbs
+        only an attack of a unit that is an enemy of its controller (3E MEDIC: "an attack of 1 enemy unit"), so
+        a chain of Medics never crosses sides.
         """
         units = self.state.units
         hit = {target for (_, target) in attacks}
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:
             return set()
+        captured = effects.captured_modules(units, nets, self.sides)
+        controller = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
-                 if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)]
-        absorbed: set[_Attack] = set()
-        for owner in sorted({units[m].army for m, _ in pairs}):
-            options = _maximal_assignments([p for p in pairs if units[p[0]].army == owner])
+                 if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)
+                 and self.attacker_side(key) != controller[medic]]
+        absorbed: set[Attack] = set()
+        for owner in sorted({controller[m] for m, _ in pairs}):
+            options = _maximal_assignments([p for p in pairs if controller[p[0]] == owner])
             labels = ["; ".join(f"Medic on {m} absorbs {_name(units, k[0])} → {_name(units, k[1])}" for m, k in option)
                       for option in options]
             chosen = options[self.oracle.choose(owner, "Medics", labels)]
@@ -438,7 +446,8 @@ class _Battle:
             spent: set[Hex] = set()
             for medic, key in chosen:
                 absorbed.add(key)
-                discarded = self.discarded_medic(medic, (usable - spent - busy) | {medic}, boni, set(), owner)
+                chain = {m for m in usable - spent - busy if controller[m] == owner} | {medic}
+                discarded = self.discarded_medic(medic, chain, boni, set(), owner)
                 spent.add(discarded)
                 removed.add(discarded)
                 if self.tracing:
@@ -446,7 +455,16 @@ class _Battle:
                               f"{_name(units, key[1])}; the Medic on {discarded} is discarded", "3E USING MEDICS")
         return absorbed
 
-    def absorbable(self, key: _Attack, attacks: dict[_Attack, list[_Hit]]) -> bool:
+    def attacker_side(self, key: Attack) -> str | None:
+        """Who controls the attacking unit; None for an instant tile, whose attack any Medic may absorb (3E
+        MEDIC: "or Sniper, Grenade or any other Instant Action tile")."""
+        source = key[0]
+        if source is None:
+            return None
+        unit = self.state.units.get(source)
+        return self.side(unit) if unit is not None else None
+
+    def absorbable(self, key: Attack, attacks: dict[Attack, list[Hit]]) -> bool:
         if any(h.kind == "blast" for h in attacks[key]):
             return self.rules.enabled("medic-saves-from-clown")
         return True
@@ -484,7 +502,7 @@ def _has_medics(boni: dict[Hex, Bonus]) -> bool:
     return False
 
 
-def _attack_order(key: _Attack) -> tuple:
+def _attack_order(key: Attack) -> tuple:
     source, target = key
     return (source is not None, source or target, target)
 
@@ -539,7 +557,7 @@ def _explore(run: Callable[[_Script], Outcome]) -> Node:
 
 def battle_tree(position: Position, *, trace: bool = False) -> Node:
     """The battle as a tree of the players' choices, each leaf one end state."""
-    return _explore(lambda script: _Battle(position, script, trace).run())
+    return _explore(lambda script: Fight(position, script, trace).run())
 
 
 def leaves(node: Node) -> Iterable[Outcome]:
@@ -569,11 +587,11 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
     """
 
     def run(script: _Script) -> Outcome:
-        fight = _Battle(position, script, trace=False)
+        fight = Fight(position, script, trace=False)
         units = fight.state.units
-        nets = effects.netted(units)
-        boni = effects.bonuses(units, nets, position.rules)
-        fight.land([_Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
+        reading = effects.read(units, position.rules)
+        fight.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
+        fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
         return Outcome(replace(position, units=tuple(units.values())), {}, tuple(script.made))
 
     results: dict[tuple, tuple[tuple[str, ...], Position]] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from .abilities import Points, points_on
 from .errors import RuleNotImplemented
 from .hexes import Hex, around
 from .position import Position, Unit
@@ -22,6 +23,9 @@ from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Edge, Kind, ModuleEffect
 
 Units = Mapping[Hex, Unit]
+#: Who controls each unit whose controller is not its commander (a takeover); every other unit is its army's.
+Sides = Mapping[Hex, str]
+NO_TAKEOVERS: Sides = {}
 
 
 def edges_of(unit: Unit) -> tuple[Edge, ...]:
@@ -29,9 +33,26 @@ def edges_of(unit: Unit) -> tuple[Edge, ...]:
     return unit.oriented.edges
 
 
-def are_enemies(a: Unit, b: Unit) -> bool:
-    """Units of different commanders are enemies (the two-player and deathmatch games)."""
-    return a.army != b.army
+def are_enemies(a: Unit, b: Unit, sides: Sides = NO_TAKEOVERS) -> bool:
+    """Units of different controllers are enemies (the two-player and deathmatch games)."""
+    return sides.get(a.hex, a.army) != sides.get(b.hex, b.army)
+
+
+def side(unit: Unit, sides: Sides = NO_TAKEOVERS) -> str:
+    """Who controls the unit: the army that took it over, or its commander."""
+    return sides.get(unit.hex, unit.army)
+
+
+def takeovers(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None) -> Sides:
+    """Who controls each unit taken over by another army, as the ability families present say (the point
+    ``takeovers``; PL VEGAS, Sztab and Agitator; RULINGS 17-20). Derived from the position, never written."""
+    families = (points or points_on(units.values())).takeovers
+    if not families:
+        return NO_TAKEOVERS
+    sides: dict[Hex, str] = {}
+    for ability in families:
+        sides.update(ability.takeovers(units, rules))
+    return sides
 
 
 def by_hex(position: Position) -> dict[Hex, Unit]:
@@ -41,7 +62,7 @@ def by_hex(position: Position) -> dict[Hex, Unit]:
 # --- nets --------------------------------------------------------------------------------------------------------
 
 
-def net_targets(units: Units) -> dict[Hex, tuple[Hex, ...]]:
+def net_targets(units: Units, sides: Sides = NO_TAKEOVERS) -> dict[Hex, tuple[Hex, ...]]:
     """Every unit with a Net and the adjacent enemies its Nets point at (before any Net is cancelled)."""
     aims: dict[Hex, tuple[Hex, ...]] = {}
     for hex_, unit in units.items():
@@ -50,16 +71,17 @@ def net_targets(units: Units) -> dict[Hex, tuple[Hex, ...]]:
             continue
         targets = []
         near = around(hex_)
+        own = sides.get(hex_, unit.army)
         for d in directions:
             other = units.get(near[d])
-            if other is not None and other.army != unit.army:
+            if other is not None and sides.get(other.hex, other.army) != own:
                 targets.append(other.hex)
         if targets:
             aims[hex_] = tuple(targets)
     return aims
 
 
-def netted(units: Units) -> frozenset[Hex]:
+def netted(units: Units, sides: Sides = NO_TAKEOVERS) -> frozenset[Hex]:
     """The hexes of the units disabled by a Net.
 
     3E USING NETS: a netted Net Fighter nets nobody; two Nets aimed at each other cancel and both Net Fighters
@@ -70,7 +92,7 @@ def netted(units: Units) -> frozenset[Hex]:
     when every unit netting it is netted), and every ring left undecided by it — an unbroken cycle, mutual
     pairs included — counts as free with the Nets inside it void, then the labelling goes on downstream.
     """
-    aims = net_targets(units)
+    aims = net_targets(units, sides)
     if not aims:
         return frozenset()
     attackers: dict[Hex, set[Hex]] = {}
@@ -166,11 +188,14 @@ class Bonus:
     quartermasters: list[Hex] = field(default_factory=list)
 
 
+#: Module effects that decide who controls what; :func:`captured_modules` and :func:`takeovers` read them.
+_CONTROL_EFFECTS = frozenset({"take-over-enemy-modules", "control-takeover"})
+
 #: Module effects that work between battles, not on a unit's fighting (the turn rules read them).
 _TURN_EFFECTS = frozenset({"grant-mobility", "grant-move-and-rotate", "double-move"})
 
 
-def captured_modules(units: Units, nets: frozenset[Hex]) -> dict[Hex, Unit]:
+def captured_modules(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> dict[Hex, Unit]:
     """Enemy modules a free Scoper takes over, each with the Scoper that holds it (RULINGS 8; ES/PL Scoper).
 
     A module is taken when a Scoper's link icon points at it, whatever the module's own facing (PL, Vegas
@@ -183,25 +208,25 @@ def captured_modules(units: Units, nets: frozenset[Hex]) -> dict[Hex, Unit]:
             continue
         for d in unit.oriented.links:
             other = units.get(hex_.neighbour(d))
-            if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other):
+            if other is not None and other.tile.kind is Kind.MODULE and are_enemies(unit, other, sides):
                 taken[other.hex] = unit
     return taken
 
 
-def side_of(unit: Unit, captured: dict[Hex, Unit]) -> str:
-    """Whose side a unit's module effects work for: its own, or that of the Scoper that took it."""
+def side_of(unit: Unit, captured: dict[Hex, Unit], sides: Sides = NO_TAKEOVERS) -> str:
+    """Whose side a unit's module effects work for: its controller's, or that of the Scoper that took it."""
     holder = captured.get(unit.hex)
-    return holder.army if holder is not None else unit.army
+    return side(holder if holder is not None else unit, sides)
 
 
-def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
+def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> list[tuple[Unit, Unit, Unit]]:
     """Every working link: ``(module, linked unit, whose side it works for)``.
 
     A module works only through its own link icons, on the adjacent unit it points at (3E MODULES: "any Module
     must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
     Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8).
     """
-    taken = captured_modules(units, nets)
+    taken = captured_modules(units, nets, sides)
     found = []
     for hex_, unit in units.items():
         module = unit.tile.module
@@ -210,12 +235,12 @@ def links(units: Units, nets: frozenset[Hex]) -> list[tuple[Unit, Unit, Unit]]:
         if module.reach not in (None, 1):
             raise RuleNotImplemented(f"long-distance module links ({unit.tile.key}, reach {module.reach})")
         holder = taken.get(hex_, unit)
-        side = holder.army
+        works_for = sides.get(holder.hex, holder.army)
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
         for d in unit.oriented.links:
             other = units.get(near[d])
-            if other is not None and (other.army != side) == wanted_enemy:
+            if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
                 found.append((unit, other, holder))
     return found
 
@@ -227,7 +252,8 @@ def link_effect(module: Unit) -> ModuleEffect:
     return effect
 
 
-def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) -> dict[Hex, Bonus]:
+def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
+            sides: Sides = NO_TAKEOVERS) -> dict[Hex, Bonus]:
     """What every unit gets from the modules and HQs linked to it; units with nothing are left out.
 
     3E MODULES: effects are cumulative, work at all times, also on HQs; an HQ's ability never affects the HQ
@@ -235,7 +261,7 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) 
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
-    for module_unit, target, _side in links(units, nets):
+    for module_unit, target, _side in links(units, nets, sides):
         if target.hex == module_unit.hex:
             continue
         effect = link_effect(module_unit)
@@ -269,8 +295,27 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES) 
             bonus.medics.append(source)
         elif kind == "melee-counts-as-ranged":
             bonus.quartermasters.append(source)
-        elif kind == "take-over-enemy-modules":
+        elif kind in _CONTROL_EFFECTS:
             continue
         else:
             raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
     return result
+
+
+# --- the whole reading ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Everything that follows from where the units stand, in the order the rules build it: who controls what
+    (takeovers), then nets, then the links and what they give."""
+
+    sides: Sides
+    nets: frozenset[Hex]
+    bonuses: dict[Hex, Bonus]
+
+
+def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None) -> Reading:
+    sides = takeovers(units, rules, points)
+    nets = netted(units, sides)
+    return Reading(sides, nets, bonuses(units, nets, rules, sides))

@@ -767,3 +767,48 @@ def test_two_extra_action_sources_give_two_extra_slots():
         c1 moloch:hq hp=10
     """)
     assert result.hq["moloch"] == 7
+
+
+# --- issue: what differential testing found (control of Medics, the Quartermaster's one attack) ----------------
+
+
+def test_quartermaster_converts_one_attack_of_a_universal_soldiers_edge_and_armor_meets_each():
+    """RULINGS 9 and 12; PL Kwatermistrz: ONE attack of the edge turns; the Universal Soldier's edge still makes two
+    attacks, and 3E ARMOR "protects from all Strength 1 Ranged attacks" meets each: the Super-mutant's armor stops
+    both strength-1 shots, so one end state leaves it unhurt."""
+    found = outcomes("""
+        a1 borgo:super-mutant NE
+        b1 hegemony:universal-soldier NW
+        c2 hegemony:quartermaster NW
+    """)
+    unhurt = [o for o in found if "a1" in survivors(o) and wounds(o, "a1") == 0]
+    assert unhurt and all("melee to ranged" in o.choices[0] for o in unhurt)
+
+
+def test_a_medic_taken_by_a_scoper_is_one_of_the_outposts_medics_for_one_attack():
+    """RULINGS 8 (a module on a Scoper's linked side works for the Outpost); 3E USING MEDICS: one attack is absorbed
+    by ONE Medic, "the controlling player chooses which Medic". Two end states, each Medic absorbing the blow, and
+    the Outpost chooses in both."""
+    found = outcomes("""
+        d1 outpost:medic SW
+        d2 outpost:scoper SW
+        d3 borgo:butcher NE
+        e2 borgo:medic N
+    """)
+    assert len(found) == 2
+    assert {tuple(sorted(survivors(o))) for o in found} == {("d2", "d3", "e2"), ("d1", "d2", "d3")}
+    assert all(o.choices[0].startswith("outpost: Medics") for o in found)
+
+
+def test_a_medic_chain_never_crosses_sides():
+    """3E MEDIC: a Medic absorbs "an attack of 1 enemy unit"; RULINGS 8. The captured Medic on c3 saves the Scoper
+    from the Moloch HQ's blow and is discarded itself: Moloch's own Medic on c4 is not the latter Medic of a chain
+    that saves an enemy from Moloch's own HQ."""
+    result = fight("""
+        b2 outpost:scoper NW
+        b3 moloch:hq hp=20
+        c3 moloch:medic NE
+        c4 moloch:medic SW
+    """)
+    assert survivors(result) == {"b2": "outpost:scoper", "b3": "moloch:hq", "c4": "moloch:medic"}
+    assert wounds(result, "b2") == 0

@@ -1,0 +1,222 @@
+"""Ability families, and the named points of the loops where they act.
+
+The battle loop (:mod:`solver.battle`), the reading of a position (:mod:`solver.effects`) and the turn rules
+(:mod:`solver.actions`) know no army and no special tile. They name *points* — the moments where the rules let
+something special happen — and ask the ability families present on the board what happens there. Each family
+(the Clown's explosion, the Gauss beam, the Quartermaster, the Scoper, control takeover, redirection, long
+links, venom, the Motherland, foundations, terrain, …) lives in one module of this package that owns its rule,
+and the army files name which ability a tile has (``ability``, ``module`` and edge icons). Adding an army adds
+data and, where its rules are new, a module here; the loops do not change.
+
+This is python-chess's variant pattern and OpenSpiel's game hooks: the core names the hook, the family fills it.
+
+The points
+----------
+Reading a position (:func:`solver.effects.read`), at the start of every battle phase and between battles:
+
+``takeovers(units, rules)``
+    Units whose control passes to another army ("who controls this unit" is derived, never written).
+
+A battle (:mod:`solver.battle`):
+
+``battle_start(fight)``
+    Hits dealt before the first initiative phase (venom).
+``phase_hits(fight, phase)``
+    Attacks in a phase that no unit's initiative makes (terrain that strikes).
+``act(fight, unit, phase, bonus)``
+    A unit's action replaced by its ability (the Clown explodes instead of attacking). ``None``: the ordinary
+    action, the unit's strikes, follows.
+``strikes(fight, unit, phase, bonus, strikes)``
+    The strikes of an ordinary action changed before they are aimed (a Quartermaster converts one).
+``edge_hits(fight, unit, direction, edge, bonus, phase)``
+    The hits of an edge icon that is not a plain melee or ranged attack (a Gauss beam).
+``shot_meets(fight, shooter, hex, direction, strength, phase)``
+    A ranged attack entering a hex; an ability may stop or turn it there (redirection, terrain).
+``reactions(fight, phase, hits)``
+    Hits that other hits set off as they land (a Trap, a Mad Bomber).
+``after_damage(fight, phase, damage, removed)``
+    What follows the wounds of a phase (venom markers, toughness lost).
+``phase_end(fight, phase, removed)`` / ``battle_end(fight)``
+    Consequences at the end of a phase (removed units going elsewhere) and of the battle.
+
+Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
+applies one, ``turn_problem`` says why one is illegal.
+
+Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
+the board (or the position) carries one of its triggers; the loops ask only the families present, and of
+them only those that override the point, so a battle of plain warriors pays nothing for the expansions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from ..fight import Hit, Strike
+from ..hexes import Direction, Hex
+from ..tiles import Edge, Tile
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from ..battle import Fight
+    from ..effects import Bonus
+    from ..position import Unit
+    from ..rules import RuleSet
+
+Units = Mapping[Hex, "Unit"]
+
+
+class Ability:
+    """One ability family: the triggers that make it present, and its rule at the points it overrides."""
+
+    #: Tile abilities (``ability NAME`` in an army file) that make the family present.
+    tile_abilities: frozenset[str] = frozenset()
+    #: Module effects (``module TYPE``) that make it present.
+    module_effects: frozenset[str] = frozenset()
+    #: Edge icons (``edge …: NAME``) that make it present.
+    edge_specials: frozenset[str] = frozenset()
+
+    @classmethod
+    def carried_by(cls, tile: Tile) -> bool:
+        if cls.tile_abilities & tile.abilities:
+            return True
+        if tile.module is not None and tile.module.type in cls.module_effects:
+            return True
+        if cls.edge_specials and tile.edges:
+            return any(cls.edge_specials & edge.special for edge in tile.edges)
+        return False
+
+    # --- reading a position ---
+    def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
+        return {}
+
+    # --- the battle ---
+    def battle_start(self, fight: Fight) -> list[Hit]:
+        return []
+
+    def phase_hits(self, fight: Fight, phase: int) -> list[Hit]:
+        return []
+
+    def act(self, fight: Fight, unit: Unit, phase: int, bonus: Bonus | None) -> list[Hit] | None:
+        return None
+
+    def strikes(self, fight: Fight, unit: Unit, phase: int, bonus: Bonus | None,
+                strikes: list[Strike]) -> list[Strike]:
+        return strikes
+
+    def edge_hits(self, fight: Fight, unit: Unit, direction: Direction, edge: Edge, bonus: Bonus | None,
+                  phase: int) -> list[Hit]:
+        return []
+
+    def shot_meets(self, fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, strength: int,
+                   phase: int) -> list[Hit] | None:
+        """``None``: the shot flies on as usual; a list: the shot ends here with these hits."""
+        return None
+
+    def reactions(self, fight: Fight, phase: int | None, hits: Sequence[Hit]) -> list[Hit]:
+        return []
+
+    def after_damage(self, fight: Fight, phase: int | None, damage: Mapping[Hex, int], removed: set[Hex]) -> None:
+        return None
+
+    def phase_end(self, fight: Fight, phase: int, removed: set[Hex]) -> None:
+        return None
+
+    def battle_end(self, fight: Fight) -> None:
+        return None
+
+
+#: Abilities, module effects and edge icons whose rules nhex does not implement yet, with the rule each needs. A
+#: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
+#: A family that implements one removes its line here.
+NOT_IMPLEMENTED = {
+    "venom": "venom (Neojungle Nightshade, Babel 13)",
+    "sharpshooter": "the Sharpshooter's choice of target (Babel 13)",
+    "spy": "spies (New York, Babel 13)",
+    "shotgun": "the Shotgun (New York, Babel 13)",
+    "rocket": "the Rocket Launcher (New York, Babel 13)",
+    "push": "the Pusher (New York, Babel 13)",
+    "regenerate": "regeneration (Smart Bio-droid, Duel)",
+    "redirect": "redirection (Doomsday Machine)",
+    "trap": "the Trap (Doomsday Machine)",
+    "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
+    "matrix": "the Motherland (Neojungle HQ, Babel 13)",
+}
+
+
+@lru_cache(maxsize=None)
+def missing_rule(tile: Tile) -> str | None:
+    """The rule a tile needs that nhex does not implement yet, or None."""
+    names = set(tile.abilities)
+    if tile.module is not None:
+        names.add(tile.module.type)
+    for edge in tile.edges or ():
+        names |= edge.special
+    return next((NOT_IMPLEMENTED[n] for n in sorted(names) if n in NOT_IMPLEMENTED), None)
+
+
+def _registry() -> tuple[type[Ability], ...]:
+    # Imported here: the family modules import this package for the Ability base class.
+    from . import explosion, gauss, quartermaster
+
+    return (explosion.Explosion, gauss.GaussBeam, quartermaster.Quartermaster)
+
+
+@lru_cache(maxsize=None)
+def families() -> tuple[type[Ability], ...]:
+    """Every ability family nhex implements, in the order they act at a shared point."""
+    return _registry()
+
+
+@lru_cache(maxsize=4096)
+def present(tiles: frozenset[Tile]) -> tuple[Ability, ...]:
+    """The families carried by these tiles, one instance each (families keep no state: a battle's state is in
+    the fight they are handed)."""
+    return tuple(family() for family in families() if any(family.carried_by(t) for t in tiles))
+
+
+def present_on(units: Iterable[Unit]) -> tuple[Ability, ...]:
+    return present(frozenset(u.tile for u in units))
+
+
+def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
+    """The families among ``abilities`` that act at ``point`` (override its default)."""
+    default = getattr(Ability, point)
+    return tuple(a for a in abilities if getattr(type(a), point) is not default)
+
+
+#: Every point of the loops, by name (the methods of :class:`Ability` that a family may override).
+POINTS = ("takeovers", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
+          "after_damage", "phase_end", "battle_end")
+
+
+class Points:
+    """For one set of tiles, the families present at each point: ``points.act`` is the tuple of families
+    acting at ``act``. Built once per set of tiles, so a loop pays one attribute read per point."""
+
+    __slots__ = POINTS
+
+    def __init__(self, present: tuple[Ability, ...]) -> None:
+        for point in POINTS:
+            setattr(self, point, at_point(present, point))
+
+    takeovers: tuple[Ability, ...]
+    battle_start: tuple[Ability, ...]
+    phase_hits: tuple[Ability, ...]
+    act: tuple[Ability, ...]
+    strikes: tuple[Ability, ...]
+    edge_hits: tuple[Ability, ...]
+    shot_meets: tuple[Ability, ...]
+    reactions: tuple[Ability, ...]
+    after_damage: tuple[Ability, ...]
+    phase_end: tuple[Ability, ...]
+    battle_end: tuple[Ability, ...]
+
+
+@lru_cache(maxsize=4096)
+def points_of(tiles: frozenset[Tile]) -> Points:
+    return Points(present(tiles))
+
+
+def points_on(units: Iterable[Unit]) -> Points:
+    """The points' families for the tiles of these units."""
+    return points_of(frozenset(u.tile for u in units))

@@ -1,0 +1,48 @@
+"""The Clown's explosion (Moloch): in its phase it may explode instead of attacking.
+
+RULINGS 10; ES Moloch sheet, Payaso: "puede explotar … 1 herida a todas las unidades adyacentes, incluyendo los
+CGs" (it may explode … 1 wound to every adjacent unit, HQs included); PL Klaun. No bonuses, armor ignored; a
+netted Clown cannot explode (it does not act at all). Option ``clown-hits-hq=no`` spares HQs (the PL reading of
+the blast as a Bomb); ``clown-may-explode=no`` makes it a plain warrior.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..fight import Hit
+from . import Ability
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..battle import Fight
+    from ..effects import Bonus
+    from ..position import Unit
+
+
+class Explosion(Ability):
+    tile_abilities = frozenset({"explosion"})
+
+    def act(self, fight: Fight, unit: Unit, phase: int, bonus: Bonus | None) -> list[Hit] | None:
+        if "explosion" not in unit.tile.abilities or not fight.rules.enabled("clown-may-explode"):
+            return None
+        answer = fight.choose(fight.side(unit), f"{unit.tile.key} on {unit.hex} in phase {phase}",
+                              ("attacks", "explodes"))
+        if answer == 0:
+            return None
+        return blast(fight, unit, phase, hq=fight.rules.enabled("clown-hits-hq"),
+                     rule="RULINGS 10; ES Payaso, PL Klaun")
+
+
+def blast(fight: Fight, unit: Unit, phase: int, *, hq: bool, rule: str) -> list[Hit]:
+    """The unit explodes and leaves the board: 1 wound to every adjacent unit, friend or foe, no bonuses, armor
+    ignored; HQs only when ``hq``. Shared by every tile that explodes (the Clown, the Explosives prize)."""
+    fight.removed_now(unit.hex)
+    if fight.tracing:
+        fight.note(phase, "explosion", f"{unit.tile.key} on {unit.hex} explodes", rule)
+    hits = []
+    for _, hex_ in fight.board.neighbours(unit.hex):
+        target = fight.units.get(hex_)
+        if target is None or (target.is_hq and not hq):
+            continue
+        hits.append(Hit(unit.hex, hex_, 1, "blast"))
+    return hits

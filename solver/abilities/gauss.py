@@ -1,0 +1,45 @@
+"""The Gauss Cannon's beam (Moloch): every enemy unit on its line takes 1 wound.
+
+RULINGS 11; ES Moloch sheet, Cañón Gauss: strength 1, never boosted (option ``gauss-boosted``); it wounds every
+enemy on the line, HQs included, and passes over friends; armor lowers it only for the unit that has it
+(3E ARMOR).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..fight import Hit
+from ..hexes import Direction
+from ..tiles import Edge
+from . import Ability
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..battle import Fight
+    from ..effects import Bonus
+    from ..position import Unit
+
+
+class GaussBeam(Ability):
+    edge_specials = frozenset({"gauss"})
+
+    def edge_hits(self, fight: Fight, unit: Unit, direction: Direction, edge: Edge, bonus: Bonus | None,
+                  phase: int) -> list[Hit]:
+        if "gauss" not in edge.special:
+            return []
+        boost = bonus.ranged if bonus and fight.rules.enabled("gauss-boosted") else 0
+        strength = 1 + boost
+        hits = []
+        for hex_ in fight.board.line_of_fire(unit.hex, direction):
+            target = fight.units.get(hex_)
+            if target is None or not fight.enemies(unit, target):
+                continue
+            armor = 1 if target.oriented.edges[direction.opposite].armor else 0
+            wounds = strength - armor
+            how = "Gauss 1" + (f" + ranged bonus {boost}" if boost else "") + ("; armor −1" if armor else "")
+            if wounds > 0:
+                hits.append(Hit(unit.hex, hex_, wounds, "gauss", how))
+            elif fight.tracing:
+                fight.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops the Gauss beam for itself",
+                           "3E ARMOR")
+        return hits

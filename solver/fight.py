@@ -1,0 +1,57 @@
+"""The values a battle passes between its loop (:mod:`solver.battle`) and the ability families
+(:mod:`solver.abilities`): what one unit strikes with, the hits that land at the end of a phase, trace events.
+
+They live in a module of their own so that the loop and the abilities can both import them without importing
+each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hexes import Direction, Hex
+
+#: One attack, whose wounds a Medic absorbs together: ``(source, target)``; the source is None for an instant tile.
+Attack = tuple["Hex | None", Hex]
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """One attack a unit makes on one edge in one action, before it is aimed: ``kind`` is ``melee`` or
+    ``ranged``; ``strength`` includes the bonuses of its kind.
+
+    A Universal Soldier's edge makes two strikes (RULINGS 12), each meeting armor on its own (3E ARMOR). ``how``
+    says how the strength was made, for the trace (issue: a judge reads every bonus): ``("ranged 1", "Officer
+    on b2 +1")``.
+    """
+
+    direction: Direction
+    kind: str
+    #: The strength printed on the edge for this kind of attack.
+    printed: int
+    strength: int
+    how: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Hit:
+    """Wounds that land on ``target`` at the end of the phase; ``source`` is None for an instant tile."""
+
+    source: Hex | None
+    target: Hex
+    wounds: int
+    kind: str  # melee, ranged, gauss, blast, instant, or an ability's own kind
+    note: str = ""  # how the wounds were made: bonuses, armor (the trace shows it)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of a battle's trace: what happened, in which phase, and the rule behind it."""
+
+    phase: int | None
+    kind: str
+    text: str
+    rule: str = ""
+
+    def __str__(self) -> str:
+        return self.text + (f"  [{self.rule}]" if self.rule else "")
