@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from . import battle, effects
+from . import abilities, battle, effects
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
@@ -45,10 +45,6 @@ from .tiles import Kind, Tile, army as army_data
 #: The armies whose between-battle rules nhex implements. The others raise RuleNotImplemented where their
 #: own rules would matter.
 BASE_ARMIES = frozenset({"moloch", "outpost", "borgo", "hegemony"})
-
-#: Non-base abilities and module effects that act between battles; nhex does not implement them yet.
-_TURN_ABILITIES_MISSING = frozenset({"transport", "push", "regenerate", "spy", "trap", "rotate-one-unit-per-turn"})
-_TURN_MODULES_MISSING = frozenset({"control-takeover", "grant-move-and-rotate", "matrix"})
 
 #: Instants by tile name. Other armies' tiles with these names follow the same texts (NOTATION §5).
 _INSTANTS = frozenset({"battle", "move", "push-back", "sniper", "grenade", "air-strike", "bomb"})
@@ -179,14 +175,11 @@ def _same_look(tile: Tile, a: Direction, b: Direction) -> bool:
 
 @lru_cache(maxsize=None)
 def _missing_turn_rule(tile: Tile) -> str | None:
-    """The tile's between-battles rule that nhex does not implement, if it has one."""
-    if tile.kind is Kind.FOUNDATION:
+    """The tile's between-battles rule that nhex does not implement, if it has one (the ability families say
+    which they implement: :data:`solver.abilities.TURN_NOT_IMPLEMENTED`)."""
+    if tile.kind is Kind.FOUNDATION and not abilities.turn_points_of(frozenset({tile})).arrived:
         return f"foundation tiles ({tile.key}, Babel 13)"
-    if tile.abilities & _TURN_ABILITIES_MISSING:
-        return f"the {', '.join(sorted(tile.abilities & _TURN_ABILITIES_MISSING))} ability of {tile.key}"
-    if tile.module is not None and tile.module.type in _TURN_MODULES_MISSING:
-        return f"the {tile.module.type} effect of {tile.key}"
-    return None
+    return abilities.missing_turn_rule(tile)
 
 
 def _supported(position: Position) -> None:
@@ -195,8 +188,10 @@ def _supported(position: Position) -> None:
         missing = _missing_turn_rule(unit.tile)
         if missing is not None:
             raise RuleNotImplemented(missing)
-    if position.foundations:
-        raise RuleNotImplemented(f"foundation tiles ({position.foundations[0].tile.key}, Babel 13)")
+    for foundation in position.foundations:
+        missing = _missing_turn_rule(foundation.tile)
+        if missing is not None:
+            raise RuleNotImplemented(missing)
 
 
 def _last_tile_drawn(position: Position) -> bool:
@@ -412,7 +407,8 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
     owner = pushed.army
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
-                  replace(position, units=_moved(position, target, dest, None), hands=hands)) for dest in allowed)
+                  _arrived(replace(position, units=_moved(position, target, dest, None), hands=hands), dest))
+                 for dest in allowed)
 
 
 # --- instants that wound: Sniper, Grenade, Air Strike --------------------------------------------------------------
@@ -490,7 +486,7 @@ def _use_results(position: Position, use: Use, army: str) -> tuple[tuple[str, Po
     if tile.kind is not Kind.INSTANT:
         raise IllegalAction(str(use), UNIT_NOT_USED)
     if tile.name not in _INSTANTS:
-        raise RuleNotImplemented(f"the instant tile {tile.key}")
+        raise RuleNotImplemented(f"the instant tile {tile.key}")  # a family's instant is claimed in results()
     if tile.army != army:
         raise IllegalAction(str(use), OWN_TILES)
     if board_full(position):
@@ -512,7 +508,8 @@ def _use_results(position: Position, use: Use, army: str) -> tuple[tuple[str, Po
         if problem is not None:
             raise IllegalAction(str(use), problem)
         hands = _from_hand(position, use, tile, army)
-        return (("", replace(position, units=_moved(position, source, target, use.facing), hands=hands)),)
+        return (("", _arrived(replace(position, units=_moved(position, source, target, use.facing), hands=hands),
+                              target)),)
     if name == "push-back":
         return _pushed(position, use, army)
     return _wounded(position, use, army)
@@ -578,10 +575,15 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
     ``used`` holds the free moves already taken this turn. A Battle tile or a full board means a Battle
     follows (:func:`starts_battle`); this module leaves the fighting to :mod:`solver.battle`.
     """
+    claimed = _claimed(position, action, army, used)
+    if claimed is not None:
+        if len(claimed) > 1:
+            raise ChoiceRequired(str(action), [label for label, _ in claimed])
+        return claimed[0][1]
     if isinstance(action, Place):
-        return _place(position, action, army)
+        return _arrived(_place(position, action, army), action.hex)
     if isinstance(action, Move):
-        return _free_move(position, action, army, used)
+        return _arrived(_free_move(position, action, army, used), action.target)
     if isinstance(action, Use):
         found = results(position, action, army)
         if len(found) > 1:
@@ -595,7 +597,27 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
         return _draw(position, action, army)
     if isinstance(action, Pass):
         return position
-    raise TypeError(f"not an action: {action!r}")
+    raise RuleNotImplemented(f"the action {action}")
+
+
+def _claimed(position: Position, action: Action, army: str, used: frozenset[Spent]
+             ) -> tuple[tuple[str, Position], ...] | None:
+    """The results of an action that an ability family owns (the point ``turn_results``), else None."""
+    for family in abilities.turn_points(position).turn_results:
+        found = family.turn_results(position, action, army, used)
+        if found is not None:
+            return found
+    return None
+
+
+def _arrived(position: Position, hex_: Hex) -> Position:
+    """A unit has just been placed, moved or pushed onto ``hex_``: the families that react to it (a Mine under
+    it) act. Only foundations react today, so a position without them costs nothing."""
+    if not position.foundations:
+        return position
+    for family in abilities.turn_points(position).arrived:
+        position = family.arrived(position, hex_)
+    return position
 
 
 def results(position: Position, action: Action, army: str, used: frozenset[Spent] = NOTHING_USED
@@ -607,6 +629,9 @@ def results(position: Position, action: Action, army: str, used: frozenset[Spent
     have one result per distinct way the wounded side can use its Medics. Every other action has one
     result, labelled ``""``.
     """
+    claimed = _claimed(position, action, army, used)
+    if claimed is not None:
+        return claimed
     if isinstance(action, Use):
         return _use_results(position, action, army)
     return (("", apply(position, action, army, used)),)
@@ -623,23 +648,32 @@ def spend(position: Position, action: Action, army: str, used: frozenset[Spent])
     elif isinstance(action, Use) and action.tile.name == "move":
         moved = (action.targets[0], action.targets[1])
     elif isinstance(action, Place):
-        return frozenset(s for s in used if s.hex != action.hex)
+        return _family_spent(position, action, army, frozenset(s for s in used if s.hex != action.hex))
     else:
-        return used
+        return _family_spent(position, action, army, used)
     source, target = moved
     kept: set[Spent] = set()
     for s in used:
         if s.hex == target and source != target:
             continue
         kept.add(Spent(target if s.hex == source else s.hex, s.source, target if s.giver == source else s.giver))
-    if isinstance(action, Move):
+    if isinstance(action, Move) and action.by in ("mobility", "transport"):
         giver = None
         if action.by == "transport":
             unit = position.unit_at(source)
             assert unit is not None
             giver = _transport_giver(position, unit, army, netted(position), used)
         kept.add(Spent(target, action.by, giver))
-    return frozenset(kept)
+    result = frozenset(kept)
+    for family in abilities.turn_points(position).spent:
+        result = family.spent(position, action, army, result)
+    return result
+
+
+def _family_spent(position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
+    for family in abilities.turn_points(position).spent:
+        used = family.spent(position, action, army, used)
+    return used
 
 
 # --- listing the legal actions --------------------------------------------------------------------------------------
@@ -676,6 +710,8 @@ def _actions(position: Position, army: str, used: frozenset[Spent], every_destin
         elif tile.kind is Kind.INSTANT and tile.army == army:
             yield from _instant_actions(position, army, tile, nets, every_destination)
     yield from _free_moves(position, army, nets, used)
+    for family in abilities.turn_points(position).turn_actions:
+        yield from family.turn_actions(position, army, used, every_destination)
 
 
 def _turns(position: Position, unit: Unit, reach: int) -> Iterator[tuple[Hex, Direction]]:
@@ -698,6 +734,8 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
                      every_destination: bool) -> Iterator[Action]:
     name = tile.name
     if name not in _INSTANTS:
+        if name in abilities.turn_points(position).instants:
+            return  # the family that owns the instant lists its uses (the point turn_actions)
         raise RuleNotImplemented(f"the instant tile {tile.key}")
     if name == "battle":
         if not _last_tile_drawn(position):

@@ -361,8 +361,8 @@ def test_cli_check_names_a_rule_it_does_not_implement(capsys, tmp_path):
     agitator.write_text(MIDGAME.replace("outpost", "vegas")
                         + "1. vegas: draw agitator scout medic; discard scout; place agitator c2 N\n")
     assert main(["check", str(agitator)]) == 2
-    assert capsys.readouterr().err == (f"{agitator}:8: place vegas:agitator c2 N: not implemented yet: the "
-                                       "control-takeover effect of vegas:agitator\n")
+    assert capsys.readouterr().err == (f"{agitator}:8: place vegas:agitator c2 N: not implemented yet: control "
+                                       "takeover (Vegas HQ and Agitator, Duel) (vegas:agitator)\n")
 
 
 def test_cli_moves(capsys):

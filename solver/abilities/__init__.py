@@ -57,9 +57,10 @@ from ..hexes import Direction, Hex
 from ..tiles import Edge, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - types only
+    from ..actions import Spent
     from ..battle import Fight
     from ..effects import Bonus
-    from ..position import Unit
+    from ..position import Action, Position, Unit
     from ..rules import RuleSet
 
 Units = Mapping[Hex, "Unit"]
@@ -123,6 +124,31 @@ class Ability:
 
     def battle_end(self, fight: Fight) -> None:
         return None
+
+    # --- between battles (solver/actions.py) ---
+    #: Instant tiles (by tile name) whose use this family owns: Rotation, Castling, Small Bomb, Terror, ...
+    instants: frozenset[str] = frozenset()
+
+    def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
+                     every_destination: bool) -> Iterable[Action]:
+        """Actions the family grants ``army`` besides the tiles in hand (free moves by an HQ, a Pusher's push,
+        procedures, ...), and the uses of its instants held in ``army``'s hand. ``every_destination``: list a
+        choice of the opponent's (where a pushed unit goes) as separate actions."""
+        return ()
+
+    def turn_results(self, position: Position, action: Action, army: str,
+                     used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
+        """Every result of ``action`` with the other player's choice leading to it, when the action is this
+        family's; None when it is not. Raises IllegalAction naming the rule an action of its own breaks."""
+        return None
+
+    def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
+        """What a turn-limited grant of this family has used once ``action`` is done (``used`` by default)."""
+        return used
+
+    def arrived(self, position: Position, hex_: Hex) -> Position:
+        """A unit has just been placed, moved or pushed onto ``hex_`` in ``position`` (foundations react)."""
+        return position
 
 
 #: Abilities, module effects and edge icons whose rules nhex does not implement yet, with the rule each needs. A
@@ -220,3 +246,58 @@ def points_of(tiles: frozenset[Tile]) -> Points:
 def points_on(units: Iterable[Unit]) -> Points:
     """The points' families for the tiles of these units."""
     return points_of(frozenset(u.tile for u in units))
+
+
+#: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
+TURN_NOT_IMPLEMENTED = {
+    "transport": "the Smart Transporter's swap on placement (Duel)",
+    "push": "the Pusher's push (New York, Babel 13)",
+    "regenerate": "regeneration (Smart Bio-droid, Duel)",
+    "spy": "spies (New York, Babel 13)",
+    "trap": "the Trap (Doomsday Machine)",
+    "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
+    "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
+    "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",
+    "matrix": "the Motherland (Neojungle HQ, Babel 13)",
+}
+
+
+@lru_cache(maxsize=None)
+def missing_turn_rule(tile: Tile) -> str | None:
+    """The between-battles rule a tile needs that nhex does not implement yet, or None."""
+    names = set(tile.abilities)
+    if tile.module is not None:
+        names.add(tile.module.type)
+    found = sorted(n for n in names if n in TURN_NOT_IMPLEMENTED)
+    return f"{TURN_NOT_IMPLEMENTED[found[0]]} ({tile.key})" if found else None
+
+
+class TurnPoints:
+    """For one set of tiles (on the board and in hand), the families acting between battles."""
+
+    __slots__ = ("turn_actions", "turn_results", "spent", "arrived", "instants")
+
+    def __init__(self, present: tuple[Ability, ...]) -> None:
+        self.turn_actions = at_point(present, "turn_actions")
+        self.turn_results = at_point(present, "turn_results")
+        self.spent = at_point(present, "spent")
+        self.arrived = at_point(present, "arrived")
+        #: The family owning each instant tile name.
+        self.instants: dict[str, Ability] = {name: a for a in present for name in a.instants}
+
+
+@lru_cache(maxsize=4096)
+def turn_points_of(tiles: frozenset[Tile]) -> TurnPoints:
+    return TurnPoints(tuple(family() for family in families()
+                            if any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
+                                   for t in tiles)))
+
+
+def turn_points(position: Position) -> TurnPoints:
+    """The families acting between battles in ``position``: carried by a unit or foundation on the board, or an
+    instant in a hand."""
+    tiles = {u.tile for u in position.units}
+    tiles.update(f.tile for f in position.foundations)
+    for _, hand in position.hands:
+        tiles.update(hand)
+    return turn_points_of(frozenset(tiles))
