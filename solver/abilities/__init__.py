@@ -49,6 +49,8 @@ them only those that override the point, so a battle of plain warriors pays noth
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
@@ -75,6 +77,8 @@ class Ability:
     module_effects: frozenset[str] = frozenset()
     #: Edge icons (``edge …: NAME``) that make it present.
     edge_specials: frozenset[str] = frozenset()
+    #: Where several families act at one point, lower ``order`` acts first.
+    order: int = 100
 
     @classmethod
     def carried_by(cls, tile: Tile) -> bool:
@@ -180,17 +184,20 @@ def missing_rule(tile: Tile) -> str | None:
     return next((NOT_IMPLEMENTED[n] for n in sorted(names) if n in NOT_IMPLEMENTED), None)
 
 
-def _registry() -> tuple[type[Ability], ...]:
-    # Imported here: the family modules import this package for the Ability base class.
-    from . import explosion, gauss, quartermaster
-
-    return (explosion.Explosion, gauss.GaussBeam, quartermaster.Quartermaster)
-
-
 @lru_cache(maxsize=None)
 def families() -> tuple[type[Ability], ...]:
-    """Every ability family nhex implements, in the order they act at a shared point."""
-    return _registry()
+    """Every ability family nhex implements: each :class:`Ability` subclass defined in a module of this package,
+    found by looking (so a new family is one new module, and no list needs editing), in the order of their
+    ``order`` and then their names, which is the order they act in at a shared point."""
+    found: list[type[Ability]] = []
+    # Imported here, once: the family modules import this package for the Ability base class.
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, Ability) and value is not Ability
+                    and value.__module__ == module.__name__):
+                found.append(value)
+    return tuple(sorted(found, key=lambda family: (family.order, family.__module__, family.__name__)))
 
 
 @lru_cache(maxsize=4096)
