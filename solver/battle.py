@@ -31,6 +31,7 @@ from typing import Callable, Iterable, Sequence
 from . import effects
 from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
+from .features import refuse
 from .hexes import DIRECTIONS, Direction, Hex, around
 from .position import Position, Unit
 from .tiles import Kind, Tile
@@ -176,6 +177,7 @@ def _missing_rule(tile: Tile) -> str | None:
 
 
 def _refuse_missing_rules(position: Position) -> None:
+    refuse(position)  # NOTATION §10 features the battle does not play yet
     for unit in position.units:
         missing = _missing_rule(unit.tile)
         if missing is not None:
