@@ -179,12 +179,13 @@ class Position:
     def _order_additions(self) -> None:
         """The §10 fields in canonical order, so that equal positions are equal however they were written."""
         object.__setattr__(self, "terminals", label_order(tuple(set(self.terminals))))
-        object.__setattr__(self, "energy", tuple(sorted(self.energy)))
+        # 0 Energy and 0 points are the defaults and are not kept, as the reader does not keep them.
+        object.__setattr__(self, "energy", tuple(sorted((a, n) for a, n in self.energy if n)))
         object.__setattr__(self, "terrain", tuple(sorted(self.terrain, key=lambda e: e.hexes)))
         object.__setattr__(self, "turrets", tuple(sorted(self.turrets, key=lambda t: t.hex)))
-        object.__setattr__(self, "held_prizes", tuple(sorted(self.held_prizes)))
+        object.__setattr__(self, "held_prizes", tuple(sorted((a, prize_order(p)) for a, p in self.held_prizes)))
         object.__setattr__(self, "teams", tuple(sorted(tuple(sorted(team)) for team in self.teams)))
-        object.__setattr__(self, "scores", tuple(sorted(self.scores)))
+        object.__setattr__(self, "scores", tuple(sorted((a, n) for a, n in self.scores if n)))
 
     def location(self, key: str) -> Location | None:
         """Where the statement ``key`` stood in the file (``terrain c1``, ``unit b3``, ``energy smart``, ...)."""
