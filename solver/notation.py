@@ -451,6 +451,7 @@ class _Reader(AdditionsReader):
         solution = None
         if self.solution is not None:
             solution = tuple(self.action(tree, player) for tree, _ in self.solution)
+            self.check_purchases_last([tree for tree, _ in self.solution], solution)
         fields = {k: v for k, v in self.card.items() if k not in ("title",)}
         return Puzzle(position=position, title=self.card["title"], solution=solution, **fields)
 
@@ -515,8 +516,9 @@ class _Reader(AdditionsReader):
             raise self.fail(f"{army} is not among the players", army_token)
         if int(str(number)[:-1]) < 1:
             raise self.fail("turns are numbered from 1", number)
-        return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(subtree(a), army) for a in actions),
-                          node.meta.line)
+        read = tuple(self.action(subtree(a), army) for a in actions)
+        self.check_purchases_last([subtree(a) for a in actions], read)
+        return cards.Turn(int(str(number)[:-1]), army, read, node.meta.line)
 
     def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
