@@ -177,7 +177,7 @@ def _missing_rule(tile: Tile) -> str | None:
 
 
 def _refuse_missing_rules(position: Position) -> None:
-    refuse(position)  # NOTATION §10 features the battle does not play yet
+    refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     for unit in position.units:
         missing = _missing_rule(unit.tile)
         if missing is not None:

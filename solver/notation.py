@@ -22,7 +22,7 @@ from .cards import GameRecord, Goal, Puzzle
 from .errors import NotationError
 from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
-from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
+from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
 from .resources import grammar_text, subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
@@ -281,7 +281,8 @@ class _Reader(AdditionsReader):
             node = self.hand_nodes[problem.hand]
             held = terminals(node)[1:]
             if problem.kind is ProblemKind.HAND_TOO_BIG:
-                return self.fail(problem.message, held[3])
+                return self.fail(problem.message,
+                                 held[HAND_SIZE_REINFORCEMENT if self.rules.enabled("reinforcement") else HAND_SIZE])
             hand = self.hands[problem.hand]
             last = max(i for i, t in enumerate(hand) if t == problem.tile)
             return self.fail(problem.message, held[last])
