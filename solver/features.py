@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
+from .cards import GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .hexes import Direction
@@ -61,12 +61,6 @@ def unimplemented(position: Position) -> list[Feature]:
         elif unit.tile.army != unit.army and unit.tile.army == "mercenary":
             add("the hired Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as a mercenary; RULINGS 57)",
                 f"unit {unit.hex.label}")
-    if position.teams:
-        add("team matches (3E THE MULTIPLAYER MODE, TEAM MATCH)", "team")
-    if position.mode != "deathmatch":
-        add("the score mode (3E THE MULTIPLAYER MODE)", "mode")
-    if position.scores:
-        add("scores (3E THE MULTIPLAYER MODE)", f"score {position.scores[0][0]}")
     for name, default in _OPTIONS_NOT_PLAYED:
         if position.rules.option(name) != default:
             add(f"the rule option {name}={position.rules.option(name)}", "rules")
@@ -74,7 +68,7 @@ def unimplemented(position: Position) -> list[Feature]:
 
 
 #: Rule options (§10.6) whose non-default values the engine does not play yet, with their defaults.
-_OPTIONS_NOT_PLAYED = (("beginning", "standard"), ("reinforcement", "no"), ("moloch-team-fire", "yes"))
+_OPTIONS_NOT_PLAYED = (("beginning", "standard"), ("reinforcement", "no"))
 
 
 def unimplemented_action(action: Action) -> Feature | None:
@@ -98,13 +92,7 @@ def unimplemented_action(action: Action) -> Feature | None:
 
 def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     """The §10 features of a game record the engine lacks: its start position's, its seating's, its lines'."""
-    found = unimplemented(record.position)
-    if len(record.players) != len(set(record.players)):
-        found.append(Feature("1 player vs a team (3E THE MULTIPLAYER MODE, 1 PLAYER VS A TEAM)"))
-    for entry in record.entries:
-        if isinstance(entry, (ExpectWinner, ExpectDraw, ExpectScore)):
-            found.append(Feature(f"`{entry}` lines (NOTATION §10.7)", entry.where))
-    return found
+    return unimplemented(record.position)
 
 
 def refuse(position: Position) -> None:
