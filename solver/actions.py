@@ -36,11 +36,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from . import abilities, battle, effects
+from . import abilities, battle, effects, teams
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from .rules import RuleSet
 from .tiles import Kind, Tile, army as army_data
 
 #: The armies whose between-battle rules nhex implements. The others raise RuleNotImplemented where their
@@ -132,8 +133,17 @@ def _nets(units: tuple[Unit, ...]) -> frozenset[Hex]:
     return effects.netted({u.hex: u for u in units})
 
 
+@lru_cache(maxsize=1024)
+def _team_nets(units: tuple[Unit, ...], teams: tuple[tuple[str, ...], ...], rules: RuleSet) -> frozenset[Hex]:
+    by_hex = {u.hex: u for u in units}
+    return effects.read(by_hex, rules, teams=teams).nets
+
+
 def netted(position: Position) -> frozenset[Hex]:
-    """The netted hexes of ``position`` (memoised: the turn rules ask about one position many times)."""
+    """The netted hexes of ``position`` (memoised: the turn rules ask about one position many times). In team
+    play Nets spare teammates (3E TEAM MATCH; :mod:`solver.teams`)."""
+    if position.teams:
+        return _team_nets(position.units, position.teams, position.rules)
     return _nets(position.units)
 
 
@@ -376,7 +386,7 @@ def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: He
         return f"{NO_UNIT} ({pusher_hex})"
     if pusher.army != army:
         return PUSH_OWN
-    if target is None or target.army == army or pusher_hex.distance(target_hex) != 1:
+    if target is None or not teams.hostile(position, army, target.army) or pusher_hex.distance(target_hex) != 1:
         return PUSH_ADJACENT
     if pusher_hex in nets or target_hex in nets:
         return PUSH_NETTED
@@ -418,7 +428,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
 
 def _sniper_problem(position: Position, army: str, target: Hex) -> str | None:
     unit = position.unit_at(target)
-    if unit is None or unit.army == army or unit.is_hq:
+    if unit is None or teams.allied(position, unit.army, army) or unit.is_hq:
         return SNIPER_TARGET
     return None
 
@@ -430,7 +440,7 @@ def _grenade_problem(position: Position, army: str, target: Hex, nets: frozenset
     if hq.hex in nets:
         return GRENADE_NETTED
     unit = position.unit_at(target)
-    if unit is None or unit.army == army or unit.is_hq or hq.hex.distance(target) != 1:
+    if unit is None or teams.allied(position, unit.army, army) or unit.is_hq or hq.hex.distance(target) != 1:
         return GRENADE_TARGET
     return None
 

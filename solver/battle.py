@@ -56,7 +56,7 @@ class Outcome:
 
     @property
     def key(self) -> tuple:
-        return (self.position.units, tuple(sorted(self.hq.items())))
+        return (self.position.units, tuple(sorted(self.hq.items())), self.position.scores)
 
 
 @dataclass(frozen=True)
@@ -153,14 +153,20 @@ class Fight:
         self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
         self.tracing = trace
         self.sides: effects.Sides = effects.NO_TAKEOVERS
+        #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
+        self.allies: effects.Sides = effects.NO_TAKEOVERS
+        self.teams = position.teams
+        #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
+        self.scores: dict[str, int] = dict(position.scores)
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
-        self.points = points = abilities.points_on(position.units)
+        self.points = points = abilities.points_for(position)
         self._act = points.act
         self._strikes = points.strikes
         self._edge_hits = points.edge_hits
         self._shot_meets = points.shot_meets
         self._reactions = points.reactions
+        self._hq_wounds = points.hq_wounds
         self._after_damage = points.after_damage
         self._phase_end = points.phase_end
         self._phase_hits = points.phase_hits
@@ -198,8 +204,8 @@ class Fight:
     def run(self) -> Outcome:
         units = self.state.units
         hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
-        reading = effects.read(units, self.rules, self.points)
-        self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
+        reading = effects.read(units, self.rules, self.points, self.teams)
+        self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         slots = self.slots(boni)
         changed = False
         if self._battle_start:
@@ -213,8 +219,8 @@ class Fight:
             top = max(top, 0)
         for phase in range(top, -1, -1):
             if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = effects.read(units, self.rules, self.points)
-                self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
+                reading = effects.read(units, self.rules, self.points, self.teams)
+                self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
             actors = self.actors(phase, nets, slots)
@@ -238,6 +244,8 @@ class Fight:
             ability.battle_end(self)
         hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
+        if self.scores != dict(self.position.scores):
+            after = replace(after, scores=tuple(self.scores.items()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
 
     def slots(self, boni: dict[Hex, Bonus]) -> dict[Hex, list[tuple[object, int]]]:
@@ -385,6 +393,12 @@ class Fight:
         for key, group in attacks.items():
             if key not in absorbed:
                 damage[key[1]] = damage.get(key[1], 0) + sum(h.wounds for h in group)
+        if self._hq_wounds:
+            for hex_ in [h for h in damage if units[h].is_hq]:
+                landing = [hit for key, group in attacks.items() if key[1] == hex_ and key not in absorbed
+                           for hit in group]
+                if any(family.hq_wounds(self, phase, hex_, landing) for family in self._hq_wounds):
+                    del damage[hex_]
         for hex_, wounds in damage.items():
             unit = units[hex_]
             if hex_ in removed:
@@ -433,11 +447,12 @@ class Fight:
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:
             return set()
-        captured = effects.captured_modules(units, nets, self.sides)
-        controller = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
+        captured = effects.captured_modules(units, nets, self.allies)
+        controller = {m: effects.side_of(units[m], captured, self.allies) for m in usable}
+        harm = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
                  if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)
-                 and self.attacker_side(key) != controller[medic]]
+                 and self.attacker_side(key, attacks) != harm[medic]]
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):
             options = _maximal_assignments([p for p in pairs if controller[p[0]] == owner])
@@ -457,11 +472,12 @@ class Fight:
                               f"{_name(units, key[1])}; the Medic on {discarded} is discarded", "3E USING MEDICS")
         return absorbed
 
-    def attacker_side(self, key: Attack) -> str | None:
+    def attacker_side(self, key: Attack, attacks: dict[Attack, list[Hit]]) -> str | None:
         """Who controls the attacking unit; None for an instant tile, whose attack any Medic may absorb (3E
-        MEDIC: "or Sniper, Grenade or any other Instant Action tile")."""
+        MEDIC: "or Sniper, Grenade or any other Instant Action tile"), and for a blast, which wounds friend and
+        foe and which a Medic may absorb on its own side's unit (RULINGS 4 and 10)."""
         source = key[0]
-        if source is None:
+        if source is None or any(h.kind == "blast" for h in attacks[key]):
             return None
         unit = self.state.units.get(source)
         return self.side(unit) if unit is not None else None
@@ -591,8 +607,8 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
     def run(script: _Script) -> Outcome:
         fight = Fight(position, script, trace=False)
         units = fight.state.units
-        reading = effects.read(units, position.rules)
-        fight.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
+        reading = effects.read(units, position.rules, fight.points, position.teams)
+        fight.sides, fight.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
         return Outcome(replace(position, units=tuple(units.values())), {}, tuple(script.made))
 

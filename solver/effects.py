@@ -17,6 +17,7 @@ from typing import Mapping
 
 from .abilities import Points, points_on
 from .errors import RuleNotImplemented
+from .teams import keys as team_keys
 from .hexes import Hex, around
 from .position import Position, Unit
 from .rules import DEFAULT_RULES, RuleSet
@@ -310,12 +311,22 @@ class Reading:
     """Everything that follows from where the units stand, in the order the rules build it: who controls what
     (takeovers), then nets, then the links and what they give."""
 
+    #: Whose attacks, Nets and pushes reach whom: units with the same key are friends (a team match gives keys
+    #: of teams; :mod:`solver.teams`). Elsewhere only the units taken over are listed, under their controller.
     sides: Sides
     nets: frozenset[Hex]
     bonuses: dict[Hex, Bonus]
+    #: Whose modules and HQ abilities act on whom, keyed the same way (the same as ``sides`` but in a team match
+    #: with Moloch, whose units fight their allies yet share their bonuses).
+    allies: Sides
 
 
-def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None) -> Reading:
+def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None,
+         teams: tuple[tuple[str, ...], ...] = ()) -> Reading:
     sides = takeovers(units, rules, points)
-    nets = netted(units, sides)
-    return Reading(sides, nets, bonuses(units, nets, rules, sides))
+    if not teams:
+        nets = netted(units, sides)
+        return Reading(sides, nets, bonuses(units, nets, rules, sides), sides)
+    harm, help_ = team_keys({h: sides.get(h, u.army) for h, u in units.items()}, teams, rules)
+    nets = netted(units, harm)
+    return Reading(harm, nets, bonuses(units, nets, rules, help_), help_)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
+from .cards import GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .hexes import Direction
@@ -65,15 +65,8 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
         elif unit.tile.army == NEUTRAL_ARMY:
             add("the hired Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as a mercenary; RULINGS 57)",
                 f"unit {unit.hex.label}")
-    if position.teams:
-        add("team matches (3E THE MULTIPLAYER MODE, TEAM MATCH)", "team")
-    if position.mode != "deathmatch":
-        add("the score mode (3E THE MULTIPLAYER MODE)", "mode")
-    if position.scores:
-        add("scores (3E THE MULTIPLAYER MODE)", f"score {position.scores[0][0]}")
     if not battle and position.rules.enabled("reinforcement"):
         add("the Reinforcement variant (reinforcement=yes; 3E GAME VARIANTS, REINFORCEMENT)", "rules")
-    # moloch-team-fire matters only in a team match, refused above; `beginning` only in a record (below).
     return found
 
 
@@ -102,11 +95,6 @@ def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     if record.position.rules.option("beginning") != "standard":
         found.append(Feature("the Alternative Beginning (beginning=alternative; 3E GAME VARIANTS)",
                              record.position.location("rules")))
-    if len(record.players) != len(set(record.players)):
-        found.append(Feature("1 player vs a team (3E THE MULTIPLAYER MODE, 1 PLAYER VS A TEAM)"))
-    for entry in record.entries:
-        if isinstance(entry, (ExpectWinner, ExpectDraw, ExpectScore)):
-            found.append(Feature(f"`{entry}` lines (NOTATION §10.7)", entry.where))
     return found
 
 

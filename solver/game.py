@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from . import actions, battle
-from .cards import ExpectHp, GameRecord, Turn
+from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
@@ -42,6 +42,10 @@ from .tiles import Kind, Tile, army as army_data
 # --- the rules of a turn, one sentence each ---------------------------------------------------------------------
 
 OUT_OF_TURN = "players take turns in the order of the `players` line (3E GAME SEQUENCE)"
+#: 3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "The first player to get 20 points wins the game."
+MOST_POINTS = 20
+#: 3E 1 PLAYER VS A TEAM: each team HQ starts at 13 health.
+LONER_TEAM_HEALTH = 13
 TURN_NUMBER = "turns are numbered one after the other"
 GAME_OVER = "the game is over (3E VICTORY)"
 HQ_FIRST = "the game starts with each player placing their HQ, first player first (3E GAME SEQUENCE)"
@@ -104,6 +108,26 @@ class GameState:
     tie_break_last: int | None = None
     result: str | None = None
     history: tuple[str, ...] = ()
+    #: The seat (index into ``players``) of the turn in progress or next, once every HQ is placed.
+    seat: int = 0
+    #: The armies still to take a turn before the Final Battle (3E THE MULTIPLAYER MODE, THE FINAL BATTLE: "the
+    #: others complete their own turns as usual, and only then does the Final Battle start").
+    awaited: frozenset[str] | None = None
+    #: The armies that won (several share a victory); empty for a draw; None while the game goes on.
+    winners: tuple[str, ...] | None = None
+    #: Armies out of the game (their HQ fell in a deathmatch of three or more).
+    out: frozenset[str] = frozenset()
+    #: The tied armies playing a tie-break (3E THE MULTIPLAYER MODE, TIE: only they take the extra turns).
+    tied: tuple[str, ...] = ()
+
+    @property
+    def armies(self) -> tuple[str, ...]:
+        """Each army once, in the order of its first seat (the order the HQs are placed in: RULINGS 63)."""
+        return tuple(dict.fromkeys(self.players))
+
+    @property
+    def in_play(self) -> tuple[str, ...]:
+        return tuple(a for a in self.armies if a not in self.out)
 
     def pool(self, army: str) -> tuple[Tile, ...]:
         return next((tiles for name, tiles in self.pools if name == army), ())
@@ -115,7 +139,7 @@ class GameState:
     def hq(self) -> dict[str, int]:
         """Each player's HQ health (0 when destroyed or not placed yet)."""
         found = {}
-        for army in self.players:
+        for army in self.armies:
             unit = self.position.hq(army)
             found[army] = unit.hp if unit is not None and unit.hp is not None else 0
         return found
@@ -127,6 +151,21 @@ class GameState:
     @property
     def to_move(self) -> str:
         return self.position.to_move or self.players[0]
+
+    @property
+    def mode(self) -> str:
+        """``two-player``, ``deathmatch``, ``score``, ``team`` (a team match) or ``loner`` (1 player vs a team)."""
+        if len(self.players) != len(self.armies):
+            return "loner"
+        if self.position.teams:
+            return "team"
+        if self.position.mode == "score":
+            return "score"
+        return "deathmatch" if len(self.armies) > 2 else "two-player"
+
+    def side_of(self, army: str) -> tuple[str, ...]:
+        """The army's side: its team, or itself alone."""
+        return next((team for team in self.position.teams if army in team), (army,))
 
 
 def _with_pile(piles: Piles, army: str, tiles: Iterable[Tile]) -> Piles:
@@ -176,9 +215,12 @@ def start(record: GameRecord) -> GameState:
     """The state before the record's first turn: decks full but for what the start position shows."""
     players = record.players
     refuse_record(record)  # NOTATION §10 features the engine does not play yet (exit 4)
-    if len(players) != 2:
-        raise RuleNotImplemented("games of 3 or 4 players (3E THE MULTIPLAYER MODE)")
     position = record.position
+    armies = tuple(dict.fromkeys(players))
+    if len(armies) < len(players) and not position.teams:
+        # 3E 1 PLAYER VS A TEAM: the Loner, named twice, plays alone; "Players 2 and 3 form a team".
+        loner = next(a for a in armies if players.count(a) > 1)
+        position = replace(position, teams=(tuple(a for a in armies if a != loner),))
     problems = position_problems(position)
     if problems:
         raise ValueError(problems[0][2])
@@ -186,7 +228,7 @@ def start(record: GameRecord) -> GameState:
     if strangers:
         raise ValueError(f"{strangers[0].tile.key} on {strangers[0].hex} belongs to no player")
     pools, decks, drawn = [], [], set()
-    for army in players:
+    for army in armies:
         pool = army_tiles(army)
         pool.subtract(u.tile for u in position.units if u.tile.army == army and not u.is_hq)
         pool.subtract(position.hand(army))
@@ -197,10 +239,12 @@ def start(record: GameRecord) -> GameState:
             drawn.add(army)
         pools.append((army, tiles))
         decks.append((army, deck))
-    to_move = position.to_move or players[0]
+    unplaced = [a for a in armies if position.hq(a) is None]
+    to_move = position.to_move or (unplaced[0] if unplaced else players[0])
     position = replace(position, decks=tuple(decks), to_move=to_move)
     first = next((e.number for e in record.entries if isinstance(e, Turn)), 1)
-    return GameState(position, players, first, tuple(pools), (), frozenset(drawn))
+    return GameState(position, players, first, tuple(pools), (), frozenset(drawn),
+                     seat=players.index(to_move) if not unplaced else 0)
 
 
 # --- battles --------------------------------------------------------------------------------------------------------
@@ -219,9 +263,9 @@ def _to_discards(state: GameState, before: Position, after: Position) -> Piles:
 
 
 def _fight(state: GameState, why: str) -> GameState:
-    """One battle, decided as the module docstring says; a destroyed HQ ends the game (3E VICTORY)."""
+    """One battle, decided as the module docstring says, then whatever its end decides (:func:`_after_battle`)."""
     outcomes = battle.resolve(state.position)
-    health = {tuple(sorted(o.hq.items())) for o in outcomes}
+    health = {(tuple(sorted(o.hq.items())), o.position.scores) for o in outcomes}
     if len(health) > 1:
         ways = " / ".join(f"{', '.join(o.choices) or 'no choice'} -> "
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
@@ -229,18 +273,64 @@ def _fight(state: GameState, why: str) -> GameState:
     after = outcomes[0].position
     state = replace(state, position=after, discards=_to_discards(state, state.position, after))
     hq = state.hq
-    state = replace(state, history=state.history + (
-        f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.players),))
-    standing = [a for a in state.players if hq[a] > 0]
-    if len(standing) < len(state.players):
-        result = standing[0] if len(standing) == 1 else "draw"
-        return _over(state, result, "an HQ is destroyed (3E VICTORY)")
-    return state
+    line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
+    if state.mode == "score":
+        scores = dict(after.scores)
+        line += "; score " + ", ".join(f"{a} {scores.get(a, 0)}" for a in state.in_play)
+    state = replace(state, history=state.history + (line,))
+    return _after_battle(state)
 
 
-def _over(state: GameState, result: str, why: str) -> GameState:
-    text = "draw" if result == "draw" else f"{result} wins"
-    return replace(state, result=result, history=state.history + (f"game over: {text}: {why}",))
+def _after_battle(state: GameState) -> GameState:
+    """Whether a battle has ended the game, by the mode's rule (3E VICTORY; THE MULTIPLAYER MODE)."""
+    hq = state.hq
+    fallen = [a for a in state.in_play if hq[a] == 0]
+    mode = state.mode
+    if mode == "score":
+        # 3E SCORE RULE: "The first player to get 20 points wins ... If during the same Battle more than 1 player
+        # scores 20 points, all these players share the victory."
+        scores = dict(state.position.scores)
+        top = tuple(a for a in state.in_play if scores.get(a, 0) >= MOST_POINTS)
+        return _over(state, top, "20 points (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE)") if top else state
+    if not fallen:
+        return state
+    if mode == "two-player":
+        standing = tuple(a for a in state.in_play if hq[a] > 0)
+        return _over(state, standing if len(standing) == 1 else (), "an HQ is destroyed (3E VICTORY)")
+    if mode == "deathmatch":
+        # 3E HQ DESTROYED: "The player is out and the game continues without them" (the units left the board at
+        # the end of the battle: solver.abilities.multiplayer).
+        state = replace(state, out=state.out | set(fallen), history=state.history + (
+            f"{', '.join(fallen)} out: the HQ is destroyed (3E THE MULTIPLAYER MODE, HQ DESTROYED)",))
+        standing = state.in_play
+        if len(standing) <= 1:
+            return _over(state, standing, "one army is left (3E THE MULTIPLAYER MODE)")
+        return state
+    # A team match or 1 player vs a team: the first side to destroy an enemy HQ wins.
+    losing = {state.side_of(a) for a in fallen}
+    sides = {state.side_of(a) for a in state.armies}
+    if len(losing) == 1:
+        winners = next(iter(sides - losing))
+        return _over(state, winners, "an enemy HQ is destroyed (3E TEAM MATCH; 1 PLAYER VS A TEAM)")
+    if mode == "loner":
+        # 3E 1 PLAYER VS A TEAM: "If two opposing HQs are destroyed in one battle, the team wins."
+        team = next(side for side in sides if len(side) > 1)
+        return _over(state, team, "two opposing HQs are destroyed in one battle: the team wins (3E 1 PLAYER VS A TEAM)")
+    # 3E TEAM MATCH: "the remaining two HQs are taken into consideration and the one with more Health points
+    # remaining wins."
+    survivors = sorted(((hq[a], a) for a in state.armies if hq[a] > 0), reverse=True)
+    if len(survivors) == 2 and survivors[0][0] != survivors[1][0]:
+        return _over(state, state.side_of(survivors[0][1]),
+                     "two opposing HQs are destroyed in one battle: the HQ with more health left wins (3E TEAM MATCH)")
+    return _over(state, (), "two opposing HQs are destroyed in one battle and the others are level (3E TEAM MATCH)")
+
+
+def _over(state: GameState, winners: tuple[str, ...], why: str) -> GameState:
+    """The game ends: ``winners`` share the victory; nobody wins a draw."""
+    winners = tuple(a for a in state.armies if a in winners)
+    result = "draw" if not winners else "+".join(winners)
+    text = "draw" if not winners else f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+    return replace(state, result=result, winners=winners, history=state.history + (f"game over: {text}: {why}",))
 
 
 def _battle(state: GameState, why: str) -> GameState:
@@ -255,26 +345,47 @@ def _battle(state: GameState, why: str) -> GameState:
         if state.position.units == before:
             # Nothing changed, so no further Battle can change anything either (option full-board-deadlock).
             if state.position.rules.option("full-board-deadlock") == "draw":
-                return _over(state, "draw", "the board stays full and a Battle changes nothing "
+                return _over(state, (), "the board stays full and a Battle changes nothing "
                                             "(option full-board-deadlock=draw)")
             return _compare(state, "the board stays full and a Battle changes nothing", tie="draw")
         why = "the board is still full; 3E BATTLE"
 
 
-def _compare(state: GameState, why: str, tie: str | None) -> GameState:
-    """The end by health: the higher HQ wins (3E VICTORY); a tie ends as ``tie`` or, when None, leads to the
-    tie-break turns."""
+def _standings(state: GameState) -> dict[tuple[str, ...], int]:
+    """What decides the game by comparison, for each side still in it: HQ health (3E VICTORY), points in the score
+    mode, or a side's total of remaining health in team play (3E TEAM MATCH: "the team with the highest total of
+    remaining Toughness")."""
     hq = state.hq
-    best = max(hq.values())
-    leaders = [a for a in state.players if hq[a] == best]
+    if state.mode == "score":
+        scores = dict(state.position.scores)
+        return {(a,): scores.get(a, 0) for a in state.in_play}
+    sides = dict.fromkeys(state.side_of(a) for a in state.in_play if not state.tied or a in state.tied)
+    return {side: sum(hq[a] for a in side) for side in sides}
+
+
+def _compare(state: GameState, why: str, tie: str | None) -> GameState:
+    """The end by comparison: the best side wins (3E VICTORY); a tie ends as ``tie`` (``draw``, or ``share`` for
+    the tied players sharing the victory) or, when None, leads to the tie-break turns."""
+    standings = _standings(state)
+    best = max(standings.values())
+    leaders = [side for side, value in standings.items() if value == best]
     if len(leaders) == 1:
-        return _over(state, leaders[0], f"{why}: higher HQ health (3E VICTORY)")
-    if tie is not None:
-        return _over(state, tie, f"{why}: equal HQ health (3E VICTORY)")
+        return _over(state, leaders[0], f"{why}: {'more points' if state.mode == 'score' else 'higher HQ health'} "
+                                        "(3E VICTORY)")
+    if tie == "draw":
+        return _over(state, (), f"{why}: a tie (3E VICTORY)")
+    tied = tuple(a for side in leaders for a in side)
+    if tie == "share":
+        # 3E THE MULTIPLAYER MODE, TIE: "If the players are still tied, then the game ends in a draw and the tied
+        # players share the victory."
+        return _over(state, tied, f"{why}: still tied, the tied players share the victory (3E THE MULTIPLAYER MODE, TIE)")
     # 3E VICTORY: "each player takes one more turn as if the game were to continue as normal ... Then, an
-    # additional Battle begins."
-    return replace(state, tie_break_last=state.turn + len(state.players),
-                   history=state.history + (f"tie after {why}: each player takes one more turn (3E VICTORY)",))
+    # additional Battle begins." With three or more players only the tied ones play on (THE MULTIPLAYER MODE, TIE).
+    playing = tied if state.mode in ("deathmatch", "score") else state.in_play
+    seats = [a for a in state.players if a in playing]
+    return replace(state, tie_break_last=state.turn + len(seats), tied=tuple(playing),
+                   history=state.history + (f"tie after {why}: {', '.join(dict.fromkeys(seats))} take one more "
+                                            "turn each (3E VICTORY)",))
 
 
 # --- a turn ---------------------------------------------------------------------------------------------------------
@@ -310,10 +421,8 @@ def play_turn(state: GameState, turn: Turn) -> GameState:
     if turn.army != state.to_move:
         raise IllegalAction(header, f"it is {state.to_move}'s turn: {OUT_OF_TURN}")
     if state.position.hq(turn.army) is None:
-        state = _hq_turn(state, turn)
-    else:
-        state = _normal_turn(state, turn)
-    return _end_turn(state, turn.number)
+        return _end_turn(_hq_turn(state, turn), turn.number, turn.army, normal=False)
+    return _end_turn(_normal_turn(state, turn), turn.number, turn.army, normal=True)
 
 
 def _hq_turn(state: GameState, turn: Turn) -> GameState:
@@ -322,7 +431,14 @@ def _hq_turn(state: GameState, turn: Turn) -> GameState:
         raise IllegalAction(str(first), HQ_FIRST)
     for extra in turn.actions[1:]:
         raise IllegalAction(str(extra), HQ_ONLY)
-    return replace(state, position=actions.apply(state.position, first, turn.army))
+    position = actions.apply(state.position, first, turn.army)
+    if state.mode == "loner" and state.players.count(turn.army) == 1:
+        # 3E 1 PLAYER VS A TEAM: "the Loner places their HQ marker on space 20 and each team player on 13".
+        hq = position.hq(turn.army)
+        assert hq is not None
+        position = position.with_units([u if u is not hq else replace(u, hp=LONER_TEAM_HEALTH)
+                                        for u in position.units])
+    return replace(state, position=position)
 
 
 @dataclass(slots=True)
@@ -422,28 +538,50 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     now.drawn = True
     now.must_discard = len(hand) == 3
     now.unlucky = all(t.kind is Kind.INSTANT for t in hand)
-    last = state.last_tile_turn
+    last, awaited = state.last_tile_turn, state.awaited
     if position.deck(army) == 0 and last is None:
-        last = number  # 3E ENDING THE GAME: this player finishes the turn, the other takes one, then the Final Battle
+        # 3E ENDING THE GAME: this player finishes the turn, the others take theirs, then the Final Battle (THE
+        # MULTIPLAYER MODE, THE FINAL BATTLE: "the others complete their own turns as usual").
+        last, awaited = number, frozenset(state.in_play) - {army}
     return replace(state, position=position, pools=_minus_pool(state.pools, army, draw.tiles),
-                   drawn=state.drawn | {army}, last_tile_turn=last)
+                   drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited)
 
 
-def _end_turn(state: GameState, number: int) -> GameState:
+def _end_turn(state: GameState, number: int, army: str, normal: bool) -> GameState:
     """The battles due after turn ``number`` (the Final Battle, the additional Battle), then the next turn."""
     if state.result is None and state.tie_break_last == number:
         state = _battle(state, "the additional Battle after a tie; 3E VICTORY")
         if state.result is None:
-            state = _compare(state, "the additional Battle", tie="draw")
-    elif (state.result is None and state.tie_break_last is None and state.last_tile_turn is not None
-          and number == state.last_tile_turn + 1):
-        state = _battle(state, "the Final Battle; 3E ENDING THE GAME")
-        if state.result is None:
-            # RULINGS 29: the tie-break turns under 3.0 (option tie-break), a draw under 2.0.
-            state = _compare(state, "the Final Battle", tie=None if state.position.rules.enabled("tie-break") else "draw")
+            state = _compare(state, "the additional Battle", tie="share" if len(state.armies) > 2 else "draw")
+    elif state.result is None and state.tie_break_last is None and state.awaited is not None and number > (
+            state.last_tile_turn or 0):
+        awaited = state.awaited - {army}
+        state = replace(state, awaited=awaited)
+        if not awaited & set(state.in_play):
+            state = _battle(state, "the Final Battle; 3E ENDING THE GAME")
+            if state.result is None:
+                # RULINGS 29: the tie-break turns under 3.0 (option tie-break), a draw under 2.0.
+                state = _compare(state, "the Final Battle",
+                                 tie=None if state.position.rules.enabled("tie-break") else "draw")
+    seat, following = _following(state, normal)
+    return replace(state, turn=number + 1, seat=seat, position=replace(state.position, to_move=following))
+
+
+def _following(state: GameState, normal: bool) -> tuple[int, str]:
+    """The seat and army of the next turn. HQs are placed first, each army once, in the order of their first
+    seat (3E GAME SEQUENCE; RULINGS 63); then the seats take turns in order, past armies that are out (3E HQ
+    DESTROYED) and, in a tie-break of three or more, past the armies not tied (3E THE MULTIPLAYER MODE, TIE)."""
+    unplaced = [a for a in state.in_play if state.position.hq(a) is None]
+    if unplaced:
+        return state.seat, unplaced[0]
     players = state.players
-    following = players[(players.index(state.to_move) + 1) % len(players)]
-    return replace(state, turn=number + 1, position=replace(state.position, to_move=following))
+    seat = (state.seat + 1) % len(players) if normal else state.seat
+    playing = set(state.tied) if state.tie_break_last is not None and state.tied else set(state.in_play)
+    for _ in range(len(players)):
+        if players[seat] in playing:
+            break
+        seat = (seat + 1) % len(players)
+    return seat, players[seat]
 
 
 # --- checking a record -------------------------------------------------------------------------------------------
@@ -480,10 +618,13 @@ class CheckReport:
                  f"{state.battles} battle{'s' if state.battles != 1 else ''}"]
         lines += [f"  {line}" for line in state.history]
         lines.append("hq: " + ", ".join(f"{army} {hp}" for army, hp in state.hq.items()))
-        if state.result == "draw":
+        if state.position.mode == "score":
+            scores = dict(state.position.scores)
+            lines.append("score: " + ", ".join(f"{army} {scores.get(army, 0)}" for army in state.armies))
+        if state.winners == ():
             lines.append("result: draw")
-        elif state.result is not None:
-            lines.append(f"winner: {state.result}")
+        elif state.winners is not None:
+            lines.append(f"winner{'s' if len(state.winners) > 1 else ''}: {' '.join(state.winners)}")
         else:
             lines.append(f"the game goes on: turn {state.turn} is {state.to_move}'s")
         return "\n".join(lines)
@@ -498,14 +639,11 @@ def check(record: GameRecord) -> CheckReport:
     state = start(record)
     turns = 0
     for entry in record.entries:
-        if isinstance(entry, ExpectHp):
-            health = state.hq.get(entry.army, 0)
-            if health != entry.hp:
-                return CheckReport(state, "wrong", entry.line, f"expect hp {entry.army} {entry.hp}",
-                                   f"the {entry.army} HQ has {health} health", turns)
+        if not isinstance(entry, Turn):
+            problem = _expectation_problem(state, entry)
+            if problem is not None:
+                return CheckReport(state, "wrong", entry.line, str(entry), problem, turns)
             continue
-        if not isinstance(entry, Turn):  # the §10.7 lines, which start() has refused already
-            raise RuleNotImplemented(f"`{entry}` lines (NOTATION §10.7)")
         try:
             state = play_turn(state, entry)
         except IllegalAction as error:
@@ -517,6 +655,25 @@ def check(record: GameRecord) -> CheckReport:
             return CheckReport(state, "unsupported", entry.line, where, error.rule, turns)
         turns += 1
     return CheckReport(state, turns=turns)
+
+
+def _expectation_problem(state: GameState, entry: Expectation) -> str | None:
+    """What makes an ``expect`` line false where it stands (NOTATION §7, §10.7), or None when it holds."""
+    if isinstance(entry, ExpectHp):
+        health = state.hq.get(entry.army, 0)
+        return None if health == entry.hp else f"the {entry.army} HQ has {health} health"
+    if isinstance(entry, ExpectScore):
+        points = dict(state.position.scores).get(entry.army, 0)
+        return None if points == entry.score else f"{entry.army} has {points} points"
+    if state.winners is None:
+        return "the game is not over"
+    if isinstance(entry, ExpectDraw):
+        return None if not state.winners else f"{' and '.join(state.winners)} won"
+    if isinstance(entry, ExpectWinner):
+        if state.winners == tuple(a for a in state.armies if a in entry.armies) and set(entry.armies) <= set(state.armies):
+            return None
+        return f"{' and '.join(state.winners)} won" if state.winners else "the game ended in a draw"
+    raise TypeError(f"not an expectation: {entry!r}")
 
 
 def check_play(position: Position, army: str, plays: Iterable[Action], limit: int | None = None

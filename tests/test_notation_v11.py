@@ -279,8 +279,6 @@ def test_statement_locations_are_kept_for_refusals():
     ("b2 moloch:blocker prize=mobility\n", "Prize markers on units"),
     ("b2 mercenary:mad-bomber\n", "neutral Mad Bomber"),
     ("b2 mercenary:mad-bomber owner=moloch\n", "hired Mad Bomber"),
-    ("team moloch outpost\n", "team matches"),
-    ("mode score\n", "score mode"),
 ])
 def test_a_battle_and_the_legal_actions_refuse_what_they_do_not_play(text, feature):
     position = parse("c3 moloch:hq\nc1 outpost:hq\n" + text)
@@ -310,11 +308,12 @@ def test_applying_a_v11_action_is_refused(action):
         actions.apply(position, parse_action(action, "smart"), "smart")
 
 
-def test_checking_a_record_with_v11_lines_is_refused():
+def test_an_expect_winner_line_before_the_end_is_wrong_at_its_line():
+    """NOTATION §10.7: a false `expect winner` makes `nhex check` exit 1 at its line (the game goes on here)."""
     record = parse("game\nplayers moloch outpost\n1. moloch: hq c3\n2. outpost: hq c1\nexpect winner moloch\n",
                    "r.nhex")
-    with pytest.raises(RuleNotImplemented, match=r"expect winner moloch.*r\.nhex:5:1"):
-        game.check(record)
+    report = game.check(record)
+    assert report.verdict == "wrong" and report.line == 5 and report.problem == "the game is not over"
 
 
 def test_a_plain_position_has_no_unimplemented_feature():

@@ -34,6 +34,8 @@ A battle (:mod:`solver.battle`):
     A ranged attack entering a hex; an ability may stop or turn it there (redirection, terrain).
 ``reactions(fight, phase, hits)``
     Hits that other hits set off as they land (a Trap, a Mad Bomber).
+``hq_wounds(fight, phase, hex, hits)``
+    Wounds about to land on an HQ, which a family may deal with instead (the score mode).
 ``after_damage(fight, phase, damage, removed)``
     What follows the wounds of a phase (venom markers, toughness lost).
 ``phase_end(fight, phase, removed)`` / ``battle_end(fight)``
@@ -77,6 +79,8 @@ class Ability:
     module_effects: frozenset[str] = frozenset()
     #: Edge icons (``edge …: NAME``) that make it present.
     edge_specials: frozenset[str] = frozenset()
+    #: Features of the position itself (not of a tile) that make it present: see :func:`features_of`.
+    position_features: frozenset[str] = frozenset()
     #: Where several families act at one point, lower ``order`` acts first.
     order: int = 100
 
@@ -119,6 +123,11 @@ class Ability:
 
     def reactions(self, fight: Fight, phase: int | None, hits: Sequence[Hit]) -> list[Hit]:
         return []
+
+    def hq_wounds(self, fight: Fight, phase: int | None, hex_: Hex, hits: Sequence[Hit]) -> bool:
+        """The HQ on ``hex_`` is to take ``hits`` (none absorbed); True when the family has dealt with them
+        instead (the score mode turns them into the attackers' points)."""
+        return False
 
     def after_damage(self, fight: Fight, phase: int | None, damage: Mapping[Hex, int], removed: set[Hex]) -> None:
         return None
@@ -201,14 +210,28 @@ def families() -> tuple[type[Ability], ...]:
 
 
 @lru_cache(maxsize=4096)
-def present(tiles: frozenset[Tile]) -> tuple[Ability, ...]:
-    """The families carried by these tiles, one instance each (families keep no state: a battle's state is in
-    the fight they are handed)."""
-    return tuple(family() for family in families() if any(family.carried_by(t) for t in tiles))
+def present(tiles: frozenset[Tile], features: frozenset[str] = frozenset()) -> tuple[Ability, ...]:
+    """The families carried by these tiles or switched on by these features of the position, one instance each
+    (families keep no state: a battle's state is in the fight they are handed)."""
+    return tuple(family() for family in families()
+                 if family.position_features & features or any(family.carried_by(t) for t in tiles))
 
 
 def present_on(units: Iterable[Unit]) -> tuple[Ability, ...]:
     return present(frozenset(u.tile for u in units))
+
+
+def features_of(position: Position) -> frozenset[str]:
+    """The features of a position, not of its tiles, that rules hang on: ``multiplayer`` (three or more armies
+    with an HQ on the board), ``score`` (the score mode), ``teams``."""
+    found = []
+    if sum(1 for u in position.units if u.is_hq) >= 3:
+        found.append("multiplayer")
+    if position.mode == "score":
+        found.append("score")
+    if position.teams:
+        found.append("teams")
+    return frozenset(found)
 
 
 def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
@@ -219,7 +242,7 @@ def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
 
 #: Every point of the loops, by name (the methods of :class:`Ability` that a family may override).
 POINTS = ("takeovers", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
-          "after_damage", "phase_end", "battle_end")
+          "hq_wounds", "after_damage", "phase_end", "battle_end")
 
 
 class Points:
@@ -240,14 +263,20 @@ class Points:
     edge_hits: tuple[Ability, ...]
     shot_meets: tuple[Ability, ...]
     reactions: tuple[Ability, ...]
+    hq_wounds: tuple[Ability, ...]
     after_damage: tuple[Ability, ...]
     phase_end: tuple[Ability, ...]
     battle_end: tuple[Ability, ...]
 
 
 @lru_cache(maxsize=4096)
-def points_of(tiles: frozenset[Tile]) -> Points:
-    return Points(present(tiles))
+def points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset()) -> Points:
+    return Points(present(tiles, features))
+
+
+def points_for(position: Position) -> Points:
+    """The points' families for a position: its units' tiles and its own features."""
+    return points_of(frozenset(u.tile for u in position.units), features_of(position))
 
 
 def points_on(units: Iterable[Unit]) -> Points:

@@ -1,0 +1,349 @@
+"""The multiplayer modes: 3-4 players, deathmatch, the score rule, 1 player vs a team, team matches.
+
+3E = ../shared/rules/rulebook-en-3rd-edition.txt, ADDITIONAL GAME MODES / THE MULTIPLAYER MODE; RULINGS 58-64;
+NOTATION §10.5-10.7.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solver import actions, battle, game, notation
+from solver.errors import IllegalAction
+from solver.hexes import Hex
+from solver.position import Position
+
+GAMES = Path(__file__).parent / "data" / "games"
+
+
+def position(text: str) -> Position:
+    return notation.parse_position(text)
+
+
+def fight(text: str) -> battle.Outcome:
+    found = battle.resolve(position(text), trace=True)
+    assert len(found) == 1, [o.choices for o in found]
+    return found[0]
+
+
+def on(outcome: battle.Outcome, label: str) -> str | None:
+    unit = outcome.position.unit_at(Hex.parse(label))
+    return None if unit is None else unit.tile.key
+
+
+def checked(text: str) -> game.CheckReport:
+    report = game.check(notation.parse(text, "<test>"))
+    assert report.ok, f"{report.line}: {report.action}: {report.verdict}: {report.problem}"
+    return report
+
+
+# --- deathmatch (3E THE MULTIPLAYER MODE, DEATHMATCH) ------------------------------------------------------------
+
+
+def test_a_fallen_army_leaves_the_board_at_the_end_of_the_battle():
+    """3E HQ DESTROYED: "If any player loses their HQ, its tile is removed from the board together with all its
+    Unit tiles at the end of the Battle." The Moloch HQ falls in phase 1; the Moloch Blocker is gone afterwards."""
+    result = fight("""
+        c3 moloch:hq hp=1
+        a1 outpost:hq
+        e1 borgo:hq
+        c5 outpost:hmg N
+        d3 moloch:blocker N
+    """)
+    assert result.hq["moloch"] == 0
+    assert on(result, "d3") is None and on(result, "c3") is None
+    assert any(e.kind == "fallen" for e in result.trace)
+
+
+def test_a_fallen_armys_units_act_until_the_end_of_the_battle():
+    """RULINGS 61: "an army whose HQ falls leaves the board at the end of that battle, its units acting until
+    then". The Moloch HQ falls in phase 2; the Moloch Gauss Cannon on b3 still fires in phase 1, at the Borgo HQ,
+    and leaves the board only at the end of the battle."""
+    result = fight("""
+        c3 moloch:hq hp=1
+        a1 outpost:hq
+        b1 borgo:hq
+        c5 outpost:hmg N
+        b3 moloch:gauss-cannon SE
+    """)
+    assert result.hq["moloch"] == 0 and result.hq["borgo"] == 19
+    assert on(result, "b3") is None
+
+
+def test_three_armies_each_one_an_enemy_of_the_others():
+    """RULINGS 61: every other army is an enemy: a shot stops at the first unit of any other army."""
+    result = fight("""
+        a1 moloch:hq
+        e1 outpost:hq
+        e3 borgo:hq
+        c5 outpost:hmg N
+        c4 borgo:brawler S
+        c3 moloch:blocker S
+    """)
+    assert result.hq == {"moloch": 20, "outpost": 20, "borgo": 20}
+    assert on(result, "c4") is None  # the HMG's shots stop at the Borgo Brawler, the first other army's unit
+
+
+def test_the_final_battle_waits_for_every_other_player_to_complete_a_turn():
+    """3E THE MULTIPLAYER MODE, THE FINAL BATTLE: "If any of the players draws their last tile from the pile, the
+    others complete their own turns as usual, and only then does the Final Battle start"."""
+    report = checked("""
+        game
+        players moloch outpost borgo
+        c3 moloch:hq
+        a1 outpost:hq
+        e3 borgo:hq
+        deck moloch 1
+        deck outpost 10
+        deck borgo 10
+        hand outpost outpost:medic outpost:scout
+        hand borgo borgo:mutant borgo:medic
+        1. moloch: draw moloch:blocker; place moloch:blocker c2 N
+        2. outpost: draw outpost:runner; discard outpost:runner; place outpost:medic a2 N
+        expect hp moloch 20
+    """)
+    assert report.state.battles == 0 and report.state.awaited == {"borgo"}
+    final = checked("""
+        game
+        players moloch outpost borgo
+        c3 moloch:hq
+        a1 outpost:hq
+        e3 borgo:hq
+        deck moloch 1
+        deck outpost 10
+        deck borgo 10
+        hand outpost outpost:medic outpost:scout
+        hand borgo borgo:mutant borgo:medic
+        1. moloch: draw moloch:blocker; place moloch:blocker c2 N
+        2. outpost: draw outpost:runner; discard outpost:runner; place outpost:medic a2 N
+        3. borgo: draw borgo:brawler; discard borgo:brawler; place borgo:mutant e2 N
+    """)
+    assert final.state.battles == 1 and final.state.tied  # every HQ at 20: the tie-break turns follow
+
+
+def test_opening_draws_are_one_two_three_in_a_three_player_game():
+    """3E DEATHMATCH, STARTING THE GAME: "Player 1 draws one tile, Player 2 draws two tiles, Player 3 draws three
+    tiles and then each player draws tiles in the standard way (up to three)"."""
+    text = """
+        game
+        players moloch outpost borgo
+        1. moloch: hq c3
+        2. outpost: hq a1
+        3. borgo: hq e3
+        4. moloch: draw moloch:blocker
+        5. outpost: draw outpost:runner outpost:scout
+        6. borgo: draw borgo:mutant borgo:medic
+    """
+    report = game.check(notation.parse(text))
+    assert report.verdict == "illegal" and report.action == "draw borgo:mutant borgo:medic"
+    assert "3 here" in (report.problem or "")
+
+
+def test_the_four_player_deathmatch_record_replays_to_a_shared_victory():
+    """3E THE MULTIPLAYER MODE, TIE: "each of the tied players takes an extra turn - starting with the next player
+    after the player who ended the game and continuing in turn order. After each player has taken their turn an
+    additional Battle commences. If the players are still tied, then the game ends in a draw and the tied players
+    share the victory." The record ends with `expect winner moloch borgo`."""
+    report = game.check(notation.load(str(GAMES / "four-player-deathmatch.nhex")))
+    assert report.ok, report.fault("four-player-deathmatch.nhex")
+    assert report.state.winners == ("moloch", "borgo")
+    assert report.state.last_tile_turn == 51 and report.state.battles == 12
+
+
+def test_a_wrong_expect_winner_line_is_reported_at_its_line(tmp_path):
+    """NOTATION §10.7: a false `expect winner` makes `nhex check` exit 1 at its line."""
+    text = (GAMES / "four-player-deathmatch.nhex").read_text().replace("expect winner moloch borgo",
+                                                                        "expect winner moloch")
+    report = game.check(notation.parse(text))
+    assert report.verdict == "wrong" and "moloch and borgo won" in (report.problem or "")
+
+
+# --- the score rule (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE) -------------------------------------------------
+
+
+def test_score_mode_wounds_to_an_hq_are_the_attackers_points_and_the_hq_takes_none():
+    """3E ATTACKING HQ: "HQs have unlimited Toughness, and every time a player's unit hits an opponent's HQ, the
+    Wounds inflicted count as points and are marked by moving that player's HQ marker"."""
+    result = fight("""
+        mode score
+        c3 moloch:hq
+        a1 outpost:hq
+        e1 borgo:hq
+        c5 outpost:hmg N
+    """)
+    assert result.hq == {"moloch": 20, "outpost": 20, "borgo": 20}
+    assert dict(result.position.scores) == {"outpost": 2}  # the HMG's two shots (initiative 2 and 1)
+
+
+def test_score_mode_never_more_than_twenty_points():
+    """3E: "Players may never score more than 20 points" (RULINGS 62: the rest is lost)."""
+    result = fight("""
+        mode score
+        score outpost 19
+        c3 moloch:hq
+        a1 outpost:hq
+        e1 borgo:hq
+        c5 outpost:hmg N
+    """)
+    assert dict(result.position.scores) == {"outpost": 20}
+
+
+# --- teams (3E TEAM MATCH; 1 PLAYER VS A TEAM) -------------------------------------------------------------------
+
+
+def test_shots_go_through_a_teammates_units():
+    """3E TEAM MATCH: "Friendly units cannot be hit by a teammate's attacks. Shots go through them." The HMG's shots
+    pass the allied Borgo Mutant and hit the Hegemony HQ."""
+    result = fight("""
+        team outpost borgo
+        team moloch hegemony
+        a1 outpost:hq
+        e1 borgo:hq
+        a3 moloch:hq
+        c2 hegemony:hq
+        c5 outpost:hmg N
+        c4 borgo:mutant S
+    """)
+    assert on(result, "c4") == "borgo:mutant"
+    assert result.hq["hegemony"] == 18
+
+
+def test_nets_do_not_disable_a_teammate():
+    """3E TEAM MATCH: "Net Fighters do not disable friendly units"; deathmatch nets every other army."""
+    text = """
+        c3 hegemony:net-fighter N
+        d2 outpost:hmg N
+        a1 outpost:hq
+        e1 hegemony:hq
+    """
+    assert actions.netted(position("team outpost hegemony\n" + text + "a3 moloch:hq\ne3 borgo:hq\n")) == frozenset()
+    assert Hex.parse("d2") in actions.netted(position(text))
+
+
+def test_a_teammates_module_helps():
+    """3E TEAM MATCH: "Module and HQ bonuses also affect friendly units." The Outpost Officer (+1 ranged, every
+    side linked) boosts the allied Moloch Hybrid: its shot takes 2 from the Hegemony HQ."""
+    result = fight("""
+        rules 3.0 moloch-team-fire=no
+        team outpost moloch
+        team borgo hegemony
+        a1 outpost:hq
+        e1 moloch:hq
+        a3 borgo:hq
+        c2 hegemony:hq
+        c4 moloch:hybrid N
+        c5 outpost:officer N
+    """)
+    assert result.hq["hegemony"] == 18
+
+
+def test_moloch_in_a_team_hits_its_ally_unless_the_option_is_off():
+    """3E TEAM MATCH, Moloch in a Team Match: "Its units hit and wound friendly units as usual (of course HQ does
+    not wound another HQ)"; option moloch-team-fire=no drops the exception (RULINGS 64)."""
+    text = """
+        team moloch outpost
+        team borgo hegemony
+        a1 outpost:hq
+        e1 moloch:hq
+        a3 borgo:hq
+        e3 hegemony:hq
+        c2 outpost:runner N
+        c3 moloch:hunter-killer N
+    """
+
+    def runner_hurt(outcome: battle.Outcome) -> bool:
+        runner = outcome.position.unit_at(Hex.parse("c2"))
+        return runner is None or runner.wounds > 0
+
+    assert runner_hurt(fight(text))
+    assert not runner_hurt(fight("rules 3.0 moloch-team-fire=no\n" + text))
+
+
+def test_no_instant_on_a_teammates_unit():
+    """3E TEAM MATCH: "Instant Action tiles cannot be used on friendly units"."""
+    team = position("""
+        team outpost borgo
+        team moloch hegemony
+        a1 outpost:hq
+        e1 borgo:hq
+        a3 moloch:hq
+        e3 hegemony:hq
+        c3 borgo:mutant N
+        c2 moloch:blocker N
+        hand outpost outpost:sniper
+        to-move outpost
+    """)
+    targets = {str(a) for a in actions.legal_actions(team, "outpost") if str(a).startswith("use outpost:sniper")}
+    assert targets == {"use outpost:sniper c2"}
+
+
+def test_one_player_vs_a_team_seats_and_the_teams_hqs_at_13():
+    """3E 1 PLAYER VS A TEAM: "the Loner places their HQ marker on space 20 and each team player on 13"; "The turn
+    sequence should be: Player 1, Player 2, Player 1, Player 3"; RULINGS 63: each army places its HQ once, in order
+    of first appearance."""
+    report = checked("""
+        game
+        players hegemony borgo hegemony moloch
+        1. hegemony: hq c3
+        2. borgo: hq a1
+        3. moloch: hq e3
+        4. hegemony: draw hegemony:runner
+        5. borgo: draw borgo:mutant borgo:medic
+        6. hegemony: draw hegemony:net-fighter hegemony:boss; discard hegemony:boss
+        7. moloch: draw moloch:blocker moloch:hybrid moloch:clown; discard moloch:clown
+        expect hp borgo 13
+        expect hp moloch 13
+        expect hp hegemony 20
+    """)
+    assert report.state.to_move == "hegemony"  # the fifth seat is the first again: the Loner
+
+
+def test_the_team_wins_when_two_opposing_hqs_fall_in_one_battle_against_the_loner():
+    """3E 1 PLAYER VS A TEAM: "If two opposing HQs are destroyed in one battle, the team wins." (Checked on the
+    victory rule itself: a Loner HQ and a team HQ fall together.)"""
+    state = game.GameState(position("""
+        team borgo moloch
+        e3 moloch:hq hp=5
+    """), ("hegemony", "borgo", "hegemony", "moloch"))  # the Hegemony and the Borgo HQs are gone
+    assert game._after_battle(state).winners == ("borgo", "moloch")
+
+
+def test_team_match_two_opposing_hqs_fall_the_stronger_survivor_wins():
+    """3E TEAM MATCH: "If two opposing HQs are destroyed in one battle, the remaining two HQs are taken into
+    consideration and the one with more Health points remaining wins"."""
+    state = game.GameState(position("""
+        team borgo moloch
+        team outpost hegemony
+        e3 moloch:hq hp=5
+        e1 hegemony:hq hp=7
+    """), ("borgo", "outpost", "moloch", "hegemony"))  # the Borgo and the Outpost HQs are gone
+    assert game._after_battle(state).winners == ("outpost", "hegemony")
+
+
+# --- invariants ---------------------------------------------------------------------------------------------------
+
+_THREE_ARMIES = """
+    a1 moloch:hq hp=6
+    e1 outpost:hq hp=5
+    c5 borgo:hq hp=4
+    c3 outpost:hmg {a}
+    c2 moloch:blocker {b}
+    d3 borgo:brawler {c}
+    b3 hegemony:net-fighter {a}
+    e3 hegemony:hq
+"""
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.sampled_from("N NE SE S SW NW".split()), st.sampled_from("N NE SE S SW NW".split()),
+       st.sampled_from("N NE SE S SW NW".split()), st.integers(1, 5))
+def test_rotating_a_four_army_battle_rotates_its_outcome(a, b, c, steps):
+    """Rotating the whole position by 60° changes nothing but the labels (STYLE: differential tests)."""
+    before = position(_THREE_ARMIES.format(a=a, b=b, c=c))
+    plain = battle.resolve(before)
+    turned = battle.resolve(before.rotated(steps))
+    assert sorted(str(o.position.rotated(steps)) for o in plain) == sorted(str(o.position) for o in turned)
+    assert sorted(tuple(sorted(o.hq.items())) for o in plain) == sorted(tuple(sorted(o.hq.items())) for o in turned)
