@@ -40,7 +40,7 @@ from . import abilities, battle, effects, teams
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
-from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .rules import RuleSet
 from .tiles import Kind, Tile, army as army_data
 
@@ -63,6 +63,7 @@ INSTANT_NOT_PLACED = "an Instant Action tile is used, not placed on the board (3
 UNIT_NOT_USED = "a unit tile is placed on the board, not used (3E USING TILES)"
 SECOND_HQ = "the army's HQ is already on the board (3E GAME SEQUENCE)"
 HAND_LIMIT = "a player may never have more than 3 tiles in front of them (3E DRAWING TILES)"
+HAND_LIMIT_REINFORCEMENT = "a player may have at most 6 tiles in front of them (3E GAME VARIANTS, REINFORCEMENT)"
 OWN_TILES = "a player draws and plays only their own army's tiles (3E SETUP)"
 DECK_SHORT = "the deck holds fewer tiles than that (3E DRAWING TILES)"
 BATTLE_AFTER_LAST_TILE = ("Battle: not once any player has drawn their last tile; a Battle then begins only when "
@@ -567,8 +568,9 @@ def _draw(position: Position, draw: Draw, army: str) -> Position:
     if any(t.army != army for t in draw.tiles):
         raise IllegalAction(str(draw), OWN_TILES)
     hand = position.hand(army)
-    if len(hand) + len(draw.tiles) > 3:
-        raise IllegalAction(str(draw), HAND_LIMIT)
+    most = HAND_SIZE_REINFORCEMENT if position.rules.enabled("reinforcement") else HAND_SIZE
+    if len(hand) + len(draw.tiles) > most:
+        raise IllegalAction(str(draw), HAND_LIMIT if most == HAND_SIZE else HAND_LIMIT_REINFORCEMENT)
     decks = position.decks
     left = position.deck(army)
     if left is not None:

@@ -65,8 +65,6 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
         elif unit.tile.army == NEUTRAL_ARMY:
             add("the hired Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as a mercenary; RULINGS 57)",
                 f"unit {unit.hex.label}")
-    if not battle and position.rules.enabled("reinforcement"):
-        add("the Reinforcement variant (reinforcement=yes; 3E GAME VARIANTS, REINFORCEMENT)", "rules")
     return found
 
 
@@ -91,11 +89,7 @@ def unimplemented_action(action: Action) -> Feature | None:
 
 def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     """The §10 features of a game record the engine lacks: its start position's, its seating's, its lines'."""
-    found = unimplemented(record.position)
-    if record.position.rules.option("beginning") != "standard":
-        found.append(Feature("the Alternative Beginning (beginning=alternative; 3E GAME VARIANTS)",
-                             record.position.location("rules")))
-    return found
+    return unimplemented(record.position)
 
 
 def refuse(position: Position, *, battle: bool = False) -> None:

@@ -36,7 +36,7 @@ from . import actions, battle
 from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
-from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .tiles import Kind, Tile, army as army_data
 
 # --- the rules of a turn, one sentence each ---------------------------------------------------------------------
@@ -44,6 +44,7 @@ from .tiles import Kind, Tile, army as army_data
 OUT_OF_TURN = "players take turns in the order of the `players` line (3E GAME SEQUENCE)"
 #: 3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "The first player to get 20 points wins the game."
 MOST_POINTS = 20
+PLAY_LIMIT = "this turn the player may use at most {} tile(s) (3E GAME VARIANTS: REINFORCEMENT, ALTERNATIVE BEGINNING)"
 #: 3E 1 PLAYER VS A TEAM: each team HQ starts at 13 health.
 LONER_TEAM_HEALTH = 13
 TURN_NUMBER = "turns are numbered one after the other"
@@ -401,10 +402,28 @@ def _decided(results: tuple[tuple[str, Position], ...], action: Action) -> Posit
 
 def _opening_limit(state: GameState, army: str) -> int:
     """How many tiles the player holds after drawing (3E GAME SEQUENCE: 1 for the first player's first draw,
-    2 for the second's; then up to 3)."""
+    2 for the second's; then up to 3). 3E GAME VARIANTS: REINFORCEMENT, "draw up to 6 tiles instead of 3";
+    ALTERNATIVE BEGINNING, "Player 1 draws three tiles from their pile ... Next, starting with Player 2, players
+    draw up to three tiles"."""
+    rules = state.position.rules
     if army in state.drawn:
-        return 3
-    return min(state.players.index(army) + 1, 3)
+        return HAND_SIZE_REINFORCEMENT if rules.enabled("reinforcement") else HAND_SIZE
+    if rules.option("beginning") == "alternative":
+        return HAND_SIZE
+    return min(state.players.index(army) + 1, HAND_SIZE)
+
+
+def _play_limit(state: GameState, army: str) -> int | None:
+    """How many tiles the player may use this turn, where a variant limits it. 3E REINFORCEMENT: "play a maximum
+    of two tiles"; ALTERNATIVE BEGINNING: in Player 1's first turn, "from the remaining two he chooses one tile to
+    be used"."""
+    rules = state.position.rules
+    limit = None
+    if rules.enabled("reinforcement"):
+        limit = 2
+    if rules.option("beginning") == "alternative" and army not in state.drawn and army == state.players[0]:
+        limit = 1
+    return limit
 
 
 def play_turn(state: GameState, turn: Turn) -> GameState:
@@ -448,6 +467,8 @@ class _Turn:
     limit: int
     must_draw: bool
     hand_locked: bool
+    play_limit: int | None = None
+    played: int = 0
     drawn: bool = False
     must_discard: bool = False
     unlucky: bool = False  # all the tiles in front are instants and nothing but discards happened since
@@ -462,7 +483,8 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
     limit = _opening_limit(state, army)
     tie_break = state.tie_break_last is not None
     now = _Turn(limit=limit, must_draw=deck > 0 and len(position.hand(army)) < limit,
-                hand_locked=tie_break and deck == 0 and not position.rules.enabled("tie-break-hand"))
+                hand_locked=tie_break and deck == 0 and not position.rules.enabled("tie-break-hand"),
+                play_limit=_play_limit(state, army))
     for action in turn.actions:
         try:
             state = _turn_action(state, action, army, turn.number, now)
@@ -497,6 +519,9 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
         now.must_discard = False
         if not isinstance(action, Discard):
             now.unlucky = False
+            now.played += 1
+            if now.play_limit is not None and now.played > now.play_limit:
+                raise IllegalAction(text, PLAY_LIMIT.format(now.play_limit))
     state, now.used = _act(state, action, army, now.used)
     if actions.starts_battle(action, state.position):
         now.over = True
@@ -536,8 +561,11 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     position = actions.apply(state.position, draw, army)
     hand = position.hand(army)
     now.drawn = True
-    now.must_discard = len(hand) == 3
-    now.unlucky = all(t.kind is Kind.INSTANT for t in hand)
+    full = HAND_SIZE_REINFORCEMENT if state.position.rules.enabled("reinforcement") else HAND_SIZE
+    now.must_discard = len(hand) == min(now.limit, full) and len(hand) >= HAND_SIZE
+    # 3E UNLUCKY DRAW; REINFORCEMENT: "The Unlucky Draw can only be considered if, after drawing tiles, the
+    # player has 6 Instant tiles."
+    now.unlucky = all(t.kind is Kind.INSTANT for t in hand) and (full == HAND_SIZE or len(hand) == full)
     last, awaited = state.last_tile_turn, state.awaited
     if position.deck(army) == 0 and last is None:
         # 3E ENDING THE GAME: this player finishes the turn, the others take theirs, then the Final Battle (THE

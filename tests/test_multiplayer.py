@@ -6,13 +6,15 @@ NOTATION §10.5-10.7.
 
 from __future__ import annotations
 
+import io
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import actions, battle, game, notation
-from solver.errors import IllegalAction
+from solver.cli import main
 from solver.hexes import Hex
 from solver.position import Position
 
@@ -347,3 +349,71 @@ def test_rotating_a_four_army_battle_rotates_its_outcome(a, b, c, steps):
     turned = battle.resolve(before.rotated(steps))
     assert sorted(str(o.position.rotated(steps)) for o in plain) == sorted(str(o.position) for o in turned)
     assert sorted(tuple(sorted(o.hq.items())) for o in plain) == sorted(tuple(sorted(o.hq.items())) for o in turned)
+
+
+# --- the 3E game variants (3E GAME VARIANTS) ------------------------------------------------------------------------
+
+_MIDGAME = """
+    game
+    players moloch outpost
+    {rules}
+    c3 moloch:hq
+    c1 outpost:hq
+    deck moloch 20
+    deck outpost 20
+"""
+
+
+def test_reinforcement_draws_up_to_six_discards_one_and_plays_at_most_two():
+    """3E GAME VARIANTS, REINFORCEMENT: "during your turn, draw up to 6 tiles instead of 3, discard one and play a
+    maximum of two tiles, any other tile you have to save for later"."""
+    start = _MIDGAME.format(rules="rules 3.0 reinforcement=yes")
+    draw = "1. moloch: draw moloch:blocker moloch:blocker moloch:hybrid moloch:officer moloch:medic moloch:clown; "
+    checked(start + draw + "discard moloch:clown; place moloch:blocker a2 N; place moloch:hybrid b2 N\n")
+    third = game.check(notation.parse(start + draw + "discard moloch:clown; place moloch:blocker a2 N; "
+                                      "place moloch:hybrid b2 N; place moloch:officer b3 N\n"))
+    assert third.verdict == "illegal" and "at most 2" in (third.problem or "")
+    three = game.check(notation.parse(start + "1. moloch: draw moloch:blocker moloch:blocker moloch:hybrid\n"))
+    assert three.verdict == "illegal" and "6 here" in (three.problem or "")
+
+
+def test_reinforcement_an_unlucky_draw_needs_six_instants():
+    """3E REINFORCEMENT: "The Unlucky Draw can only be considered if, after drawing tiles, the player has 6 Instant
+    tiles." Three instants among six tiles allow no second draw."""
+    start = _MIDGAME.format(rules="rules 3.0 reinforcement=yes")
+    report = game.check(notation.parse(start + "1. moloch: draw moloch:battle moloch:battle moloch:move moloch:blocker "
+                                       "moloch:hybrid moloch:officer; discard moloch:battle; discard moloch:battle; "
+                                       "discard moloch:move; discard moloch:blocker; discard moloch:hybrid; "
+                                       "discard moloch:officer; draw moloch:clown\n"))
+    assert report.verdict == "illegal" and report.action == "draw moloch:clown"
+    assert report.problem == game.DRAW_ONCE
+
+
+def test_alternative_beginning_first_player_draws_three_discards_one_and_uses_one():
+    """3E GAME VARIANTS, ALTERNATIVE BEGINNING: "Player 1 draws three tiles from their pile. Then he has to discard
+    one and from the remaining two he chooses one tile to be used ... Next, starting with Player 2, players draw up
+    to three tiles, choose one to discard"."""
+    start = """
+        game
+        players moloch outpost
+        rules 3.0 beginning=alternative
+        1. moloch: hq c3
+        2. outpost: hq c1
+    """
+    checked(start + "3. moloch: draw moloch:blocker moloch:hybrid moloch:clown; discard moloch:clown; "
+                    "place moloch:blocker b2 N\n"
+                    "4. outpost: draw outpost:runner outpost:scout outpost:medic; discard outpost:medic; "
+                    "place outpost:runner d2 N; place outpost:scout d1 N\n")
+    both = game.check(notation.parse(start + "3. moloch: draw moloch:blocker moloch:hybrid moloch:clown; "
+                                     "discard moloch:clown; place moloch:blocker b2 N; place moloch:hybrid b3 N\n"))
+    assert both.verdict == "illegal" and "at most 1" in (both.problem or "")
+
+
+def test_battle_json_gives_every_armys_score_in_the_score_mode(capsys, monkeypatch):
+    """NOTATION §10.8: `score` is {"ARMY": N} for every army in `score` mode; HQs take no damage there."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("mode score\nc3 moloch:hq\na1 outpost:hq\ne1 borgo:hq\n"
+                                                 "c5 outpost:hmg N\n"))
+    assert main(["battle", "-", "--json"]) == 0
+    outcome = json.loads(capsys.readouterr().out)["outcomes"][0]
+    assert outcome["score"] == {"borgo": 0, "moloch": 0, "outpost": 2}
+    assert outcome["hq"] == {"borgo": 20, "moloch": 20, "outpost": 20}

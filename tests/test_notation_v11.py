@@ -288,16 +288,15 @@ def test_a_battle_and_the_legal_actions_refuse_what_they_do_not_play(text, featu
         actions.player_actions(position, "moloch")
 
 
-def test_the_reinforcement_variant_allows_six_tiles_in_hand_and_its_turns_are_refused():
-    """3E GAME VARIANTS, REINFORCEMENT: "draw up to 6 tiles instead of 3"; its turn rules are not played yet."""
+def test_the_reinforcement_variant_allows_six_tiles_in_hand():
+    """3E GAME VARIANTS, REINFORCEMENT: "draw up to 6 tiles instead of 3" (its turn rules: tests/test_multiplayer.py)."""
     hand = "hand moloch moloch:battle moloch:air-strike moloch:push-back moloch:blocker moloch:blocker\n"
     with pytest.raises(NotationError, match="a hand has at most 3"):
         parse("c3 moloch:hq\nc1 outpost:hq\n" + hand)
     position = parse("rules 3.0 reinforcement=yes\nc3 moloch:hq\nc1 outpost:hq\n" + hand)
     assert len(position.hand("moloch")) == 5
     assert battle.resolve(position)  # the fighting is the same
-    with pytest.raises(RuleNotImplemented, match="Reinforcement"):
-        actions.player_actions(position, "moloch")
+    assert actions.player_actions(position, "moloch")
 
 
 @pytest.mark.parametrize("action", ["procedure detonation", "energy hq 1", "push c3 c2 c1", "prize mobility c3",
