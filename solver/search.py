@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
-from . import battle
+from . import battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
@@ -153,18 +153,34 @@ _COMPARE: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-def goal_holds(goal: Goal, player: str, ending: Ending) -> bool:
-    """NOTATION §6 goal expressions."""
+def side_standing(player: str, ending: Ending) -> tuple[bool, int, int]:
+    """``(alive, mine, best enemy)``: whether the player's side still stands, its measure and the best other
+    side's. The measure is HQ health (3E VICTORY), a side's total in team play (3E TEAM MATCH: "the team with the
+    highest total of remaining Toughness"), points in the score mode (3E SCORE RULE)."""
+    position = ending.position
+    if position.mode == "score":
+        scores = dict(position.scores)
+        return True, scores.get(player, 0), max((v for a, v in scores.items() if a != player), default=0)
     hp = ending.end_hp
-    mine = hp.get(player, 0)
-    enemies = [v for army, v in hp.items() if army != player]
-    best_enemy = max(enemies, default=0)
+    sides: dict[str, list[int]] = {}
+    for army, value in hp.items():
+        sides.setdefault(teams.key_of(army, position.teams), []).append(value)
+    own = teams.key_of(player, position.teams)
+    own_side = sides.pop(own, [0])
+    return all(v > 0 for v in own_side), sum(own_side), max((sum(v) for v in sides.values()), default=0)
+
+
+def goal_holds(goal: Goal, player: str, ending: Ending) -> bool:
+    """NOTATION §6 goal expressions; ``win`` and ``draw-or-win`` compare the player's side with every other."""
+    hp = ending.end_hp
     if isinstance(goal, Win):
-        return mine > 0 and mine > best_enemy
+        alive, mine, best_enemy = side_standing(player, ending)
+        return alive and mine > 0 and mine > best_enemy
     if isinstance(goal, DrawOrWin):
+        _, mine, best_enemy = side_standing(player, ending)
         return mine >= best_enemy
     if isinstance(goal, Survive):
-        return mine > 0
+        return hp.get(player, 0) > 0
     if isinstance(goal, Destroy):
         return hp.get(goal.army, 0) == 0
     if isinstance(goal, HpCompare):
@@ -209,7 +225,7 @@ def battle_value(node: battle.Node, player: str, judge: Callable[[battle.Outcome
         return judge(node.outcome)
     values = [battle_value(branch, player, judge) for _, branch in node.branches]
     key = (lambda v: (v.wins, v.margin))
-    return max(values, key=key) if node.army == player else min(values, key=key)
+    return max(values, key=key) if teams.plays_for(node.army, player) else min(values, key=key)
 
 
 @dataclass(frozen=True)
