@@ -12,12 +12,10 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from rich.console import Console
-
 from .errors import NotationError, RuleNotImplemented
 
-if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for `nhex --help`)
-    from rich.console import RenderableType
+if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for every command)
+    from rich.console import Console, RenderableType
 
     from .notation import Document
     from .position import Position
@@ -27,6 +25,8 @@ EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
@@ -336,9 +336,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _generate_arguments(command: argparse.ArgumentParser) -> None:
-    from .generate import ARMIES
+#: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
+#: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
+GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
 
+
+def _generate_arguments(command: argparse.ArgumentParser) -> None:
+    ARMIES = GENERATE_ARMIES
     command.add_argument("--player", required=True, choices=ARMIES, help="the army that plays the card")
     command.add_argument("--opponent", required=True, choices=ARMIES, help="the army it plays against")
     command.add_argument("--level", type=int, required=True, choices=(1, 2, 3, 4), help="difficulty, 1 to 4")

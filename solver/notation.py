@@ -23,7 +23,7 @@ from .errors import NotationError
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
-from .resources import grammar_text, subtree, terminal, terminals, unquote
+from .resources import lark_parser, subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import Kind, Tile, army_name, normal_name, tile
 
@@ -54,7 +54,7 @@ _TERMINAL_NAMES = {
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_text("position.lark"), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return lark_parser("position.lark", propagate_positions=True, maybe_placeholders=False)
 
 
 # --- reading ---------------------------------------------------------------------------------------------------
