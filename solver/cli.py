@@ -17,11 +17,12 @@ from .errors import NotationError, RuleNotImplemented
 if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for every command)
     from rich.console import Console, RenderableType
 
+    from .cards import GameRecord
     from .notation import Document
     from .position import Position
     from .tiles import Tile
 
-EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
 
 
 def _console() -> Console:
@@ -30,10 +31,10 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _load(path: str) -> Document:
-    from .notation import load
-
-    return load(path)
+def _load(args: argparse.Namespace) -> Document:
+    """The document of ``args.file``; its text and name stay on ``args`` for messages that point into it."""
+    document, args.text, args.source = _read_document(args.file)
+    return document
 
 
 # --- sub-commands ----------------------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ def _load(path: str) -> Document:
 def cmd_show(args: argparse.Namespace) -> int:
     from .render.terminal import render_document
 
-    picture = render_document(_load(args.file))
+    picture = render_document(_load(args))
     console = _console()
     if not console.is_terminal:
         # Piped or redirected: no screen to fit, so never crop the board to the default 80 columns.
@@ -55,7 +56,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_fmt(args: argparse.Namespace) -> int:
     from .notation import write
 
-    sys.stdout.write(write(_load(args.file)))
+    sys.stdout.write(write(_load(args)))
     return EXIT_OK
 
 
@@ -99,7 +100,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from .position import Position
     from .render.trace import battle_json, render_battle
 
-    document = _load(args.file)
+    document = _load(args)
     position = document.position if not isinstance(document, Position) else document
     if not isinstance(document, (Position, Puzzle)):
         raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.file)
@@ -130,7 +131,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .render.report import render_report, report_json
     from .search import Solver
 
-    puzzle = _load(args.file)
+    puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
         raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
     console = _console()
@@ -180,19 +181,11 @@ def _solve_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def _read_document(path: str) -> tuple[Document, str, str]:
-    """The document and its text (``nhex check`` places consistency problems at their statement's line)."""
-    from pathlib import Path
+    """The document, its text and the name errors give it (one reader for every command: notation.read_source)."""
+    from .notation import parse, read_source
 
-    from .notation import parse
-
-    if path == "-":
-        text = sys.stdin.read()
-        return parse(text, "<stdin>"), text, "<stdin>"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise NotationError(f"cannot read the file: {error}", 0, 0, path) from None
-    return parse(text, path), text, path
+    text, source = read_source(path)
+    return parse(text, source), text, source
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -200,7 +193,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     from .game import moves_listing
     from .position import Position
 
-    document = _load(args.file)
+    document = _load(args)
     if isinstance(document, Puzzle):
         army = document.player
         position = _with_hand(document.position, army, document.offer)
@@ -239,7 +232,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .cards import GameRecord, Puzzle
     from .game import check, check_play, position_problems
 
-    document, text, source = _read_document(args.file)
+    document = _load(args)
+    text, source = args.text, args.source
     position = document.position if isinstance(document, (GameRecord, Puzzle)) else document
     for statement, army, message in position_problems(position):
         line, column = _statement_place(text, statement, army)
@@ -247,8 +241,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if isinstance(document, GameRecord):
         report = check(document)
         if report.verdict == "unsupported":
-            print(report.fault(source).replace(": unsupported:", ": not implemented yet:"), file=sys.stderr)
-            return EXIT_BAD_INPUT
+            column = _action_column(text, report.line, document, report.action)
+            print(f"{source}:{report.line}:{column}: not implemented yet: {report.problem} (needed by "
+                  f"{report.action})", file=sys.stderr)
+            return EXIT_NOT_IMPLEMENTED
         print(report.summary() if report.ok else report.fault(source))
         return EXIT_OK if report.ok else EXIT_NO
     if isinstance(document, Puzzle) and document.solution:
@@ -264,6 +260,26 @@ def cmd_check(args: argparse.Namespace) -> int:
     print(f"consistent: {len(position.units)} units ({armies or 'none'})"
           + (f", {position.to_move} to move" if position.to_move else ""))
     return EXIT_OK
+
+
+def _action_column(text: str, line: int, record: GameRecord, action: str) -> int:
+    """The column of ``action`` in the turn line ``line`` of a game record (1: the turn, when it is not found)."""
+    from .cards import Turn
+
+    lines = text.splitlines()
+    turn = next((e for e in record.entries if isinstance(e, Turn) and e.line == line), None)
+    if turn is None or not 0 < line <= len(lines):
+        return 1
+    written = [str(a) for a in turn.actions]
+    if action not in written:
+        return 1
+    row = lines[line - 1]
+    offset = row.find(":") + 1
+    for index, part in enumerate(row[offset:].split("#")[0].split(";")):
+        if index == written.index(action):
+            return offset + len(part) - len(part.lstrip()) + 1
+        offset += len(part) + 1
+    return 1
 
 
 def _statement_place(text: str, statement: str, army: str) -> tuple[int, int]:
@@ -358,7 +374,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     from .cards import Puzzle
     from .render.card_svg import save
 
-    puzzle = _load(args.file)
+    puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
         raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
     if not args.svg and not args.png:
@@ -375,6 +391,37 @@ def _card_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT")
     command.add_argument("--png", metavar="OUT", help="write the card as PNG to OUT (needs the cairo library)")
     command.add_argument("--solution", action="store_true", help="draw the back: the key marked, the explanation")
+
+
+def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str:
+    """``FILE:LINE:COLUMN: not implemented yet: RULE`` at the line that needs the rule: where the error knows it,
+    else the first unit line whose tile the rule names (``army:tile``, as battle and actions name it), else
+    ``FILE:0:0``."""
+    import re
+
+    text: str | None = getattr(args, "text", None)
+    source: str = getattr(args, "source", None) or getattr(args, "file", None) or "<input>"
+    if error.line or text is None:
+        return error.located(source)
+    from .tiles import tile
+
+    named = set()
+    for key in re.findall(r"[a-z][a-z0-9-]*:[a-z][a-z0-9-]*", error.rule):
+        try:
+            named.add(tile(key))
+        except ValueError:
+            continue
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split("#")[0].split()
+        for index, word in enumerate(words[:4]):
+            if ":" in word and index <= 2:
+                try:
+                    found = tile(word)
+                except ValueError:
+                    continue
+                if found in named:
+                    return error.located(source, number, line.index(word) + 1)
+    return error.located(source, 0, 0)
 
 
 # --- the parser ------------------------------------------------------------------------------------------------
@@ -430,8 +477,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(error), file=sys.stderr)
         return EXIT_BAD_INPUT
     except RuleNotImplemented as error:
-        print(f"nhex: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        print(_not_implemented(error, args), file=sys.stderr)
+        return EXIT_NOT_IMPLEMENTED
     except ValueError as error:  # NhexError and the lookups of unknown names
         print(f"nhex: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
