@@ -58,7 +58,8 @@ def remembered(name: str, parts: tuple[str, ...], build: Callable[[], _T]) -> _T
     if file is not None:
         try:
             with open(file, "rb") as stream:
-                return pickle.load(stream)  # type: ignore[no-any-return]
+                value: _T = pickle.load(stream)
+                return value
         except Exception:  # missing, torn or from an incompatible version: build it again
             pass
     value = build()

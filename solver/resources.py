@@ -38,7 +38,7 @@ def lark_parser(name: str, **options: object) -> Lark:
             file.parent.mkdir(parents=True, exist_ok=True)
         except OSError:
             file = None
-    return Lark(text, parser="lalr", cache=str(file) if file is not None else False, **options)  # type: ignore[arg-type]
+    return Lark(text, parser="lalr", cache=str(file) if file is not None else False, **options)
 
 
 def terminals(node: Tree[Token]) -> list[Token]:
