@@ -28,7 +28,13 @@ EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3,
 def _console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits with status 1 when the reader goes away; nhex stops quietly with 0, as git does (main).
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(highlight=False)
 
 
 def _load(args: argparse.Namespace) -> Document:
