@@ -714,11 +714,20 @@ def version() -> str:
         return found.group(1) if found else "unknown"
 
 
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked (importlib.metadata alone costs a start 0.05-0.1 s)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"nhex {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.",
                                      epilog="Every command takes a file path, or - for standard input. "
                                             "`nhex COMMAND --help` lists its exit statuses and shows an example.")
-    parser.add_argument("--version", action="version", version=f"nhex {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print nhex's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text, add_arguments) in COMMANDS.items():
         add_arguments(sub.add_parser(name, help=help_text, description=help_text, epilog=_epilog(name),
