@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence, TypeVar
 
 from .errors import NotationError, RuleNotImplemented
 
@@ -53,7 +53,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     document = _load(args)
     picture: RenderableType = render_document(document)
     if isinstance(document, GameRecord):
-        position, picture = _game_picture(document, args.turn, picture, args.source)
+        position, picture = _game_picture(document, args.turn, picture, args.text, args.source)
     else:
         if args.turn is not None:
             raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
@@ -70,7 +70,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _game_picture(record: GameRecord, turn: int | None, record_picture: RenderableType, source: str
+def _game_picture(record: GameRecord, turn: int | None, record_picture: RenderableType, text: str, source: str
                   ) -> tuple[Position, RenderableType]:
     """A game record's picture: the record, then the board after its last turn (or after turn ``turn``, 0 for
     the start), replayed by the checker; an illegal turn ends the replay and is named."""
@@ -88,7 +88,7 @@ def _game_picture(record: GameRecord, turn: int | None, record_picture: Renderab
         raise NotationError(f"--turn {turn}: the record has turns 1 to {last}" if last
                             else f"--turn {turn}: the record has no turns yet", 1, 1, source)
     upto = last if turn is None else turn
-    state = game.start(record)
+    state = _game_started(lambda: game.start(record), text, source)
     shown, note = 0, None
     for entry in turns:
         if entry.number > upto:
@@ -309,10 +309,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         line, column = _statement_place(text, statement, army)
         raise NotationError(message, line, column, source)
     if isinstance(document, GameRecord):
-        try:
-            report = check(document)
-        except ValueError as error:  # the start position does not fit the players (a unit of no player)
-            raise NotationError(str(error), *_unit_place(text, str(error)), source) from None
+        report = _game_started(lambda: check(document), text, source)
         if report.verdict == "unsupported":
             column = _action_column(text, report.line or 0, document, report.action or "")
             raise RuleNotImplemented(f"{report.problem} (needed by {report.action})", report.line or 0, column,
@@ -365,6 +362,32 @@ def _check_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true",
                          help="print JSON: verdict, turns, battles, hq, winner or draw, and the first fault's line")
+
+
+_R = TypeVar("_R")
+
+
+def _game_started(run: Callable[[], _R], text: str, source: str) -> _R:
+    """``run()``, which starts a game record: a start position that does not fit the players (a unit of no
+    player) is bad input at that unit's line, and a game nhex cannot play (3 or 4 players) is exit 4 at the
+    ``players`` line."""
+    try:
+        return run()
+    except RuleNotImplemented as error:
+        if not error.line:
+            error.line, error.column = _players_place(text)
+        raise
+    except ValueError as error:
+        if isinstance(error, NotationError):
+            raise
+        raise NotationError(str(error), *_unit_place(text, str(error)), source) from None
+
+
+def _players_place(text: str) -> tuple[int, int]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.split("#")[0].strip().lower().startswith("players"):
+            return number, len(line) - len(line.lstrip()) + 1
+    return 1, 1
 
 
 def _unit_place(text: str, message: str) -> tuple[int, int]:

@@ -290,3 +290,14 @@ def test_the_solve_report_shows_the_strongest_tries_and_who_refutes_them_by_defa
     done = nhex("solve", "--jobs", "1", str(ROOT / "puzzles" / "07-pin-pulled.nhex"))
     assert "─ Try 1" in done.stdout and "─ Try 3" in done.stdout
     assert "the HQ is hit by: moloch:hunter-killer on d3 in initiative phase 3" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "show"])
+def test_a_game_record_start_that_fits_no_player_is_located(command):
+    done = nhex(command, "-", stdin="game\nplayers outpost moloch\nc2 borgo:hq\n1. outpost: hq c3\n")
+    assert done.returncode == 2 and done.stderr == "<stdin>:3:1: borgo:hq on c2 belongs to no player\n"
+
+
+def test_a_game_nhex_cannot_play_is_exit_4_at_its_players_line():
+    done = nhex("check", "-", stdin="game\nplayers outpost moloch borgo\n1. outpost: hq c3\n")
+    assert done.returncode == 4 and done.stderr.startswith("<stdin>:2:1: not implemented yet: games of 3 or 4")
