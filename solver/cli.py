@@ -615,6 +615,18 @@ def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str
     return error.located(source, 0, 0)
 
 
+def cmd_completion(args: argparse.Namespace) -> int:
+    """``nhex completion SHELL``: a static completion script (solver/completion.py), no cost at start-up."""
+    from .completion import script
+
+    sys.stdout.write(script(args.shell, build_parser()))
+    return EXIT_OK
+
+
+def _completion_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell to complete for")
+
+
 # --- the parser ------------------------------------------------------------------------------------------------
 
 
@@ -648,6 +660,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "generate": (cmd_generate, "write new puzzle cards with exactly one winning play, graded 1 to 4",
                  _generate_arguments),
     "card": (cmd_card, "draw a puzzle card (front, or with --solution the back) as SVG or PNG", _card_arguments),
+    "completion": (cmd_completion, "print a shell completion script for bash, zsh or fish",
+                   _completion_arguments),
 }
 
 #: What each command's exit statuses mean (NOTATION §9), and an example, for its --help.
@@ -669,6 +683,8 @@ _EPILOGS = {
               "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex"),
     "generate": ("0  the cards were written\n  3  stopped: some card could not be made within its drafts",
                  "nhex generate --player outpost --opponent moloch --level 2 --count 3 --seed 7 -o cards/"),
+    "completion": ("0  printed", "source <(nhex completion bash)\n"
+                                 "  nhex completion fish > ~/.config/fish/completions/nhex.fish"),
     "card": ("0  drawn", "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"
                          "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg"),
 }

@@ -301,3 +301,21 @@ def test_a_game_record_start_that_fits_no_player_is_located(command):
 def test_a_game_nhex_cannot_play_is_exit_4_at_its_players_line():
     done = nhex("check", "-", stdin="game\nplayers outpost moloch borgo\n1. outpost: hq c3\n")
     assert done.returncode == 4 and done.stderr.startswith("<stdin>:2:1: not implemented yet: games of 3 or 4")
+
+
+def test_bash_completion_completes_commands_options_and_choices():
+    """`nhex completion bash` prints a static script: a TAB never starts nhex (no start-up cost, issue 10)."""
+    script = nhex("completion", "bash").stdout
+    probe = script + ("COMP_WORDS=(nhex so); COMP_CWORD=1; _nhex; echo \"${COMPREPLY[@]}\"\n"
+                      "COMP_WORDS=(nhex generate --player ''); COMP_CWORD=3; _nhex; echo \"${COMPREPLY[@]}\"\n"
+                      "COMP_WORDS=(nhex solve --max); COMP_CWORD=2; _nhex; echo \"${COMPREPLY[@]}\"\n")
+    done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["solve", "moloch outpost borgo hegemony", "--max-time --max-solutions"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_completion_scripts_name_every_command(shell):
+    script = nhex("completion", shell).stdout
+    for command in ("show", "fmt", "tiles", "battle", "solve", "rules", "moves", "check", "generate", "card"):
+        assert command in script
+    assert "--max-time" in script or "-l max-time" in script
