@@ -165,7 +165,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     document = _load(args)
     position = document.position if not isinstance(document, Position) else document
     if not isinstance(document, (Position, Puzzle)):
-        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.file)
+        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.source)
     outcomes = resolve(position, trace=not args.json)
     if args.json:
         print(json.dumps(battle_json(outcomes), indent=1))
@@ -195,7 +195,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
-        raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
+        raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.source)
     console = _console()
     show_progress = not args.json and console.is_terminal
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -269,10 +269,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
         position = _with_hand(document.position, army, document.offer)
     elif isinstance(document, Position):
         if document.to_move is None:
-            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.file)
+            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.source)
         army, position = document.to_move, document
     else:
-        raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.file)
+        raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.source)
     groups = moves_listing(position, army)
     if args.json:
         print(json.dumps([line for _, lines in groups for line in lines], indent=1))
