@@ -16,7 +16,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -70,6 +69,8 @@ def remembered(name: str, parts: tuple[str, ...], build: Callable[[], _T]) -> _T
 
 def _store(file: Path, value: object) -> None:
     """Write atomically (a temporary file renamed into place), so a parallel start never reads half a file."""
+    import tempfile  # only when writing: a warm start does not pay for it
+
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=file.name, suffix=".tmp")
