@@ -93,11 +93,16 @@ def test_generate_into_an_existing_file_is_a_clear_error(tmp_path):
     assert done.returncode == 2 and "is a file" in done.stderr
 
 
-def test_ctrl_c_in_a_parallel_solve_says_interrupted_once_and_exits_130():
+@pytest.mark.parametrize("argv", [
+    ("solve", "--naive", "--jobs", "2", str(ROOT / "puzzles" / "generated" / "hegemony-vs-outpost-level3-r3-0-0.nhex")),
+    ("generate", "--player", "outpost", "--opponent", "moloch", "--level", "3", "--count", "4", "--jobs", "2"),
+], ids=["solve", "generate"])
+def test_ctrl_c_in_a_parallel_command_says_interrupted_once_and_exits_130(argv, tmp_path):
     """Ctrl-C in a terminal interrupts the whole foreground process group: the workers ignore it and the
     parent stops the pool, says `nhex: interrupted` and exits 130."""
-    card = ROOT / "puzzles" / "generated" / "hegemony-vs-outpost-level3-r3-0-0.nhex"
-    process = subprocess.Popen([sys.executable, "-m", "solver.cli", "solve", "--naive", "--jobs", "2", str(card)],
+    if argv[0] == "generate":
+        argv = (*argv, "-o", str(tmp_path))
+    process = subprocess.Popen([sys.executable, "-m", "solver.cli", *argv],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
