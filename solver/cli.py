@@ -1,7 +1,12 @@
 """The ``nhex`` command (NOTATION §9): a thin layer over the modules, one function per sub-command.
 
 Exit status: 0 done; 1 the answer is no (an illegal action, no solution); 2 bad input, reported as
-``FILE:LINE:COLUMN: message`` with nothing written to standard output; 3 stopped at a limit the user set.
+``FILE:LINE:COLUMN: message`` with nothing written to standard output (a wrong option value: argparse's usage
+error); 3 stopped at a limit the user set; 4 the input needs a rule nhex does not implement
+(``FILE:LINE:COLUMN: not implemented yet: RULE``); 130 interrupted. A closed standard output ends quietly, 0.
+
+Start-up matters (issue 10): this module imports only argparse; each command imports what it needs when it
+runs, and the parser tables and army database come from the per-user cache (solver/cache.py).
 """
 
 from __future__ import annotations
