@@ -5,8 +5,8 @@ Exit status: 0 done; 1 the answer is no (an illegal action, no solution); 2 bad 
 error); 3 stopped at a limit the user set; 4 the input needs a rule nhex does not implement
 (``FILE:LINE:COLUMN: not implemented yet: RULE``); 130 interrupted. A closed standard output ends quietly, 0.
 
-Start-up matters (issue 10): this module imports only argparse; each command imports what it needs when it
-runs, and the parser tables and army database come from the per-user cache (solver/cache.py).
+Start-up matters (issue 10): this module imports only the standard library; each command imports what it needs
+when it runs, and the parser tables and army database come from the per-user cache (solver/cache.py).
 """
 
 from __future__ import annotations
