@@ -324,3 +324,15 @@ def test_zsh_and_fish_completion_scripts_name_every_command(shell):
     for command in ("show", "fmt", "tiles", "battle", "solve", "rules", "moves", "check", "generate", "card"):
         assert command in script
     assert "--max-time" in script or "-l max-time" in script
+
+
+def test_a_missing_rule_raised_in_a_worker_process_keeps_its_name_and_place():
+    """A parallel solve re-raises a worker's RuleNotImplemented in the parent: it arrives pickled."""
+    import pickle
+
+    from solver.errors import RuleNotImplemented
+
+    error = pickle.loads(pickle.dumps(RuleNotImplemented("the Shotgun (new-york:shotgun on c3)", 3, 5, "a.nhex")))
+    assert error.located("b.nhex") == "a.nhex:3:5: not implemented yet: the Shotgun (new-york:shotgun on c3)"
+    bare = pickle.loads(pickle.dumps(RuleNotImplemented("the Shotgun")))
+    assert bare.located("b.nhex", 2, 1) == "b.nhex:2:1: not implemented yet: the Shotgun"
