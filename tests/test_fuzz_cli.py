@@ -80,14 +80,17 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-def mutants() -> list[tuple[str, str, tuple[str, ...], bool]]:
+def mutants() -> list:
+    """``pytest.param(name, text, argv, from_stdin)`` of each mutant, its id naming it (index, command, seed)."""
     rng = random.Random(SEED)
     made = []
     for index in range(COUNT):
         seed_file = rng.choice(SEEDS)
         text = mutate(seed_file.read_text(encoding="utf-8"), rng)
         command, extra = COMMANDS[index % len(COMMANDS)]
-        made.append((f"{index}-{command}-{seed_file.stem}", text, (command, *extra), rng.random() < 0.2))
+        from_stdin = rng.random() < 0.2
+        name = f"{index}-{command}-{seed_file.stem}" + ("-stdin" if from_stdin else "")
+        made.append(pytest.param(name, text, (command, *extra), from_stdin, id=name))
     return made
 
 
@@ -95,8 +98,7 @@ class _Stdin(io.TextIOWrapper):
     """Standard input with bytes underneath, as a terminal or a pipe gives it."""
 
 
-@pytest.mark.parametrize("name, text, argv, from_stdin", mutants(), ids=lambda value: value if isinstance(value, str)
-                         and "-" in value and "\n" not in value and len(value) < 80 else "")
+@pytest.mark.parametrize("name, text, argv, from_stdin", mutants())
 def test_a_mutant_gives_no_traceback_and_no_unlocated_error(name, text, argv, from_stdin, tmp_path, capsys,
                                                             monkeypatch):
     path = tmp_path / "mutant.nhex"
