@@ -670,34 +670,39 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
 }
 
 #: What each command's exit statuses mean (NOTATION §9), and an example, for its --help.
-_STATUS_TAIL = ("  2  bad input: FILE:LINE:COLUMN: message on standard error, nothing written\n"
-                "  4  the input needs a rule nhex does not implement (named, at FILE:LINE:COLUMN)\n"
-                "130  interrupted (Ctrl-C)")
-_EPILOGS = {
-    "show": ("0  drawn", "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex"),
-    "fmt": ("0  printed", "nhex fmt messy.nhex > clean.nhex"),
-    "tiles": ("0  listed", "nhex tiles moloch\n  nhex tiles --json | head"),
-    "battle": ("0  resolved", "nhex battle tests/data/2e-example-battle.nhex --no-board"),
-    "solve": ("0  solved (SOUND or COOKED)\n  1  no solution\n  3  stopped at --max-time or --max-solutions: "
-              "nothing proven (JSON: verdict null, the plays found so far under `found`)",
+_COMMON_STATUSES = {
+    2: "bad input: FILE:LINE:COLUMN: message on standard error, nothing written",
+    4: "the input needs a rule nhex does not implement (named, at FILE:LINE:COLUMN)",
+    130: "interrupted (Ctrl-C)",
+}
+_EPILOGS: dict[str, tuple[dict[int, str], str]] = {
+    "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex"),
+    "fmt": ({0: "printed"}, "nhex fmt messy.nhex > clean.nhex"),
+    "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles --json | head"),
+    "battle": ({0: "resolved"}, "nhex battle tests/data/2e-example-battle.nhex --no-board"),
+    "solve": ({0: "solved (SOUND or COOKED)", 1: "no solution",
+               3: "stopped at --max-time or --max-solutions: nothing proven\n"
+                  "     (JSON: verdict null, the plays found so far under `found`)"},
               "nhex solve puzzles/12-clear-shot.nhex\n  nhex solve --json --max-time 60 card.nhex"),
-    "rules": ("0  listed", "nhex rules --json"),
-    "moves": ("0  listed", "nhex moves --json position.nhex"),
-    "check": ("0  legal (a game record) or consistent (a position, a card and its solution)\n"
-              "  1  an illegal action, or a false `expect`, at its line",
+    "rules": ({0: "listed"}, "nhex rules --json"),
+    "moves": ({0: "listed"}, "nhex moves --json position.nhex"),
+    "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",
+               1: "an illegal action, or a false `expect`, at its line"},
               "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex"),
-    "generate": ("0  the cards were written\n  3  stopped: some card could not be made within its drafts",
+    "generate": ({0: "the cards were written", 3: "stopped: some card could not be made within its drafts"},
                  "nhex generate --player outpost --opponent moloch --level 2 --count 3 --seed 7 -o cards/"),
-    "completion": ("0  printed", "source <(nhex completion bash)\n"
-                                 "  nhex completion fish > ~/.config/fish/completions/nhex.fish"),
-    "card": ("0  drawn", "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"
-                         "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg"),
+    "card": ({0: "drawn"}, "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"
+                           "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg"),
+    "completion": ({0: "printed"}, "source <(nhex completion bash)\n"
+                                   "  nhex completion fish > ~/.config/fish/completions/nhex.fish"),
 }
 
 
 def _epilog(name: str) -> str:
-    statuses, example = _EPILOGS[name]
-    return f"exit status:\n  {statuses}\n{_STATUS_TAIL}\n\nexample:\n  {example}"
+    own, example = _EPILOGS[name]
+    statuses = {**own, **_COMMON_STATUSES}
+    lines = "\n".join(f"{code:>3}  {statuses[code]}" for code in sorted(statuses))
+    return f"exit status:\n{lines}\n\nexample:\n  {example}"
 
 
 # --- option values: checked by the parser, so a wrong one is a usage error (exit 2) ------------------------------

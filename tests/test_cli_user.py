@@ -189,7 +189,7 @@ def test_version():
 
 
 @pytest.mark.parametrize("command", ["show", "fmt", "tiles", "battle", "solve", "rules", "moves", "check",
-                                     "generate", "card"])
+                                     "generate", "card", "completion"])
 def test_every_help_lists_the_exit_statuses_and_shows_an_example(command):
     done = nhex(command, "--help")
     assert done.returncode == 0
