@@ -336,3 +336,8 @@ def test_a_missing_rule_raised_in_a_worker_process_keeps_its_name_and_place():
     assert error.located("b.nhex") == "a.nhex:3:5: not implemented yet: the Shotgun (new-york:shotgun on c3)"
     bare = pickle.loads(pickle.dumps(RuleNotImplemented("the Shotgun")))
     assert bare.located("b.nhex", 2, 1) == "b.nhex:2:1: not implemented yet: the Shotgun"
+
+
+def test_a_battle_on_an_empty_position_says_so():
+    done = nhex("battle", "--no-board", "-", stdin="")
+    assert done.returncode == 0 and "no units: nothing happens" in done.stdout and "HQ health" not in done.stdout
