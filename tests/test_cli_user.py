@@ -341,3 +341,14 @@ def test_a_missing_rule_raised_in_a_worker_process_keeps_its_name_and_place():
 def test_a_battle_on_an_empty_position_says_so():
     done = nhex("battle", "--no-board", "-", stdin="")
     assert done.returncode == 0 and "no units: nothing happens" in done.stdout and "HQ health" not in done.stdout
+
+
+@pytest.mark.parametrize("text, message", [
+    ("c3 moloch:hq\n(" + "9" * 5000 + ",0) outpost:hq\n", "<stdin>:2:1: hex coordinates take at most 9 digits, not 5000"),
+    ("board custom (0,0) (" + "9" * 5000 + ",0)\n(0,0) outpost:hq\n",
+     "<stdin>:1:20: hex coordinates take at most 9 digits, not 5000"),
+    ("c1 outpost:hq\ndeck moloch " + "9" * 5000 + "\nc3 moloch:hq\n", "<stdin>:2:13: deck takes a number of at most 9"),
+])
+def test_every_huge_number_is_located_with_a_plain_message(text, message):
+    done = nhex("fmt", "-", stdin=text)
+    assert done.returncode == 2 and done.stderr.startswith(message), done.stderr
