@@ -1,7 +1,12 @@
 """The ``nhex`` command (NOTATION §9): a thin layer over the modules, one function per sub-command.
 
 Exit status: 0 done; 1 the answer is no (an illegal action, no solution); 2 bad input, reported as
-``FILE:LINE:COLUMN: message`` with nothing written to standard output; 3 stopped at a limit the user set.
+``FILE:LINE:COLUMN: message`` with nothing written to standard output (a wrong option value: argparse's usage
+error); 3 stopped at a limit the user set; 4 the input needs a rule nhex does not implement
+(``FILE:LINE:COLUMN: not implemented yet: RULE``); 130 interrupted. A closed standard output ends quietly, 0.
+
+Start-up matters (issue 10): this module imports only the standard library; each command imports what it needs
+when it runs, and the parser tables and army database come from the per-user cache (solver/cache.py).
 """
 
 from __future__ import annotations
@@ -10,52 +15,115 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence, TypeVar
 
 from .errors import NotationError, RuleNotImplemented
 
-if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for `nhex --help`)
-    from rich.console import RenderableType
+if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for every command)
+    from rich.console import Console, RenderableType
 
+    from .cards import GameRecord
     from .notation import Document
     from .position import Position
     from .tiles import Tile
 
-EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
 
 
 def _console() -> Console:
-    return Console(highlight=False)
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits with status 1 when the reader goes away; nhex stops quietly with 0, as git does (main).
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(highlight=False)
 
 
-def _load(path: str) -> Document:
-    from .notation import load
-
-    return load(path)
+def _load(args: argparse.Namespace) -> Document:
+    """The document of ``args.file``; its text and name stay on ``args`` for messages that point into it."""
+    document, args.text, args.source = _read_document(args.file)
+    return document
 
 
 # --- sub-commands ----------------------------------------------------------------------------------------------
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .cards import GameRecord, Puzzle
     from .render.terminal import render_document
 
-    picture = render_document(_load(args.file))
+    document = _load(args)
+    picture: RenderableType = render_document(document)
+    if isinstance(document, GameRecord):
+        position, picture = _game_picture(document, args.turn, picture, args.text, args.source)
+    else:
+        if args.turn is not None:
+            raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
+                                args.source)
+        position = document.position if isinstance(document, Puzzle) else document
     console = _console()
     if not console.is_terminal:
-        # Piped or redirected: no screen to fit, so never crop the board to the default 80 columns.
-        unbounded = console.options.update_width(10_000)
-        console.width = max(console.width, console.measure(picture, options=unbounded).maximum)
+        # Piped or redirected: 80 columns (text wraps to fit), wider only where the board needs it: never crop it.
+        from .render.terminal import render_board
+
+        board = render_board(position).plain.splitlines()
+        console.width = max(80, max((len(line) for line in board), default=0))
     console.print(picture)
     return EXIT_OK
+
+
+def _game_picture(record: GameRecord, turn: int | None, record_picture: RenderableType, text: str, source: str
+                  ) -> tuple[Position, RenderableType]:
+    """A game record's picture: the record, then the board after its last turn (or after turn ``turn``, 0 for
+    the start), replayed by the checker; an illegal turn ends the replay and is named."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from . import game
+    from .cards import Turn
+    from .errors import IllegalAction
+    from .render.terminal import render_position
+
+    turns = [e for e in record.entries if isinstance(e, Turn)]
+    last = turns[-1].number if turns else 0
+    if turn is not None and not 0 <= turn <= last:
+        raise NotationError(f"--turn {turn}: the record has turns 1 to {last}" if last
+                            else f"--turn {turn}: the record has no turns yet", 1, 1, source)
+    upto = last if turn is None else turn
+    state = _game_started(lambda: game.start(record), text, source)
+    shown, note = 0, None
+    for entry in turns:
+        if entry.number > upto:
+            break
+        try:
+            state = game.play_turn(state, entry)
+        except (IllegalAction, game.Undecidable) as error:
+            note = Text(f"turn {entry.number} (line {entry.line}) cannot be played: {error}; the board is the one "
+                        f"after turn {shown}", style="bold red")
+            break
+        shown = entry.number
+    title = Text(f"The board after turn {shown}" if shown else "The board before the first turn", style="bold")
+    parts: list[RenderableType] = [record_picture, title, render_position(state.position)]
+    if state.history:
+        parts.append(Text("\n".join(state.history), style="dim"))
+    if note is not None:
+        parts.append(note)
+    return state.position, Group(*parts)
+
+
+def _show_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--turn", type=_natural, metavar="N",
+                         help="a game record: draw the board after turn N (0: the start; default: the last turn)")
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     from .notation import write
 
-    sys.stdout.write(write(_load(args.file)))
+    sys.stdout.write(write(_load(args)))
     return EXIT_OK
 
 
@@ -99,10 +167,10 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from .position import Position
     from .render.trace import battle_json, render_battle
 
-    document = _load(args.file)
+    document = _load(args)
     position = document.position if not isinstance(document, Position) else document
     if not isinstance(document, (Position, Puzzle)):
-        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.file)
+        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.source)
     outcomes = resolve(position, trace=not args.json)
     if args.json:
         print(json.dumps(battle_json(outcomes), indent=1))
@@ -130,9 +198,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .render.report import render_report, report_json
     from .search import Solver
 
-    puzzle = _load(args.file)
+    puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
-        raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
+        raise NotationError("nhex solve takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.source)
     console = _console()
     show_progress = not args.json and console.is_terminal
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -160,7 +228,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_json(report, counters_only=args.counters), indent=1))
     else:
-        console.print(render_report(puzzle, report, explain=not args.brief, counters_only=args.counters))
+        console.print(render_report(puzzle, report, explain=not args.brief, counters_only=args.counters,
+                                    shown=None if args.all else SHOWN_SOLUTIONS))
     if report.stopped:
         return EXIT_LIMIT
     return EXIT_OK if report.solutions else EXIT_NO
@@ -169,30 +238,29 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _solve_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9, plus verdict and tries)")
-    command.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
-    command.add_argument("--tries", type=int, default=0, metavar="N", help="also show the N strongest failing plays")
-    command.add_argument("--max-time", type=float, default=None, metavar="S", help="stop after S seconds (exit 3)")
-    command.add_argument("--max-solutions", type=int, default=None, metavar="N",
+    _jobs_argument(command)
+    command.add_argument("--tries", type=_natural, default=3, metavar="N",
+                         help="show the N strongest failing plays and who refutes them (default 3; 0: none)")
+    command.add_argument("--max-time", type=_seconds, default=None, metavar="S", help="stop after S seconds (exit 3)")
+    command.add_argument("--max-solutions", type=_positive, default=None, metavar="N",
                          help="stop after N winning plays (exit 3)")
+    command.add_argument("--all", action="store_true",
+                         help=f"a panel for every winning play (default: the first {SHOWN_SOLUTIONS}, then a list)")
     command.add_argument("--naive", action="store_true", help="no deduplication of orders or facings (benchmarks)")
     command.add_argument("--brief", action="store_true", help="no battle trace under each solution")
     command.add_argument("--counters", action="store_true", help="work counters only, no times (golden reports)")
 
 
+#: How many winning plays ``nhex solve`` draws in full before it lists the rest one a line (``--all``: every one).
+SHOWN_SOLUTIONS = 5
+
+
 def _read_document(path: str) -> tuple[Document, str, str]:
-    """The document and its text (``nhex check`` places consistency problems at their statement's line)."""
-    from pathlib import Path
+    """The document, its text and the name errors give it (one reader for every command: notation.read_source)."""
+    from .notation import parse, read_source
 
-    from .notation import parse
-
-    if path == "-":
-        text = sys.stdin.read()
-        return parse(text, "<stdin>"), text, "<stdin>"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise NotationError(f"cannot read the file: {error}", 0, 0, path) from None
-    return parse(text, path), text, path
+    text, source = read_source(path)
+    return parse(text, source), text, source
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -200,16 +268,16 @@ def cmd_moves(args: argparse.Namespace) -> int:
     from .game import moves_listing
     from .position import Position
 
-    document = _load(args.file)
+    document = _load(args)
     if isinstance(document, Puzzle):
         army = document.player
         position = _with_hand(document.position, army, document.offer)
     elif isinstance(document, Position):
         if document.to_move is None:
-            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.file)
+            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.source)
         army, position = document.to_move, document
     else:
-        raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.file)
+        raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.source)
     groups = moves_listing(position, army)
     if args.json:
         print(json.dumps([line for _, lines in groups for line in lines], indent=1))
@@ -239,31 +307,125 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .cards import GameRecord, Puzzle
     from .game import check, check_play, position_problems
 
-    document, text, source = _read_document(args.file)
+    document = _load(args)
+    text, source = args.text, args.source
     position = document.position if isinstance(document, (GameRecord, Puzzle)) else document
     for statement, army, message in position_problems(position):
         line, column = _statement_place(text, statement, army)
         raise NotationError(message, line, column, source)
     if isinstance(document, GameRecord):
-        report = check(document)
+        report = _game_started(lambda: check(document), text, source)
         if report.verdict == "unsupported":
-            print(report.fault(source).replace(": unsupported:", ": not implemented yet:"), file=sys.stderr)
-            return EXIT_BAD_INPUT
-        print(report.summary() if report.ok else report.fault(source))
+            column = _action_column(text, report.line or 0, document, report.action or "")
+            raise RuleNotImplemented(f"{report.problem} (needed by {report.action})", report.line or 0, column,
+                                     source)
+        if args.json:
+            state = report.state
+            result: dict[str, object] = {"winner": None, "draw": state.result == "draw"}
+            if state.result not in (None, "draw"):
+                result["winner"] = state.result
+            data: dict = {"verdict": report.verdict, "turns": report.turns, "battles": state.battles,
+                          "hq": dict(state.hq), "over": state.result is not None, **result}
+            if not report.ok:
+                data |= {"line": report.line, "action": report.action, "rule": report.problem}
+            print(json.dumps(data, indent=1))
+        else:
+            print(report.summary() if report.ok else report.fault(source))
         return EXIT_OK if report.ok else EXIT_NO
     if isinstance(document, Puzzle) and document.solution:
         fault = check_play(_with_hand(position, document.player, document.offer), document.player,
                            document.solution, document.tiles_to_play)
         if fault is not None:
             index, action, rule = fault
-            print(f"{source}:{_solution_line(text, index)}: {action}: illegal: {rule}")
+            line = _solution_line(text, index)
+            if args.json:
+                print(json.dumps({"verdict": "illegal", "line": line, "action": action, "rule": rule}, indent=1))
+            else:
+                print(f"{source}:{line}: {action}: illegal: {rule}")
             return EXIT_NO
-        print(f"consistent; the solution's {len(document.solution)} action(s) are legal")
+        if args.json:
+            print(json.dumps({"verdict": "consistent", "solution_actions": len(document.solution)}, indent=1))
+        else:
+            print(f"consistent; the solution's {len(document.solution)} action(s) are legal")
         return EXIT_OK
-    armies = ", ".join(f"{a} {sum(1 for u in position.units if u.army == a)}" for a in position.armies)
-    print(f"consistent: {len(position.units)} units ({armies or 'none'})"
+    counts = {a: sum(1 for u in position.units if u.army == a) for a in position.armies}
+    if args.json:
+        print(json.dumps({"verdict": "consistent", "units": counts, "to_move": position.to_move,
+                          "hq": {u.army: u.hp for u in position.units if u.is_hq}}, indent=1))
+        return EXIT_OK
+    if not position.units and not position.foundations:
+        print("consistent: an empty position (no units)"
+              + (f", {position.to_move} to move" if position.to_move else ""))
+        return EXIT_OK
+    armies = ", ".join(f"{a} {n}" for a, n in counts.items())
+    print(f"consistent: {len(position.units)} unit{'s' if len(position.units) != 1 else ''} ({armies or 'none'})"
           + (f", {position.to_move} to move" if position.to_move else ""))
     return EXIT_OK
+
+
+def _check_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--json", action="store_true",
+                         help="print JSON: verdict, turns, battles, hq, winner or draw, and the first fault's line")
+
+
+_R = TypeVar("_R")
+
+
+def _game_started(run: Callable[[], _R], text: str, source: str) -> _R:
+    """``run()``, which starts a game record: a start position that does not fit the players (a unit of no
+    player) is bad input at that unit's line, and a game nhex cannot play (3 or 4 players) is exit 4 at the
+    ``players`` line."""
+    try:
+        return run()
+    except RuleNotImplemented as error:
+        if not error.line:
+            error.line, error.column = _players_place(text)
+        raise
+    except ValueError as error:
+        if isinstance(error, NotationError):
+            raise
+        raise NotationError(str(error), *_unit_place(text, str(error)), source) from None
+
+
+def _players_place(text: str) -> tuple[int, int]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.split("#")[0].strip().lower().startswith("players"):
+            return number, len(line) - len(line.lstrip()) + 1
+    return 1, 1
+
+
+def _unit_place(text: str, message: str) -> tuple[int, int]:
+    """Line and column of the unit line on the hex a message names (``... on c3 ...``), else 1, 1."""
+    import re
+
+    found = re.search(r" on ([a-e][1-5]|\(-?\d+,-?\d+\))", message)
+    if found:
+        for number, line in enumerate(text.splitlines(), start=1):
+            words = line.split()
+            if words and words[0].lower().replace(" ", "") == found.group(1):
+                return number, len(line) - len(line.lstrip()) + 1
+    return 1, 1
+
+
+def _action_column(text: str, line: int, record: GameRecord, action: str) -> int:
+    """The column of ``action`` in the turn line ``line`` of a game record (1: the turn, when it is not found)."""
+    from .cards import Turn
+
+    lines = text.splitlines()
+    turn = next((e for e in record.entries if isinstance(e, Turn) and e.line == line), None)
+    if turn is None or not 0 < line <= len(lines):
+        return 1
+    written = [str(a) for a in turn.actions]
+    if action not in written:
+        return 1
+    row = lines[line - 1]
+    offset = row.find(":") + 1
+    for index, part in enumerate(row[offset:].split("#")[0].split(";")):
+        if index == written.index(action):
+            return offset + len(part) - len(part.lstrip()) + 1
+        offset += len(part) + 1
+    return 1
 
 
 def _statement_place(text: str, statement: str, army: str) -> tuple[int, int]:
@@ -301,11 +463,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .render.card_svg import save
 
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        _usage("generate", f"-o {args.out}: is a file; -o names the folder the cards go to")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        _usage("generate", f"-o {args.out}: cannot make the folder: {error.strerror or error}")
     console = _console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("[dim]{task.fields[drafts]} drafts played out"))
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+    with Progress(*columns, console=console, transient=True,
+                  disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
 
         def tick(made: object) -> None:
@@ -315,62 +483,153 @@ def cmd_generate(args: argparse.Namespace) -> int:
             progress.update(task, drafts=count)
 
         try:
-            cards = generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs,
-                             on_card=tick, on_drafts=drafts)
+            cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
+                             jobs=args.jobs or _cores(), on_card=tick, on_drafts=drafts)
         except NoCard as error:
             print(f"nhex: {error}", file=sys.stderr)
             return EXIT_LIMIT
     table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
         table.add_column(column)
+    written = []
     for made in cards:
         path = out / file_name(made)
-        path.write_text(card_text(made), encoding="utf-8")
-        if args.svg:
-            save(made.puzzle, str(path.with_suffix(".svg")))
-            save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+        try:
+            path.write_text(card_text(made), encoding="utf-8")
+            if args.svg:
+                save(made.puzzle, str(path.with_suffix(".svg")))
+                save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+        except OSError as error:
+            _usage("generate", f"cannot write {path}: {error.strerror or error}")
         key = "; ".join(str(a) for a in made.puzzle.solution or ())
         table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
                       str(made.grade.near_misses), str(made.candidates))
-    console.print(table)
+        written.append({"file": str(path), "level": made.puzzle.level, "key": [str(a) for a in made.puzzle.solution or ()],
+                        "ideas": list(made.grade.ideas), "plays": made.grade.plays,
+                        "near_misses": made.grade.near_misses, "drafts": made.candidates})
+    if args.json:
+        print(json.dumps(written, indent=1))
+    else:
+        console.print(table)
     return EXIT_OK
 
 
-def _generate_arguments(command: argparse.ArgumentParser) -> None:
-    from .generate import ARMIES
+#: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
+#: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
+GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
 
+
+def _generate_arguments(command: argparse.ArgumentParser) -> None:
+    ARMIES = GENERATE_ARMIES
     command.add_argument("--player", required=True, choices=ARMIES, help="the army that plays the card")
     command.add_argument("--opponent", required=True, choices=ARMIES, help="the army it plays against")
     command.add_argument("--level", type=int, required=True, choices=(1, 2, 3, 4), help="difficulty, 1 to 4")
-    command.add_argument("--count", type=int, default=1, metavar="K", help="how many cards (default 1)")
+    command.add_argument("--count", type=_positive, default=1, metavar="K", help="how many cards (default 1)")
     command.add_argument("--seed", default="0", metavar="S", help="random seed: the same seed gives the same cards")
     command.add_argument("-o", "--out", default=".", metavar="DIR", help="folder to write the cards to")
-    command.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
+    _jobs_argument(command)
+    command.add_argument("--json", action="store_true",
+                         help="print JSON: one object per card (file, key, ideas, plays, near misses, drafts)")
     command.add_argument("--svg", action="store_true", help="also draw each card, front and back, as SVG")
 
 
 def cmd_card(args: argparse.Namespace) -> int:
     """``nhex card``: the printable picture of a puzzle card (SVG, or PNG by the file name)."""
     from .cards import Puzzle
-    from .render.card_svg import save
+    from .render.card_svg import card_svg
 
-    puzzle = _load(args.file)
+    puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
-        raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.file)
+        raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.source)
     if not args.svg and not args.png:
-        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png", 1, 1, args.file)
-    if args.svg:
-        save(puzzle, args.svg, solution=args.solution)
-    if args.png:
-        save(puzzle, args.png if args.png.lower().endswith(".png") else args.png + ".png", solution=args.solution)
+        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png", 1, 1, args.source)
+    if args.png == "-" or (args.svg == "-" and args.png):
+        _usage("card", "--png - is not supported (a PNG on a terminal is noise): name a file, or use --svg -")
+    targets = [(t, kind) for t, kind in ((args.svg, "svg"), (args.png, "png")) if t and t != "-"]
+    for target, kind in targets:
+        _writable_file(target, kind)
+    picture = card_svg(puzzle, solution=args.solution)
+    if args.svg == "-":
+        sys.stdout.write(picture.as_svg())
+    for target, kind in targets:
+        try:
+            if kind == "png":
+                picture.save_png(target)
+            else:
+                picture.save_svg(target)
+        except OSError as error:
+            _usage("card", f"cannot write {target}: {error.strerror or error}")
     return EXIT_OK
+
+
+def _usage(command: str, message: str) -> None:
+    """A wrong option value found after parsing: reported like argparse's own (``nhex COMMAND: error: ...``),
+    exit status 2."""
+    print(f"nhex {command}: error: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _writable_file(target: str, kind: str) -> None:
+    """``target`` can be written as a file: not a folder, its folder exists, and a PNG's name says so."""
+    from pathlib import Path
+
+    path = Path(target)
+    if path.is_dir() or target.endswith(("/", "\\")):
+        _usage("card", f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
+    if not path.parent.is_dir():
+        _usage("card", f"--{kind} {target}: the folder {path.parent} does not exist")
+    if kind == "png" and path.suffix.lower() != ".png":
+        _usage("card", f"--png {target}: a PNG file's name ends in .png")
 
 
 def _card_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
-    command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT")
-    command.add_argument("--png", metavar="OUT", help="write the card as PNG to OUT (needs the cairo library)")
+    command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT (- for standard output)")
+    command.add_argument("--png", metavar="OUT.png", help="write the card as PNG to OUT.png (needs the cairo library)")
     command.add_argument("--solution", action="store_true", help="draw the back: the key marked, the explanation")
+
+
+def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str:
+    """``FILE:LINE:COLUMN: not implemented yet: RULE`` at the line that needs the rule: where the error knows it,
+    else the first unit line whose tile the rule names (``army:tile``, as battle and actions name it), else
+    ``FILE:0:0``."""
+    import re
+
+    text: str | None = getattr(args, "text", None)
+    source: str = getattr(args, "source", None) or getattr(args, "file", None) or "<input>"
+    if error.line or text is None:
+        return error.located(source)
+    from .tiles import tile
+
+    named = set()
+    for key in re.findall(r"[a-z][a-z0-9-]*:[a-z][a-z0-9-]*", error.rule):
+        try:
+            named.add(tile(key))
+        except ValueError:
+            continue
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split("#")[0].split()
+        for index, word in enumerate(words[:4]):
+            if ":" in word and index <= 2:
+                try:
+                    found = tile(word)
+                except ValueError:
+                    continue
+                if found in named:
+                    return error.located(source, number, line.index(word) + 1)
+    return error.located(source, 0, 0)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """``nhex completion SHELL``: a static completion script (solver/completion.py), no cost at start-up."""
+    from .completion import script
+
+    sys.stdout.write(script(args.shell, build_parser()))
+    return EXIT_OK
+
+
+def _completion_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell to complete for")
 
 
 # --- the parser ------------------------------------------------------------------------------------------------
@@ -391,7 +650,8 @@ def _json_argument(command: argparse.ArgumentParser) -> None:
 
 #: name -> (handler, help, arguments). Each sub-command adds one entry here and nothing else to this module.
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
-    "show": (cmd_show, "draw a position or puzzle card on the terminal", _file_argument),
+    "show": (cmd_show, "draw a position, puzzle card or game record (the board after its last turn)",
+             _show_arguments),
     "fmt": (cmd_fmt, "print a file in canonical form", _file_argument),
     "tiles": (cmd_tiles, "list the army database", _tiles_arguments),
     "battle": (cmd_battle, "resolve one battle phase by phase, naming the rule behind each event",
@@ -401,18 +661,126 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
     "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
     "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
-              _file_argument),
+              _check_arguments),
     "generate": (cmd_generate, "write new puzzle cards with exactly one winning play, graded 1 to 4",
                  _generate_arguments),
     "card": (cmd_card, "draw a puzzle card (front, or with --solution the back) as SVG or PNG", _card_arguments),
+    "completion": (cmd_completion, "print a shell completion script for bash, zsh or fish",
+                   _completion_arguments),
+}
+
+#: What each command's exit statuses mean (NOTATION §9), and an example, for its --help.
+_COMMON_STATUSES = {
+    2: "bad input: FILE:LINE:COLUMN: message on standard error, nothing written",
+    4: "the input needs a rule nhex does not implement (named, at FILE:LINE:COLUMN)",
+    130: "interrupted (Ctrl-C)",
+}
+_EPILOGS: dict[str, tuple[dict[int, str], str]] = {
+    "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex"),
+    "fmt": ({0: "printed"}, "nhex fmt messy.nhex > clean.nhex"),
+    "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles --json | head"),
+    "battle": ({0: "resolved"}, "nhex battle tests/data/2e-example-battle.nhex --no-board"),
+    "solve": ({0: "solved (SOUND or COOKED)", 1: "no solution",
+               3: "stopped at --max-time or --max-solutions: nothing proven\n"
+                  "     (JSON: verdict null, the plays found so far under `found`)"},
+              "nhex solve puzzles/12-clear-shot.nhex\n  nhex solve --json --max-time 60 card.nhex"),
+    "rules": ({0: "listed"}, "nhex rules --json"),
+    "moves": ({0: "listed"}, "nhex moves --json position.nhex"),
+    "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",
+               1: "an illegal action, or a false `expect`, at its line"},
+              "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex"),
+    "generate": ({0: "the cards were written", 3: "stopped: some card could not be made within its drafts"},
+                 "nhex generate --player outpost --opponent moloch --level 2 --count 3 --seed 7 -o cards/"),
+    "card": ({0: "drawn"}, "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"
+                           "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg"),
+    "completion": ({0: "printed"}, "source <(nhex completion bash)\n"
+                                   "  nhex completion fish > ~/.config/fish/completions/nhex.fish"),
 }
 
 
+def _epilog(name: str) -> str:
+    own, example = _EPILOGS[name]
+    statuses = {**own, **_COMMON_STATUSES}
+    lines = "\n".join(f"{code:>3}  {statuses[code]}" for code in sorted(statuses))
+    return f"exit status:\n{lines}\n\nexample:\n  {example}"
+
+
+# --- option values: checked by the parser, so a wrong one is a usage error (exit 2) ------------------------------
+
+
+def _natural(text: str) -> int:
+    """A whole number from 0 up."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 up, not {text!r}")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    """A whole number from 1 up."""
+    value = _natural(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 up, not {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A finite number of seconds from 0 up."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 up, not {text!r}")
+    return value
+
+
+def _jobs_argument(command: argparse.ArgumentParser) -> None:
+    """``--jobs``, the same for every command that spreads work over processes."""
+    command.add_argument("--jobs", type=_positive, default=None, metavar="J",
+                         help="worker processes (default: every core, %(cores)s here)" % {"cores": _cores()})
+
+
+def _cores() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def version() -> str:
+    """nhex's version: the installed package's, else the checkout's pyproject.toml."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as installed
+
+        return installed("nhex")
+    except PackageNotFoundError:
+        import re
+        from pathlib import Path
+
+        project = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        found = re.search(r'^version = "([^"]+)"', project.read_text(encoding="utf-8"), re.MULTILINE)
+        return found.group(1) if found else "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked (importlib.metadata alone costs a start 0.05-0.1 s)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"nhex {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.")
+    parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.",
+                                     epilog="Every command takes a file path, or - for standard input. "
+                                            "`nhex COMMAND --help` lists its exit statuses and shows an example.")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print nhex's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text, add_arguments) in COMMANDS.items():
-        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+        add_arguments(sub.add_parser(name, help=help_text, description=help_text, epilog=_epilog(name),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter))
     return parser
 
 
@@ -421,21 +789,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler = COMMANDS[args.command][0]
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handling below, not at exit
+        return status
     except NotationError as error:
         print(str(error), file=sys.stderr)
         return EXIT_BAD_INPUT
     except RuleNotImplemented as error:
-        print(f"nhex: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        print(_not_implemented(error, args), file=sys.stderr)
+        return EXIT_NOT_IMPLEMENTED
+    except BrokenPipeError:
+        # The reader went away (`nhex tiles | head -1`): stop quietly, as git does; what is still buffered goes
+        # nowhere instead of failing again when Python flushes standard output at exit.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
     except ValueError as error:  # NhexError and the lookups of unknown names
         print(f"nhex: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("nhex: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 if __name__ == "__main__":

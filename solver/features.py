@@ -112,7 +112,8 @@ def refuse_record(record: GameRecord) -> None:
 
 
 def _refusal(feature: Feature) -> RuleNotImplemented:
-    error = RuleNotImplemented(str(feature))
-    # Where the file states the feature, for `FILE:LINE:COLUMN` (NOTATION §9, exit 4).
-    error.where = feature.where  # type: ignore[attr-defined]
-    return error
+    """The refusal, placed where the file states the feature (`FILE:LINE:COLUMN`, NOTATION §9, exit 4)."""
+    where = feature.where
+    if where is None:
+        return RuleNotImplemented(feature.rule)
+    return RuleNotImplemented(feature.rule, where.line, where.column, where.source)

@@ -967,6 +967,14 @@ def _start_worker(counter: Any, report: Callable[[], None] | None = None) -> Non
     _DRAFTS, _REPORT = counter, report
 
 
+def _start_worker_process(counter: Any) -> None:
+    """A worker process: Ctrl-C is for the parent, which stops the pool and says so once (issue 10)."""
+    from .search import ignore_interrupts
+
+    ignore_interrupts()
+    _start_worker(counter)
+
+
 def _count_draft(_reason: str) -> None:
     if _DRAFTS is not None:
         with _DRAFTS.get_lock():
@@ -1004,7 +1012,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     chosen: list[Generated | None] = [None] * count
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     counter = context.Value("l", 0)
-    pool = context.Pool(jobs, initializer=_start_worker, initargs=(counter,)) if jobs > 1 else None
+    pool = context.Pool(jobs, initializer=_start_worker_process, initargs=(counter,)) if jobs > 1 else None
     last = [-1, 0.0]
 
     def report() -> None:

@@ -75,7 +75,7 @@ _STEPS: dict[Direction, tuple[int, int]] = {
 
 _COLUMNS = "abcde"
 _LABEL_RE = re.compile(r"^([a-eA-E])([1-9])$")
-_COORD_RE = re.compile(r"^\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$")
+_COORD_RE = re.compile(r"^\(\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)$")  # ASCII digits (NOTATION §1)
 
 
 class Hex(NamedTuple):
@@ -134,6 +134,9 @@ class Hex(NamedTuple):
             return hex_
         match = _COORD_RE.match(text)
         if match:
+            longest = max(len(match.group(1).lstrip("-")), len(match.group(2).lstrip("-")))
+            if longest > 9:
+                raise ValueError(f"hex coordinates take at most 9 digits, not {longest}")
             return cls(int(match.group(1)), int(match.group(2)))
         raise ValueError(f"not a hex: {text!r}")
 

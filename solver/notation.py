@@ -24,7 +24,7 @@ from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, li
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
-from .resources import grammar_text, subtree, terminal, terminals, unquote
+from .resources import lark_parser, subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
 
@@ -33,6 +33,8 @@ _T = TypeVar("_T")
 
 # A word shaped like a hex label (``c9``): named as a hex that is not there, not as a syntax error.
 _LABEL_SHAPE = re.compile(r"^[a-z][0-9]+$", re.IGNORECASE)
+#: Numbers in the notation are counts, health and levels: more digits than this is a mistake, not a number.
+_MAX_DIGITS = 9
 _LABELS_HINT = "labels run a1-a3, b1-b4, c1-c5, d1-d4, e1-e3; name other hexes as (q,r)"
 
 #: Which part of a unit line a problem points at (the attribute, else the tile, else the hex).
@@ -55,7 +57,7 @@ _TERMINAL_NAMES = {
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_text("position.lark"), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return lark_parser("position.lark", propagate_positions=True, maybe_placeholders=False)
 
 
 # --- reading ---------------------------------------------------------------------------------------------------
@@ -63,15 +65,36 @@ def _parser() -> Lark:
 
 def load(path: str) -> Document:
     """Read a position, puzzle card or game record from a file (``-`` is standard input)."""
+    text, source = read_source(path)
+    return parse(text, source)
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """The text of a file (``-``: standard input) and the name errors give it; the one reader of every command.
+
+    Both are read as bytes and decoded as UTF-8 (NOTATION §1) the same way: a byte-order mark is not part of
+    the text, and bytes that are not UTF-8 are a located error (line and column of the first bad byte)."""
     if path == "-":
-        return parse(sys.stdin.read(), "<stdin>")
+        data, source = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read(), "<stdin>"
+    else:
+        source = path
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise NotationError("no such file", 0, 0, path) from None
+        except IsADirectoryError:
+            raise NotationError("is a folder, not a file", 0, 0, path) from None
+        except OSError as error:
+            raise NotationError(f"cannot read the file: {error.strerror or error}", 0, 0, path) from None
+    if isinstance(data, str):  # a text stream without bytes underneath (tests replace sys.stdin)
+        return data.removeprefix("\ufeff"), source
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
-    except FileNotFoundError:
-        raise NotationError("no such file", 0, 0, path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise NotationError(f"cannot read the file: {error}", 0, 0, path) from None
-    return parse(text, path)
+        return data.decode("utf-8").removeprefix("\ufeff"), source
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise NotationError("the file is not UTF-8 text (NOTATION §1)", line, column, source) from None
 
 
 def parse(text: str, source: str = "<input>") -> Document:
@@ -160,12 +183,17 @@ class _Reader(AdditionsReader):
         self.where: dict[int, dict[str, Tree[Token] | Token]] = {}  # id(unit) -> its line's node and tokens
         self.to_move: str | None = None
         self.first_army: str | None = None
+        #: Every army named, in order (the default `to-move` is the first one the position has, NOTATION §4).
+        self.named: list[str] = []
         self.hands: dict[str, tuple[Tile, ...]] = {}
         self.hand_nodes: dict[str, Tree[Token]] = {}
         self.offer_node: Tree[Token] | None = None
         self.decks: dict[str, int] = {}
         self.kind: str = "position"
         self.card: dict = {}
+        self.card_nodes: dict[str, Tree[Token]] = {}  # the statement of each card field, for later checks
+        self.to_move_token: Token | None = None
+        self.last_turn = 0
         self.solution: list[tuple[Tree[Token], Action | None]] | None = None
         self.in_solution = False
         self.head: Tree[Token] | None = None  # the first statement: `puzzle`, `game` or any position line
@@ -186,10 +214,33 @@ class _Reader(AdditionsReader):
         except ValueError as error:
             raise self.fail(str(error), node) from None
 
+    def integer(self, token: Token, what: str, text: str | None = None, signed: bool = False) -> int:
+        """A whole number written in ASCII digits (NOTATION §1), short enough to be a count or a health."""
+        text = str(token) if text is None else text
+        digits = text.removeprefix("-") if signed else text
+        if not (digits.isascii() and digits.isdigit()):
+            hint = " written in the digits 0-9 (NOTATION §1)" if digits.isdigit() else ""
+            raise self.fail(f"{what} takes a whole number{hint}, not {text!r}", token)
+        if len(digits) > _MAX_DIGITS:
+            raise self.fail(f"{what} takes a number of at most {_MAX_DIGITS} digits, not one of {len(digits)}", token)
+        return int(text)
+
+    def string(self, token: Token) -> str:
+        """The text of a quoted string: ``\\"`` and ``\\\\`` are its only escapes (NOTATION §1)."""
+        raw = str(token)
+        for match in re.finditer(r"\\(.)", raw):
+            if match.group(1) not in '"\\':
+                line, column = token.line or 0, (token.column or 0) + match.start()
+                raise NotationError(f"unknown escape \\{match.group(1)} in a string (only \\\" and \\\\ are escapes, "
+                                    "NOTATION §1)", line, column, self.source)
+        return unquote(token)
+
     # --- names ---
     def army(self, token: Token) -> str:
         name = self.checked(token, army_name, str(token))
         self.first_army = self.first_army or name
+        if name not in self.named:
+            self.named.append(name)
         return name
 
     def tile(self, token: Token, default_army: str | None = None) -> Tile:
@@ -205,6 +256,8 @@ class _Reader(AdditionsReader):
         found = self.checked(token, lambda t: tile(t, default_army), text)
         if ":" in text and found.army != NEUTRAL_ARMY:
             self.first_army = self.first_army or found.army
+            if found.army not in self.named:
+                self.named.append(found.army)
         return found
 
     def hex(self, token: Token) -> Hex:
@@ -261,7 +314,12 @@ class _Reader(AdditionsReader):
         return position
 
     def position(self) -> Position:
-        default = self.players[0] if self.kind == "game" and self.players else self.first_army
+        # NOTATION §4: "default: the first army named in the file" — among the armies the position has (a unit or
+        # foundation, a hand or a deck): an army named only in a terrain attribute or a team line is not to move.
+        present = ({u.army for u in self.units} | {f.tile.army for f in self.foundations} | set(self.hands)
+                   | set(self.decks))
+        first = next((army for army in self.named if army in present), None)
+        default = self.players[0] if self.kind == "game" and self.players else first
         to_move = self.to_move if self.to_move is not None else (None if self.kind == "puzzle" else default)
         if self.kind == "puzzle" and to_move is None:
             to_move = self.card.get("player")
@@ -272,6 +330,12 @@ class _Reader(AdditionsReader):
         if problems:
             raise self.located(problems[0])
         self.check_additions(position)
+        # `to-move` names an army of the position: one with a unit or a foundation on the board, or a hand or a
+        # deck (an empty board with a hand is a position before the HQs go down).
+        present = ({u.army for u in position.units} | {f.tile.army for f in position.foundations}
+                   | set(self.hands) | set(self.decks))
+        if self.to_move_token is not None and self.kind != "game" and self.to_move not in present:
+            raise self.fail(f"to-move names {self.to_move}, which has no unit on the board", self.to_move_token)
         return position
 
     def located(self, problem: Problem) -> NotationError:
@@ -300,6 +364,9 @@ class _Reader(AdditionsReader):
             if not coords:
                 raise self.fail("a custom board lists its hexes, as in `board custom (0,0) (1,-1)`", node)
             hexes = [self.checked(c.children[0], Hex.parse, str(c.children[0])) for c in coords]
+            for index, hex_ in enumerate(hexes):
+                if hex_ in hexes[:index]:
+                    raise self.fail(f"hex {hex_.label} is listed twice on the custom board", coords[index])
             self.board = Board.custom(hexes)
         else:
             raise self.fail(f"unknown board shape {str(shape)!r} (expected standard, extended or custom (q,r) ...)",
@@ -332,11 +399,14 @@ class _Reader(AdditionsReader):
                 raise self.fail(f"{name}= is given twice", name_token)
             parts[name] = name_token
             if name in ("hp", "wounds", "venom"):
-                if not value.isdigit():
-                    raise self.fail(f"{name}= takes a whole number, not {value!r}", value_token)
-                fields[name] = int(value)
+                fields[name] = self.integer(value_token, f"{name}=")
             elif name == "owner":
+                if tile_.army != NEUTRAL_ARMY:
+                    raise self.fail(f"owner= is only for mercenaries and the Mad Bomber (NOTATION §4): {tile_.key} "
+                                    f"is commanded by {tile_.army}", name_token)
                 fields["owner"] = self.army(value_token)
+                if fields["owner"] == NEUTRAL_ARMY:
+                    raise self.fail(f"{NEUTRAL_ARMY} is not an army a player commands", name_token)
             elif name == "prize":
                 fields["prizes"] = self.prize_names(value_token, value)
             else:
@@ -355,6 +425,7 @@ class _Reader(AdditionsReader):
 
     def stmt_to_move(self, node: Tree[Token], _keyword: Token, army: Token) -> None:
         self.to_move = self.army(army)
+        self.to_move_token = army
 
     def stmt_hand(self, node: Tree[Token], army: Token, *tiles: Token) -> None:
         name = self.army(army)
@@ -365,9 +436,9 @@ class _Reader(AdditionsReader):
 
     def stmt_deck(self, node: Tree[Token], army: Token, count: Token) -> None:
         name = self.army(army)
-        if int(count) < 0:
+        if self.integer(count, "deck", signed=True) < 0:
             raise self.fail("a deck cannot hold fewer than 0 tiles", count)
-        self.decks[name] = int(count)
+        self.decks[name] = self.integer(count, "deck")
 
     def own_tile(self, token: Token, army: str, holder: str) -> Tile:
         """A tile that must belong to ``army`` (a hand, an offer): other armies' tiles are not theirs to hold."""
@@ -381,24 +452,28 @@ class _Reader(AdditionsReader):
         if key in self.card:
             raise self.fail(f"a second `{statement or key}` line", node)
         self.card[key] = value
+        self.card_nodes[key] = node
 
     def natural(self, token: Token, what: str, least: int = 0) -> int:
-        value = int(token)
+        value = self.integer(token, what, signed=True)
         if value < least:
             raise self.fail(f"{what} takes a number from {least} up, not {value}", token)
         return value
 
     def stmt_puzzle(self, node: Tree[Token], *children: Token) -> None:
         *number, title = children
-        self.set_card("title", unquote(title), node, "puzzle")
+        self.set_card("title", self.string(title), node, "puzzle")
         if number:
             self.set_card("number", self.natural(number[0], "a puzzle's number"), node, "puzzle")
 
     def stmt_level(self, node: Tree[Token], level: Token) -> None:
-        self.set_card("level", self.natural(level, "level"), node)
+        value = self.natural(level, "level", 1)
+        if value > 4:
+            raise self.fail(f"level takes 1 to 4 (the printed difficulties), not {value}", level)
+        self.set_card("level", value, node)
 
     def stmt_story(self, node: Tree[Token], text: Token) -> None:
-        self.set_card("story", unquote(text), node)
+        self.set_card("story", self.string(text), node)
 
     def stmt_player(self, node: Tree[Token], army: Token) -> None:
         self.set_card("player", self.army(army), node)
@@ -432,7 +507,7 @@ class _Reader(AdditionsReader):
 
     def stmt_explanation(self, node: Tree[Token], text: Token) -> None:
         self.in_solution = False
-        self.set_card("explanation", unquote(text), node)
+        self.set_card("explanation", self.string(text), node)
 
     def stmt_action(self, node: Tree[Token], action: Tree[Token]) -> None:
         if not self.in_solution:
@@ -453,6 +528,7 @@ class _Reader(AdditionsReader):
         if self.solution is not None:
             solution = tuple(self.action(tree, player) for tree, _ in self.solution)
             self.check_purchases_last([tree for tree, _ in self.solution], solution)
+        self.check_card(position, player)
         fields = {k: v for k, v in self.card.items() if k not in ("title",)}
         return Puzzle(position=position, title=self.card["title"], solution=solution, **fields)
 
@@ -464,10 +540,28 @@ class _Reader(AdditionsReader):
         for index, (token, offered) in enumerate(zip(tokens, self.card["offer"])):
             if offered.army != player:
                 raise self.fail(f"the offer of {player} cannot hold {offered.key}, a tile of another army", token)
+            if offered.is_hq:
+                raise self.fail(f"{offered.key} cannot be offered: an HQ is on the board from the first turn", token)
             copies = on_board.count(offered) + self.card["offer"][: index + 1].count(offered)
             if copies > offered.count:
                 total = on_board.count(offered) + self.card["offer"].count(offered)
                 raise self.fail(f"{total} copies of {offered.key}, but the army has {offered.count}", token)
+
+    def check_card(self, position: Position, player: str) -> None:
+        """What a card says agrees with its board: ``play N`` within the offer, the player's HQ on the board,
+        the goal's armies on the board (NOTATION §6)."""
+        play = self.card.get("play")
+        if play is not None and play > len(self.card["offer"]):
+            offered = len(self.card["offer"])
+            raise self.fail(f"play {play}, but the offer holds {offered} tile{'s' if offered != 1 else ''}",
+                            self.card_nodes["play"].children[0])
+        if not any(u.tile.is_hq and u.army == player for u in position.units):
+            raise self.fail(f"the player, {player}, has no HQ on the board", self.card_nodes["player"])
+        on_board = {u.army for u in position.units}
+        for goal in _goal_parts(self.card.get("goal")):
+            if isinstance(goal, (cards.Destroy, cards.HpCompare)) and goal.army not in on_board:
+                raise self.fail(f"the goal names {goal.army}, which has no unit on the board",
+                                self.card_nodes["goal"])
 
     def goal(self, node: Tree[Token]) -> Goal:
         kind = node.data
@@ -482,7 +576,8 @@ class _Reader(AdditionsReader):
             return cards.Destroy(self.army(terminal(children[0])))
         if kind in ("goal_hp", "goal_damage"):
             army, comparison, value = (terminal(c) for c in children)
-            return cards.HpCompare(self.army(army), str(comparison), int(value), kind == "goal_damage")
+            return cards.HpCompare(self.army(army), str(comparison), self.integer(value, str(comparison), signed=True),
+                                   kind == "goal_damage")
         if kind in ("goal_alive", "goal_dead"):
             return cards.Alive(self.hex(terminal(children[0])), kind == "goal_alive")
         if kind == "goal_negation":
@@ -515,11 +610,18 @@ class _Reader(AdditionsReader):
         army = self.army(army_token)
         if self.players and army not in self.players:
             raise self.fail(f"{army} is not among the players", army_token)
-        if int(str(number)[:-1]) < 1:
+        value = self.integer(number, "a turn", str(number)[:-1])
+        if value < 1:
             raise self.fail("turns are numbered from 1", number)
+        if value != self.last_turn + 1:
+            raise self.fail(f"turn {value} after turn {self.last_turn}: turns are numbered from 1, one after the "
+                            f"other (NOTATION §7)" if self.last_turn else
+                            f"the first turn is turn 1, not {value}: turns are numbered from 1, one after the other "
+                            "(NOTATION §7)", number)
+        self.last_turn = value
         read = tuple(self.action(subtree(a), army) for a in actions)
         self.check_purchases_last([subtree(a) for a in actions], read)
-        return cards.Turn(int(str(number)[:-1]), army, read, node.meta.line)
+        return cards.Turn(value, army, read, node.meta.line)
 
     def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
@@ -598,6 +700,17 @@ class _Reader(AdditionsReader):
                             else f"unexpected {str(words[-1])!r}", words[-1])
         facing = self.direction(words[0]) if words else None
         return Use(tile_, tuple(self.hex(h) for h in hexes), facing, foundations)
+
+
+def _goal_parts(goal: Goal | None) -> list[Goal]:
+    """Every sub-expression of a goal, itself included."""
+    if goal is None:
+        return []
+    if isinstance(goal, cards.Not):
+        return [goal, *_goal_parts(goal.goal)]
+    if isinstance(goal, (cards.And, cards.Or)):
+        return [goal, *(part for g in goal.goals for part in _goal_parts(g))]
+    return [goal]
 
 
 def _is_direction(token: Token) -> bool:

@@ -100,10 +100,7 @@ class AdditionsReader:
         """A well-formed input that needs data or a rule nhex lacks: exit 4 at its place, never exit 2 (§9)."""
         line, column = (node.line or 0, node.column or 0) if isinstance(node, Token) else (node.meta.line,
                                                                                            node.meta.column)
-        where = Location(self.source, line, column)
-        error = RuleNotImplemented(f"{rule} (at {where})")
-        error.where = where  # type: ignore[attr-defined]
-        return error
+        return RuleNotImplemented(rule, line, column, self.source)
 
     def player_army(self, token: Token) -> str:
         """An army a player commands: the mercenary pool is not one (NOTATION §10.4)."""

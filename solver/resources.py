@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from lark import Token, Tree
+from lark import Lark, Token, Tree
 
 _CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -23,6 +23,22 @@ def grammar_text(name: str) -> str:
         return (resources.files("solver.grammar") / name).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         return (_CHECKOUT / "grammar" / name).read_text(encoding="utf-8")
+
+
+def lark_parser(name: str, **options: object) -> Lark:
+    """The LALR parser of grammar ``name``, its tables kept in the user's cache (solver/cache.py) so that a
+    start loads them instead of building them (about 50 ms a grammar)."""
+    from . import cache
+    from lark import __version__ as lark_version
+
+    text = grammar_text(name)
+    file = cache.path(f"grammar-{name}", text, lark_version, repr(sorted(options.items())))
+    if file is not None:
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            file = None
+    return Lark(text, parser="lalr", cache=str(file) if file is not None else False, **options)
 
 
 def terminals(node: Tree[Token]) -> list[Token]:

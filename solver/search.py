@@ -618,6 +618,13 @@ def card_of(puzzle: Puzzle) -> Card:
     return Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())))
 
 
+def ignore_interrupts() -> None:
+    """A worker process leaves Ctrl-C to its parent, which stops the pool and says so once (issue 10)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Solver:
     def __init__(self, puzzle: Puzzle, *, jobs: int | None = None, naive: bool = False,
                  max_time: float | None = None, max_solutions: int | None = None, tries: int = 0,
@@ -663,7 +670,8 @@ class Solver:
             index = work.get((state.position, state.watched, self.final_battles(state)))
             if index is not None and index < len(verdicts):
                 value[state] = verdicts[index]
-        report = self.decide(graph, value, len(order), started, stopped)
+        # Only what was played out counts: a search stopped by --max-time played out the first len(verdicts).
+        report = self.decide(graph, value, len(verdicts), started, stopped)
         return report
 
     def evaluate_all(self, order: list, started: float) -> tuple[list[Verdict], str | None]:
@@ -679,7 +687,7 @@ class Solver:
 
         if self.jobs > 1 and total > 400:
             context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            with context.Pool(self.jobs) as pool:
+            with context.Pool(self.jobs, initializer=ignore_interrupts) as pool:
                 for part in pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks]):
                     results += part
                     account(len(results))

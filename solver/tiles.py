@@ -10,6 +10,7 @@ Edges are numbered clockwise from the printed top (edge 0 = front). An icon on e
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from lark.exceptions import UnexpectedInput
 
 from .errors import NotationError
 from .hexes import Direction
-from .resources import army_files, grammar_text, subtree, terminals, unquote
+from .resources import army_files, lark_parser, subtree, terminals, unquote
 
 
 class Kind(StrEnum):
@@ -220,7 +221,7 @@ def normal_name(text: str) -> str:
 
 @cache
 def _army_parser() -> Lark:
-    return Lark(grammar_text("army.lark"), parser="lalr", propagate_positions=True)
+    return lark_parser("army.lark", propagate_positions=True)
 
 
 def parse_army(text: str, source: str = "<army>") -> Army:
@@ -397,11 +398,28 @@ class _ArmyReader:
 
 @cache
 def _all_armies() -> dict[str, Army]:
+    """Every army file read, the mercenaries' pool too. Reading the files takes about 0.1 s, so what they say is
+    kept in the user's cache under a hash of their text (solver/cache.py) and only rebuilt when a file changes."""
+    from . import cache
+
+    files = army_files()
+    data = cache.remembered("armies", tuple(f"{name}\0{text}" for name, text in files), lambda: _army_data(files))
     loaded = {}
-    for file_name, text in army_files():
-        army = parse_army(text, f"solver/armies/{file_name}")
-        loaded[army.name] = army
+    for fields, tiles in data:
+        army_ = Army(**fields, tiles=tuple(Tile(**t) for t in tiles))
+        loaded[army_.name] = army_
     return loaded
+
+
+def _army_data(files: list[tuple[str, str]]) -> list[tuple[dict, list[dict]]]:
+    """The army files read into plain values (a Tile pickles as a database lookup, so its fields are kept)."""
+    data = []
+    for file_name, text in files:
+        army_ = parse_army(text, f"solver/armies/{file_name}")
+        fields = {f.name: getattr(army_, f.name) for f in dataclasses.fields(Army) if f.name != "tiles"}
+        tiles = [{f.name: getattr(t, f.name) for f in dataclasses.fields(Tile) if f.init} for t in army_.tiles]
+        data.append((fields, tiles))
+    return data
 
 
 @cache

@@ -686,11 +686,20 @@ def test_turning_the_board_turns_the_legal_actions(text):
 
 def test_a_recon_center_taken_by_a_scoper_works_for_the_scopers_side():
     """RULINGS 8 / ES-PL Scoper: an enemy module on the Scoper's linked side works for the Outpost instead; so
-    does a Recon Center (ES/PL Recon Center). Written with owner= since one army cannot face itself."""
-    p = pos("c3 outpost:scoper N\nc2 outpost:recon-center owner=moloch\ne3 outpost:runner N\nc5 moloch:hq\n"
-            "to-move outpost")
+    does a Recon Center (ES/PL Recon Center). Made with an owner since one army cannot face itself (the notation
+    keeps owner= for mercenaries)."""
+    p = _owned_by_moloch(pos("c3 outpost:scoper N\nc2 outpost:recon-center\ne3 outpost:runner N\nc5 moloch:hq\n"
+                             "to-move outpost"), "c2")
     targets = {a.target for a in legal_actions(p, "outpost") if isinstance(a, Move) and a.source == Hex.parse("e3")}
     assert Hex.parse("e1") in targets  # two hexes away
-    mine = pos("c2 outpost:recon-center owner=moloch\ne3 outpost:runner N\nc5 moloch:hq\nto-move outpost")
+    mine = _owned_by_moloch(pos("c2 outpost:recon-center\ne3 outpost:runner N\nc5 moloch:hq\nto-move outpost"), "c2")
     targets = {a.target for a in legal_actions(mine, "outpost") if isinstance(a, Move) and a.source == Hex.parse("e3")}
     assert Hex.parse("e1") not in targets
+
+
+def _owned_by_moloch(position, label):
+    """The position with the unit on ``label`` commanded by Moloch."""
+    from dataclasses import replace
+
+    units = tuple(replace(u, owner="moloch") if u.hex == Hex.parse(label) else u for u in position.units)
+    return replace(position, units=units)

@@ -724,8 +724,8 @@ def test_the_cli_names_a_missing_rule_without_a_traceback(tmp_path, capsys):
 
     path = tmp_path / "ny.nhex"
     path.write_text("c3 new-york:shotgun N\nc1 moloch:hq\n")
-    assert main(["battle", str(path)]) == 2
-    assert "not implemented yet: the Shotgun" in capsys.readouterr().err
+    assert main(["battle", str(path)]) == 4  # NOTATION §9: the input needs a rule nhex does not implement
+    assert capsys.readouterr().err.startswith(f"{path}:1:4: not implemented yet: the Shotgun")
 
 
 def test_the_owner_chooses_which_of_two_medics_absorbs():

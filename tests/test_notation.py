@@ -61,7 +61,10 @@ def read_example(text: str, source: str = "NOTATION.md example"):
     players += [a for a in ("moloch", "outpost") if a not in players][: max(0, 2 - len(players))]
     statements = [line for line in lines if line not in turns and line not in loose and line not in expects]
     record = ["game", "players " + " ".join(players), *statements]
-    record += [line for line in lines if line in turns or line in expects]
+    # A fragment's turns are cut from the middle of a game: they are renumbered from 1, as a record numbers them.
+    renumbered = iter(range(1, len(turns) + 1))
+    record += [re.sub(r"^\d+\.", lambda _: f"{next(renumbered)}.", line) if line in turns else line
+               for line in lines if line in turns or line in expects]
     if loose:
         record.append(f"{len(turns) + 1}. {players[0]}: " + "; ".join(loose))
     return parse("\n".join(record) + "\n", source)
@@ -172,19 +175,23 @@ def test_foundations_share_a_hex_with_a_unit():
     assert position.unit_at(Hex.parse("c4")).tile is tile("vegas:guardian")
 
 
-def test_owner_venom_and_prizes_round_trip():
+def test_venom_and_prizes_round_trip():
     """NOTATION §4 attributes; prizes are written in the canonical order of §10.3."""
-    unit = parse_unit("c3 moloch:blocker NE owner=vegas prize=mobility,first-aid-kit")
-    assert (unit.army, unit.prizes) == ("vegas", ("first-aid-kit", "mobility"))
+    unit = parse_unit("c3 moloch:blocker NE prize=mobility,first-aid-kit")
+    assert (unit.army, unit.prizes) == ("moloch", ("first-aid-kit", "mobility"))
     assert parse_unit(str(unit)) == unit
-    assert repr(unit) == "Unit.parse('c3 moloch:blocker NE owner=vegas prize=first-aid-kit,mobility')"
+    assert repr(unit) == "Unit.parse('c3 moloch:blocker NE prize=first-aid-kit,mobility')"
     position = parse("a1 neojungle:hq\nc3 moloch:blocker NE venom=2\n")
     assert position.unit_at(Hex.parse("c3")).venom == 2
     assert parse(write(position)) == position
 
 
-def test_an_owner_equal_to_the_tile_army_is_not_kept():
-    assert parse_unit("c3 moloch:blocker owner=moloch").owner is None
+@pytest.mark.parametrize("owner", ["vegas", "moloch"])
+def test_owner_on_an_ordinary_army_tile_is_a_consistency_error(owner):
+    """NOTATION §4: `owner=` says who commands a tile "where it differs from its army (mercenaries, the Mad
+    Bomber)"; an army's own tile is commanded by its army, so the attribute has no meaning there (issue 10)."""
+    with pytest.raises(NotationError, match=r"^<unit>:1:22: owner= is only for mercenaries and the Mad Bomber"):
+        parse_unit(f"c3 moloch:blocker NE owner={owner}")
 
 
 def test_rules_options_are_read_and_written():
@@ -203,7 +210,7 @@ def test_hands_and_decks():
 
 # --- puzzle cards and goals -----------------------------------------------------------------------------------
 
-_CARD = 'puzzle "Goals"\nplayer outpost\noffer move commando\n'
+_CARD = 'puzzle "Goals"\nplayer outpost\noffer move commando\nc3 outpost:hq\nc1 moloch:hq\n'
 
 
 def goal_of(text: str) -> cards.Goal:
@@ -254,7 +261,7 @@ def test_a_puzzle_solution_ends_at_the_explanation():
 
 
 def test_strings_escape_quotes_and_backslashes():
-    puzzle = parse('puzzle 7 "Say \\"hi\\" \\\\ bye"\nplayer outpost\noffer move\n')
+    puzzle = parse('puzzle 7 "Say \\"hi\\" \\\\ bye"\nplayer outpost\noffer move\nc3 outpost:hq\n')
     assert puzzle.title == 'Say "hi" \\ bye'
     assert write(puzzle).startswith('puzzle 7 "Say \\"hi\\" \\\\ bye"\n')
 
@@ -311,6 +318,12 @@ def test_there_is_a_malformed_file_for_every_check_the_issue_names():
     assert {"unknown-army", "unknown-tile", "hex-label-off-the-board", "two-units-on-one-hex",
             "facing-not-a-direction", "wounds-already-kill", "more-copies-than-the-army-has",
             "hp-on-a-non-hq"} <= names
+    # issue 10, "Consistent reading": each check has its file
+    assert {"string-with-an-unknown-escape", "hp-in-arabic-indic-digits", "wounds-in-fullwidth-digits",
+            "first-turn-not-1", "turn-numbers-skip", "offered-hq", "play-more-than-offered",
+            "to-move-army-not-on-the-board", "goal-destroys-an-army-not-on-the-board", "custom-board-hex-twice",
+            "owner-on-an-army-tile", "level-5", "level-0", "player-without-an-hq", "number-of-5000-digits",
+            "level-in-other-digits"} <= names
 
 
 @pytest.mark.parametrize("path", MALFORMED, ids=lambda p: p.stem)
@@ -337,7 +350,7 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path):
 def test_a_file_that_is_not_utf8_is_a_notation_error(tmp_path):
     path = tmp_path / "latin1.nhex"
     path.write_bytes('puzzle "Caf\xe9"\n'.encode("latin-1"))
-    with pytest.raises(NotationError, match="cannot read the file"):
+    with pytest.raises(NotationError, match=r"latin1.nhex:1:12: the file is not UTF-8 text \(NOTATION §1\)$"):
         load(str(path))
 
 

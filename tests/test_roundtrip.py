@@ -73,7 +73,7 @@ def units(draw, hex_: Hex, copies: Copies, hq_armies: set[str]) -> Unit | None:
     if tile.is_hq:
         hq_armies.add(tile.army)
         return Unit(hex_, tile, facing, hp=draw(st.integers(1, 20)))
-    owner = draw(st.none() | st.sampled_from([a for a in ARMY_NAMES if a != tile.army]))
+    owner = None  # owner= is only for mercenary tiles (NOTATION §4): the Mad Bomber is drawn in positions()
     prizes = tuple(draw(st.lists(st.sampled_from(COMMON_PRIZES), max_size=2)))
     # Venom is given in positions(), which knows whether a Neojungle army is there (NOTATION §10.3).
     return Unit(hex_, tile, facing, wounds=draw(st.integers(0, tile.health - 1)), owner=owner, prizes=prizes)
@@ -81,12 +81,19 @@ def units(draw, hex_: Hex, copies: Copies, hq_armies: set[str]) -> Unit | None:
 
 @st.composite
 def positions(draw, board: Board | None = None, to_move: str | None = None,
-              copies: Copies | None = None) -> Position:
+              copies: Copies | None = None, hq: str | None = None, game: bool = False) -> Position:
+    """A position; with ``hq``, that army's HQ stands on it (a card's player, NOTATION §6)."""
     board = board or draw(boards())
     copies = copies or Copies()
-    hexes = sorted(board.hexes)
+    hexes = draw(st.permutations(sorted(board.hexes)))
     placed, hq_armies = [], set()
-    for hex_ in draw(st.permutations(hexes))[: draw(st.integers(0, min(8, len(hexes))))]:
+    if hq is not None:
+        tile = armies()[hq].hq
+        copies.take(tile)
+        placed.append(Unit(hexes[0], tile, draw(st.sampled_from(DIRECTIONS)), hp=draw(st.integers(1, 20))))
+        hq_armies.add(hq)
+        hexes = hexes[1:]
+    for hex_ in hexes[: draw(st.integers(0, min(8, len(hexes))))]:
         unit = draw(units(hex_, copies, hq_armies))
         if unit is not None:
             placed.append(unit)
@@ -108,8 +115,13 @@ def positions(draw, board: Board | None = None, to_move: str | None = None,
         hands.append((army, tuple(hand)))
     decks = draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(0, 35), max_size=2))
     extras = draw(additions(board, [u.hex for u in placed])) if draw(st.booleans()) else {}
-    return Position(tuple(placed), board, draw(rule_sets()), to_move or draw(st.sampled_from(ARMY_NAMES)),
-                    tuple(hands), tuple(decks.items()), tuple(foundations), **extras)
+    # `to-move` names an army of the position (issue 10): one with a unit or a foundation, a hand or a deck.
+    present = sorted({u.army for u in placed if not u.is_neutral} | {f.tile.army for f in foundations}
+                     | {a for a, _ in hands} | set(decks))
+    if not game and (to_move is None or to_move not in present):  # a game's turn order is its `players`
+        to_move = draw(st.sampled_from(present)) if present else None
+    return Position(tuple(placed), board, draw(rule_sets()), to_move, tuple(hands), tuple(decks.items()),
+                    tuple(foundations), **extras)
 
 
 @st.composite
@@ -164,12 +176,12 @@ def additions(draw, board: Board, taken: list[Hex]) -> dict:
     return extras
 
 
-def goals(board: Board) -> st.SearchStrategy[cards.Goal]:
+def goals(board: Board, armies_on_board: list[str]) -> st.SearchStrategy[cards.Goal]:
     hexes = st.sampled_from(sorted(board.hexes))
     atoms = st.one_of(
         st.just(cards.Win()), st.just(cards.DrawOrWin()), st.just(cards.Survive()),
-        st.builds(cards.Destroy, st.sampled_from(ARMY_NAMES)),
-        st.builds(cards.HpCompare, st.sampled_from(ARMY_NAMES), st.sampled_from(cards.COMPARISONS),
+        st.builds(cards.Destroy, st.sampled_from(armies_on_board)),
+        st.builds(cards.HpCompare, st.sampled_from(armies_on_board), st.sampled_from(cards.COMPARISONS),
                   st.integers(-3, 25), st.booleans()),
         st.builds(cards.Alive, hexes, st.booleans()),
     )
@@ -249,13 +261,15 @@ def puzzles(draw) -> Puzzle:
     player = draw(st.sampled_from(ARMY_NAMES))
     copies = Copies()
     # The offer is drawn first: its first tile always fits, and the board then uses what copies are left.
-    offer = tuple(t for t in draw(st.lists(st.sampled_from(TILES[player]), min_size=1, max_size=4)) if copies.take(t))
-    position = draw(positions(board, to_move=draw(st.sampled_from([player, *ARMY_NAMES])), copies=copies))
+    offerable = [t for t in TILES[player] if not t.is_hq]  # an HQ is never offered (issue 10)
+    offer = tuple(t for t in draw(st.lists(st.sampled_from(offerable), min_size=1, max_size=4)) if copies.take(t))
+    position = draw(positions(board, to_move=draw(st.sampled_from([player, *ARMY_NAMES])), copies=copies, hq=player))
     return Puzzle(
         position=position, title=draw(STRING_TEXT), player=player, offer=offer,
-        number=draw(st.none() | st.integers(0, 999)), level=draw(st.none() | st.integers(0, 9)),
+        number=draw(st.none() | st.integers(0, 999)), level=draw(st.none() | st.integers(1, 4)),
         story=draw(st.none() | STRING_TEXT), play=draw(st.none() | st.integers(0, len(offer))),
-        goal=draw(goals(board)), then=draw(st.sampled_from(cards.THEN)),
+        goal=draw(goals(board, sorted({u.army for u in position.units if not u.is_neutral}))),
+        then=draw(st.sampled_from(cards.THEN)),
         solution=draw(st.none() | st.lists(actions(player, board), max_size=3).map(purchases_last)),
         explanation=draw(st.none() | STRING_TEXT),
     )
@@ -270,7 +284,7 @@ def game_records(draw) -> GameRecord:
         teams = ((players[0], players[2]), (players[1], players[3]))
     elif len(players) == 3 and draw(st.booleans()):  # 1 vs a team: the Loner named twice
         players = (players[0], players[1], players[0], players[2])
-    position = draw(positions(board, to_move=draw(st.sampled_from(players))))
+    position = draw(positions(board, to_move=draw(st.sampled_from(players)), game=True))
     position = replace(position, teams=teams)
     expectations = st.one_of(
         st.builds(cards.ExpectHp, st.sampled_from(players), st.integers(0, 20)),

@@ -117,7 +117,9 @@ def test_max_solutions_stops_with_exit_status_3(capsys):
     import json
 
     data = json.loads(capsys.readouterr().out)
-    assert len(data["solutions"]) == 2 and "max-solutions" in data["stopped"]
+    # A stopped search proves nothing (issue 10): no verdict, the plays found so far under `found`.
+    assert data["verdict"] is None and data["solved"] is False and data["solutions"] == []
+    assert len(data["found"]) == 2 and "max-solutions" in data["stopped"]
 
 
 def test_solve_rejects_a_position_that_is_not_a_card(tmp_path, capsys):

@@ -178,3 +178,45 @@ def test_a_malformed_army_file_names_the_place(text, expected):
     with pytest.raises(NotationError) as caught:
         parse_army(text, "tiny.army")
     assert str(caught.value) == expected
+
+
+# --- aliases (issue 10): clean names in the languages of the rulebooks (English, Polish, Spanish) --------------
+
+import re as _re
+
+_CLEAN = _re.compile(r"^[a-z0-9]+(-[a-z0-9]+){0,3}$")
+#: Words that come from image files, web pages or other languages than the rulebooks', not from a tile's name.
+_DEBRIS = ("image", "file", "png", "jpg", "svg", "http", "www", "boucher", "bagarreur", "garde", "chasseur",
+           "eventreur", "equipe", "unite-centrale", "poings")
+
+
+def test_every_alias_of_every_tile_is_a_clean_name():
+    from solver.tiles import armies
+
+    for army in armies().values():
+        for alias in army.aliases:
+            assert _CLEAN.match(alias) and not any(word in alias for word in _DEBRIS), (army.name, alias)
+        for t in army.tiles:
+            for alias in t.aliases:
+                assert _CLEAN.match(alias), (t.key, alias)
+                assert not any(word in alias for word in _DEBRIS), (t.key, alias)
+            assert t.polish is None or "(image" not in t.polish, t.key
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("moloch:wartownik", "moloch:guard"), ("moloch:opancerzony-wartownik", "moloch:armored-guard"),
+    ("moloch:Opancerzony_Wartownik", "moloch:armored-guard"), ("moloch:sentry", "moloch:guard"),
+    ("moloch:nalot", "moloch:air-strike"), ("moloch:bomb", "moloch:air-strike"), ("outpost:sztab", "outpost:hq"),
+    ("nowy-jork:gliniarz", "new-york:cop"), ("maszyna-zaglady:pulapka", "doomsday:trap"),
+    ("neodzungla:korzen", "neojungle:roots"), ("borgo:nozownik", "borgo:butcher"),
+])
+def test_polish_and_english_aliases_name_their_tile(written, meant):
+    from solver.tiles import tile
+
+    assert tile(written).key == meant
+
+
+def test_moloch_wartownik_parses_on_a_unit_line():
+    from solver.notation import parse_unit
+
+    assert parse_unit("c3 moloch:wartownik N").tile.key == "moloch:guard"

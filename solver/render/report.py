@@ -17,11 +17,18 @@ _VERDICT = {"sound": ("SOUND", "bold green"), "cooked": ("COOKED", "bold yellow"
 
 
 def report_json(report: Report, *, counters_only: bool = False) -> dict:
+    """NOTATION §9. A search stopped at a limit proves nothing (issue 10): ``solved`` is false, ``verdict`` null,
+    ``solutions`` empty, and the winning plays found so far are under ``found``, with ``stopped`` saying why."""
+    plays = [{"actions": list(s.actions), "hq": dict(sorted(s.hq.items())), "duals": [list(d) for d in s.duals]}
+             for s in report.solutions]
     data: dict = {
-        "solved": bool(report.solutions),
-        "verdict": report.verdict,
-        "solutions": [{"actions": list(s.actions), "hq": dict(sorted(s.hq.items())),
-                       "duals": [list(d) for d in s.duals]} for s in report.solutions],
+        "solved": bool(report.solutions) and not report.stopped,
+        "verdict": None if report.stopped else report.verdict,
+        "solutions": [] if report.stopped else plays,
+    }
+    if report.stopped:
+        data["found"] = plays
+    data |= {
         "searched": report.plays,
         "orders": report.paths,
         "positions": report.positions,
@@ -39,7 +46,7 @@ def report_json(report: Report, *, counters_only: bool = False) -> dict:
 
 
 def verdict_line(report: Report) -> Text:
-    if report.stopped and report.verdict != "cooked":  # a cook found is proven; anything else is not
+    if report.stopped:  # nothing is proven, not even how many winning plays there are
         text = Text("STOPPED", style="bold red")
         text.append(f" — not proven: {len(report.solutions)} winning play(s) found so far over {report.plays} "
                     f"plays, {report.positions} positions played out", style="dim")
@@ -69,7 +76,43 @@ def _principal_battles(end: Position, line: tuple[str, ...], battles: int) -> li
     return traces
 
 
-def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False) -> Group:
+def _traced_end(puzzle: Puzzle, ends: frozenset[Position]) -> Position:
+    """The end position whose trace a solution's panel shows: its only one, else (duals that differ in an idle
+    facing, or an opponent's choice during the turn) the one where the first battle leaves the player worst off."""
+    if len(ends) == 1:
+        (end,) = ends
+        return end
+    ordered = sorted(ends, key=lambda p: sorted(str(u) for u in p.units))[:8]
+
+    def worst(end: Position) -> tuple[int, ...]:
+        margins = []
+        for outcome in resolve(end):
+            mine = outcome.hq.get(puzzle.player, 0)
+            theirs = max((hp for army, hp in outcome.hq.items() if army != puzzle.player), default=0)
+            margins.append(mine - theirs)
+        return (min(margins, default=0),)
+
+    return min(ordered, key=worst)
+
+
+def _refuters(attempt_end: Position, player: str, line: tuple[str, ...]) -> list[str]:
+    """Who refutes a try: the enemy units that hit the player's HQ, with the phase (issue 10)."""
+    import re
+
+    outcomes = resolve(attempt_end, trace=True)
+    outcome = next((o for o in outcomes if line[:len(o.choices)] == o.choices), outcomes[0])
+    hits = []
+    pattern = re.compile(rf"^(.+?) hits {re.escape(player)}:hq on \S+ for (\d+) \((\w[\w -]*)\)")
+    for event in outcome.trace:
+        found = pattern.match(event.text) if event.phase is not None else None
+        if found:
+            hits.append(f"{found.group(1)} in initiative phase {event.phase} ({found.group(2)} {found.group(3)})")
+    return hits
+
+
+def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False,
+                  shown: int | None = None) -> Group:
+    """The report; ``shown`` limits the solution panels (the rest are listed one a line)."""
     parts: list[RenderableType] = [verdict_line(report)]
     if report.stopped:
         parts.append(Text(f"Stopped early: {report.stopped}.", style="bold red"))
@@ -77,7 +120,8 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
         parts.append(Text("The card's solution is among the winning plays." if report.contains_intended
                           else "The card's solution is NOT among the winning plays.",
                           style="green" if report.contains_intended else "bold red"))
-    for number, solution in enumerate(report.solutions, start=1):
+    drawn = report.solutions if shown is None else report.solutions[:shown]
+    for number, solution in enumerate(drawn, start=1):
         body: list[RenderableType] = [Text("\n".join(solution.actions) or "(play no tile: the position already wins)",
                                            style="bold")]
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
@@ -85,17 +129,29 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
         if solution.duals:
             body.append(Text("Duals (same end position): " + " | ".join("; ".join(d) for d in solution.duals[:5])
                              + (" …" if len(solution.duals) > 5 else ""), style="dim"))
-        if explain and len(solution.ends) == 1:
-            (end,) = solution.ends
+        if explain and solution.ends and solution.verdict.battles:
+            end = _traced_end(puzzle, solution.ends)
             body += _principal_battles(end, solution.verdict.line, solution.verdict.battles)
         parts.append(Panel(Group(*body), title=f"Solution {number}", title_align="left"))
+    rest = report.solutions[len(drawn):]
+    if rest:
+        listing = Text(f"Solutions {len(drawn) + 1} to {len(report.solutions)} (nhex solve --all draws each "
+                       "one in full):", style="bold")
+        for number, solution in enumerate(rest, start=len(drawn) + 1):
+            health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
+            listing.append(f"\n{number:>4}. {'; '.join(solution.actions) or '(no tile)'}  ", style="")
+            listing.append(f"[{health}]", style="dim")
+        parts.append(listing)
     for number, attempt in enumerate(report.tries, start=1):
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(attempt.hq.items()))
         body = [Text("\n".join(attempt.actions) or "(play no tile)", style="bold"),
                 Text(f"fails: HQ health {health} (margin {attempt.verdict.margin:+d})", style="red")]
         if attempt.verdict.line:
             body.append(Text("refuted by: " + "; ".join(attempt.verdict.line), style="red"))
-        elif puzzle.then != "nothing":
+        if puzzle.then != "nothing":
+            refuters = _refuters(attempt.end, puzzle.player, attempt.verdict.line)
+            if refuters:
+                body.append(Text("the HQ is hit by: " + "; ".join(refuters), style="red"))
             (outcome, *_) = resolve(attempt.end, trace=True)
             last = [e for e in outcome.trace if e.kind in ("hq", "destroyed", "death", "medic", "netted")][-3:]
             for event in last:

@@ -65,7 +65,12 @@ def render_outcome(outcome: Outcome, number: int, total: int) -> Tree:
         else:
             phase_node.add(text)
     health = ", ".join(f"{army} {hp}" for army, hp in sorted(outcome.hq.items()))
-    tree.add(Text(f"HQ health after the battle: {health}", style="bold yellow"))
+    if not outcome.trace and not health:  # an empty position (issue 10): say so rather than print an empty line
+        tree.add(Text("no units: nothing happens", style="dim"))
+    elif health:
+        tree.add(Text(f"HQ health after the battle: {health}", style="bold yellow"))
+    else:
+        tree.add(Text("no HQ on the board", style="dim"))
     return tree
 
 
