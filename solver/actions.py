@@ -38,6 +38,7 @@ from typing import Iterator, Sequence
 
 from . import abilities, battle, effects
 from .errors import IllegalAction, NhexError, RuleNotImplemented
+from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .tiles import Kind, Tile, army as army_data
@@ -184,6 +185,7 @@ def _missing_turn_rule(tile: Tile) -> str | None:
 
 def _supported(position: Position) -> None:
     """Refuse, with the rule's name, positions whose units have between-battle rules nhex lacks."""
+    refuse(position)  # NOTATION §10 features the engine does not play yet
     for unit in position.units:
         missing = _missing_turn_rule(unit.tile)
         if missing is not None:
@@ -575,6 +577,7 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
     ``used`` holds the free moves already taken this turn. A Battle tile or a full board means a Battle
     follows (:func:`starts_battle`); this module leaves the fighting to :mod:`solver.battle`.
     """
+    refuse_action(action)  # NOTATION §10 actions the engine does not play yet
     claimed = _claimed(position, action, army, used)
     if claimed is not None:
         if len(claimed) > 1:
