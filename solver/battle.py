@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Callable, Iterable, Sequence
 
-from . import abilities, effects
+from . import abilities, effects, explain
 from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
 from .features import refuse
@@ -153,6 +153,11 @@ class Fight:
         self.oracle = oracle
         self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
         self.tracing = trace
+        #: Traced battles only: every unit's bonuses with their sources, and the standing facts told so far.
+        self.sources: dict[Hex, list[explain.Source]] = {}
+        self.facts: dict[tuple, tuple[str, str, str]] = {}
+        #: Traced battles only: the netted units of this phase, told under its heading.
+        self.idle: list[Event] = []
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
@@ -191,9 +196,9 @@ class Fight:
         """The unit leaves the board at the end of this phase whatever hits it (it exploded)."""
         self.removed.add(hex_)
 
-    def note(self, phase: int | None, kind: str, text: str, rule: str = "") -> None:
+    def note(self, phase: int | None, kind: str, text: str, rule: str = "", how: str = "") -> None:
         assert self.state.log is not None  # a battle keeps a log when it is traced
-        self.state.log.append(Event(phase, kind, text, rule))
+        self.state.log.append(Event(phase, kind, text, rule, how))
 
     # --- the loop ---
     def run(self) -> Outcome:
@@ -202,6 +207,8 @@ class Fight:
         reading = effects.read(units, self.rules, self.points)
         self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
         slots = self.slots(boni)
+        if self.tracing:
+            self.explain(reading, None)
         changed = False
         if self._battle_start:
             opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
@@ -218,17 +225,21 @@ class Fight:
                 self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
+                if self.tracing:
+                    self.explain(reading, phase)
             actors = self.actors(phase, nets, slots)
             hits: list[Hit] = []
             removed: set[Hex] = set()
             self.removed = removed
             for ability in self._phase_hits:
                 hits += ability.phase_hits(self, phase)
+            if self.tracing and (actors or self.idle):
+                self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
+                    f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
+                self.state.log += self.idle  # type: ignore[operator]  # traced: the log is a list
+                self.idle = []
             if not actors and not hits:
                 continue
-            if self.tracing and actors:
-                self.note(phase, "phase", f"Initiative phase {phase}: " + ", ".join(
-                    f"{u.tile.key} on {u.hex}" for u in actors), "3E BATTLE")
             for unit in actors:
                 hits += self.act(unit, phase, boni.get(unit.hex))
             self.land(hits, phase, nets, boni, removed)
@@ -240,6 +251,21 @@ class Fight:
         hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
+
+    def explain(self, reading: effects.Reading, phase: int | None) -> None:
+        """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
+        captures, takeovers and initiatives that take effect or end now (:mod:`solver.explain`)."""
+        units = self.state.units
+        self.sources = explain.sources(units, reading.nets, self.rules, reading.sides)
+        facts = explain.facts(units, reading, self.sources)
+        for kind, text, rule in explain.changes(self.facts, facts, units):
+            self.note(phase, kind, text, rule)
+        self.facts = facts
+
+    def added(self, unit: Unit, *kinds: str) -> tuple[str, ...]:
+        """Traced battles only: the bonuses of ``kinds`` (``melee``, ``ranged``) the unit gets now, each with
+        the module or HQ giving it (``moloch:officer on b2 +1``)."""
+        return explain.added(self.sources, unit.hex, *kinds)
 
     def slots(self, boni: dict[Hex, Bonus]) -> dict[Hex, list[tuple[object, int]]]:
         """Every unit's slots with their current values (RULINGS 5, 6), for the phases until units next leave."""
@@ -256,8 +282,8 @@ class Fight:
                 if value == phase and not (used and slot in used):
                     if hex_ in nets:
                         if self.tracing:
-                            self.note(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does nothing",
-                                      "3E NET")
+                            self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
+                                                   "nothing", "3E NET"))
                     else:
                         self.state.used.setdefault(hex_, set()).add(slot)
                         acting.append(unit)
@@ -298,7 +324,7 @@ class Fight:
                    else self.shot(unit, strike.direction, strike.strength, phase))
             if hit:
                 if self.tracing:
-                    hit.note = "; ".join(filter(None, ("; ".join(strike.how), hit.note)))
+                    hit.note = "; ".join(filter(None, (" + ".join(strike.how), hit.note)))
                 hits.append(hit)
         if self._edge_hits:
             edges = edges_of(unit)
@@ -317,10 +343,10 @@ class Fight:
         for d in unit.oriented.attacks:
             edge = edges[d]
             if edge.melee:
-                how = (f"melee {edge.melee}", f"bonus +{melee_bonus}") if self.tracing and melee_bonus else ()
+                how = (f"melee {edge.melee}", *self.added(unit, "melee")) if self.tracing else ()
                 strikes.append(Strike(d, "melee", edge.melee, edge.melee + melee_bonus, how))
             if edge.ranged:
-                how = (f"ranged {edge.ranged}", f"bonus +{ranged_bonus}") if self.tracing and ranged_bonus else ()
+                how = (f"ranged {edge.ranged}", *self.added(unit, "ranged")) if self.tracing else ()
                 strikes.append(Strike(d, "ranged", edge.ranged, edge.ranged + ranged_bonus, how))
         return strikes
 
@@ -380,7 +406,7 @@ class Fight:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
                 self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
-                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
+                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
@@ -449,9 +475,12 @@ class Fight:
                 absorbed.add(key)
                 removed.add(discarded)
                 if self.tracing:
+                    wounds = sum(h.wounds for h in attacks[key])
                     self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0])} → "
                               f"{_name(units, key[1])}; the Medic on {discarded} is discarded",
-                              "3E USING MEDICS" + ("; RULINGS 4" if discarded != medic else ""))
+                              "3E USING MEDICS" + ("; RULINGS 4" if discarded != medic else ""),
+                              f"{wounds} wound{'s' if wounds != 1 else ''} of that attack ignored"
+                              + (f"; the loss passes to the latter Medic on {discarded}" if discarded != medic else ""))
         return absorbed
 
     def attacker_side(self, key: Attack) -> str | None:

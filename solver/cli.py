@@ -103,9 +103,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
     position = document.position if not isinstance(document, Position) else document
     if not isinstance(document, (Position, Puzzle)):
         raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.file)
-    outcomes = resolve(position, trace=not args.json)
+    outcomes = resolve(position, trace=not args.json or args.trace)
     if args.json:
-        print(json.dumps(battle_json(outcomes), indent=1))
+        print(json.dumps(battle_json(outcomes, trace=args.trace), indent=1))
         return EXIT_OK
     board: Callable[[Document], RenderableType] | None = None
     if not args.no_board:
@@ -121,6 +121,8 @@ def _battle_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
     command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
+    command.add_argument("--trace", action="store_true",
+                         help="with --json: add each outcome's trace (every event, how each hit was made)")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
