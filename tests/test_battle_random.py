@@ -1,0 +1,255 @@
+"""Random dense positions that would have caught each class of battle defect found by differential testing
+(issue 9): the Quartermaster merging an edge's two attacks, Medics grouped by printed army instead of controller,
+Medic chains crossing sides or missing the owner's choices, a traced battle differing from the untraced one (the
+loop's fast path), a hit whose explained strength is not the wounds it deals, bonus sources not adding up.
+
+Seeded (``derandomize``) and small in CI; ``NHEX_RANDOM_EXAMPLES=20000 python -m pytest tests/test_battle_random.py``
+runs as many positions as asked locally.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from itertools import product
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import battle, effects, explain
+from solver.battle import _chain_ends, _medic_options, _medics_of
+from solver.effects import Bonus
+from solver.hexes import STANDARD, Direction, Hex
+from solver.position import Position, Unit
+from solver.tiles import Kind, army, tile
+
+EXAMPLES = int(os.environ.get("NHEX_RANDOM_EXAMPLES", "200"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+BASE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+HEXES = sorted(STANDARD.hexes)
+#: Tiles drawn more often, so that the crowded corners come up: Medics, Scopers, Quartermasters, nets, HQs.
+FAVOURED = ("medic", "scoper", "quartermaster", "net-fighter", "net-master", "universal-soldier", "hq", "officer",
+            "saboteur", "scout", "super-officer", "boss")
+
+
+@st.composite
+def random_positions(draw: st.DrawFn) -> Position:
+    """Two base armies on 6 to 19 hexes of the standard board, each tile no more often than its army has it, the
+    favoured tiles three times as likely; HQs at low health; wounds up to the most a unit survives. Half of them
+    are built around an Outpost Scoper with enemy Medics beside it (captured Medics are rare otherwise)."""
+    first, second = draw(st.lists(st.sampled_from(BASE_ARMIES), min_size=2, max_size=2, unique=True))
+    units: list[Unit] = []
+    used: dict[str, int] = {}
+    if draw(st.booleans()):
+        first, second = "outpost", draw(st.sampled_from(("moloch", "borgo")))
+        centre = draw(st.sampled_from([h for h in HEXES if h.distance(Hex(0, 0)) <= 1]))
+        units.append(Unit(centre, tile("outpost:scoper"), draw(st.sampled_from(list(Direction)))))
+        near = [h for _, h in STANDARD.neighbours(centre)]
+        medic = tile(f"{second}:medic")
+        for hex_ in draw(st.lists(st.sampled_from(near), min_size=1, max_size=medic.count, unique=True)):
+            units.append(Unit(hex_, medic, draw(st.sampled_from(list(Direction)))))
+        used = {"outpost:scoper": 1, medic.key: len(units) - 1}
+    taken = {u.hex for u in units}
+    hexes = draw(st.lists(st.sampled_from([h for h in HEXES if h not in taken]), min_size=6 - len(units),
+                          max_size=19 - len(units), unique=True))
+    for hex_ in hexes:
+        side = army(first if draw(st.booleans()) else second)
+        choices = [t for t in side.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.HQ)
+                   and used.get(t.key, 0) < t.count]
+        weighted = [t for t in choices for _ in range(3 if t.name in FAVOURED else 1)]
+        if not weighted:
+            continue
+        chosen = draw(st.sampled_from(weighted))
+        used[chosen.key] = used.get(chosen.key, 0) + 1
+        facing = draw(st.sampled_from(list(Direction)))
+        if chosen.is_hq:
+            units.append(Unit(hex_, chosen, facing, hp=draw(st.integers(1, 6))))
+        else:
+            units.append(Unit(hex_, chosen, facing, wounds=draw(st.integers(0, chosen.toughness))))
+    return Position(tuple(units))
+
+
+def _ends(outcomes: tuple[battle.Outcome, ...]) -> set:
+    return {(o.key, o.choices) for o in outcomes}
+
+
+@SETTINGS
+@given(random_positions())
+def test_a_traced_battle_ends_as_the_untraced_one(position: Position) -> None:
+    """The loop's fast path (no trace, no ability changing strikes) and the traced path give the same end states
+    with the same choices."""
+    assert _ends(battle.resolve(position)) == _ends(battle.resolve(position, trace=True))
+
+
+_HIT = re.compile(r" for (\d+) \(")
+_TERM = re.compile(r"([+−])(\d+)$")
+
+
+def strength_of(how: str) -> int:
+    """The wounds a hit's ``how`` adds up to: the printed strength (``ranged 1``, ``melee 1 as ranged (...)``,
+    ``Gauss 1``, ``blast 1``), each bonus ``… +1`` / ``… −1``, and ``armor −1``."""
+    main, *after = how.split("; ")
+    first, *bonuses = main.split(" + ")
+    total = int(first.split()[1].rstrip(":"))
+    for term in bonuses:
+        match = _TERM.search(term)
+        assert match, (term, how)
+        total += int(match.group(2)) * (1 if match.group(1) == "+" else -1)
+    for part in after:
+        if part.startswith("armor"):
+            total -= 1
+    return total
+
+
+@SETTINGS
+@given(random_positions())
+def test_every_hit_explains_exactly_the_wounds_it_deals(position: Position) -> None:
+    """Every hit of a traced battle says how it was made, one strike each (a Quartermaster's conversion included:
+    the defect merged an edge's two attacks into one hit of strength 2), and its words add up to its wounds."""
+    for outcome in battle.resolve(position, trace=True):
+        for event in outcome.trace:
+            if event.kind in ("melee", "ranged", "gauss", "blast"):
+                assert event.how, event
+                (wounds,) = _HIT.findall(event.text)
+                assert strength_of(event.how) == int(wounds), str(event)
+                assert event.how.count(" as ") <= 1
+
+
+@SETTINGS
+@given(random_positions())
+def test_bonus_sources_add_up_to_the_bonuses(position: Position) -> None:
+    units = effects.by_hex(position)
+    reading = effects.read(units, position.rules)
+    found = explain.sources(units, reading.nets, position.rules, reading.sides)
+    assert explain.agrees(found, reading.bonuses)
+
+
+def _first_phase_medics(position: Position, outcome: battle.Outcome) -> None:
+    """Medic rules checked on the first phase in which hits land (nothing has left the board yet, so the
+    starting reading holds): controllers, one Medic per attack, mandatory Medics, chains within one side."""
+    units = effects.by_hex(position)
+    reading = effects.read(units, position.rules)
+    captured = effects.captured_modules(units, reading.nets, reading.sides)
+    hit_phases = [e.phase for e in outcome.trace if e.kind in ("melee", "ranged", "gauss", "blast")]
+    if not hit_phases or any(e.kind == "explosion" for e in outcome.trace if e.phase == hit_phases[0]):
+        return
+    phase = hit_phases[0]
+    events = [e for e in outcome.trace if e.phase == phase]
+    controller = {h: effects.side_of(u, captured, reading.sides) for h, u in units.items()}
+    attacks = {}
+    for e in events:
+        if e.kind in ("melee", "ranged", "gauss"):
+            source, target = re.findall(r" on ([a-e][1-9])", e.text)[:2]
+            attacks[(Hex.parse(source), Hex.parse(target))] = True
+    absorbed, absorbing, discarded = [], set(), []
+    for e in events:
+        if e.kind != "medic":
+            continue
+        medic, source, target, gone = re.findall(r"on ([a-e][1-9])", e.text)
+        medic, source, target, gone = map(Hex.parse, (medic, source, target, gone))
+        absorbed.append((source, target))
+        absorbing.add(medic)
+        discarded.append(gone)
+        assert controller[medic] != controller[source], e  # "an attack of 1 enemy unit"
+        assert controller[gone] == controller[medic], e  # a chain never crosses sides
+        # it saves a unit of its controller's side (a captured module still stands for its own army as a unit)
+        assert effects.side(units[target], reading.sides) == controller[medic], e
+    assert len(absorbed) == len(set(absorbed)), "one attack absorbed by two Medics"
+    assert len(discarded) == len(set(discarded)), "one Medic discarded twice"
+    hit = {t for _, t in attacks}
+    usable = {m for b in reading.bonuses.values() for m in b.medics if m not in reading.nets and m not in hit}
+    idle = usable - absorbing - set(discarded)
+    for source, target in attacks:
+        if (source, target) in absorbed:
+            continue
+        for medic in _medics_of(reading.bonuses, target):
+            assert not (medic in idle and controller[medic] != controller[source]), \
+                f"Medic on {medic} idle while {source} → {target} lands"
+    for e in events:
+        if e.kind == "medic":
+            medic, *_, gone = map(Hex.parse, re.findall(r"on ([a-e][1-9])", e.text))
+            if gone == medic:  # it absorbed itself: no free latter Medic of its side was left
+                assert not [f for f in _medics_of(reading.bonuses, medic) if f in idle
+                            and controller[f] == controller[medic] and medic not in _medics_of(reading.bonuses, f)], e
+
+
+@SETTINGS
+@given(random_positions())
+def test_medics_work_for_their_controller_one_per_attack_and_are_mandatory(position: Position) -> None:
+    """3E USING MEDICS and RULINGS 4 and 8 on random positions: the defects grouped Medics by printed army (two
+    Medics for one attack, the wrong player choosing) and let a chain cross sides."""
+    for outcome in battle.resolve(position, trace=True):
+        _first_phase_medics(position, outcome)
+        for choice in outcome.choices:
+            owner, question, _ = choice.split(": ", 2)
+            if question == "Medics":
+                for target in re.findall(r"→ [a-z-]+:[a-z0-9-]+ on ([a-e][1-9])", choice):
+                    assert position.unit_at(Hex.parse(target)).army == owner, choice
+
+
+# --- the Medics' choices against a brute force: every end state the owner can choose (RULINGS 4 as amended) --
+
+
+@st.composite
+def medic_graphs(draw: st.DrawFn) -> tuple[list, frozenset, dict]:
+    """Up to 4 Medics of one owner, up to 3 attacks, which Medic may absorb which attack, and which Medics feed
+    which (the latter Medics), drawn at random."""
+    medics = [Hex(q, 0) for q in range(draw(st.integers(1, 4)))]
+    attacks = [(Hex(9, k), Hex(8, k)) for k in range(draw(st.integers(1, 3)))]
+    pairs = [(m, k) for m in medics for k in attacks if draw(st.booleans())]
+    boni = {m: Bonus(medics=[f for f in medics if f != m and draw(st.integers(0, 2)) == 0]) for m in medics}
+    return pairs, frozenset(medics), boni
+
+
+def brute_force(pairs: list, own: frozenset, boni: dict) -> set:
+    """Every ``(absorbed attacks, discarded Medics)`` the owner may bring about, by trying every role for every
+    Medic: idle, absorbing an attack, or passing the loss of the Medic it is latter to along a chain."""
+    medics = sorted(own)
+    attacks = sorted({k for _, k in pairs}, key=str)
+    results = set()
+    for roles in product(*[[None] + [k for m2, k in pairs if m2 == m] for m in medics]):
+        taken = [k for k in roles if k is not None]
+        if len(taken) != len(set(taken)):
+            continue
+        busy = frozenset(m for m, k in zip(medics, roles) if k is not None)
+        absorbing = [m for m, k in zip(medics, roles) if k is not None]
+        for ends in product(*[sorted(own) for _ in absorbing]):
+            if len(set(ends)) != len(ends):
+                continue
+            ok = all(e in _paths_ends(m, own - busy - (set(ends) - {e}), boni) for m, e in zip(absorbing, ends))
+            gone = busy | set(ends)
+            if ok and all(m in gone or k in taken for m, k in pairs):
+                results.add((frozenset(taken), frozenset(ends)))
+    assert attacks is not None
+    return results
+
+
+def _paths_ends(start: Hex, free: frozenset, boni: dict) -> set:
+    """Where a loss starting at ``start`` may end: walk every simple path of free latter Medics; a path may stop
+    only where no free latter Medic is left, or between two interconnected Medics."""
+    ends = set()
+
+    def walk(path: list) -> None:
+        here = path[-1]
+        nxt = [f for f in _medics_of(boni, here) if f in free and f not in path]
+        if not nxt:
+            ends.add(here)
+        for f in nxt:
+            if here in _medics_of(boni, f):
+                ends.add(here)
+            walk(path + [f])
+
+    walk([start])
+    return ends
+
+
+@SETTINGS
+@given(medic_graphs())
+def test_the_medics_choices_are_every_end_state_the_owner_can_choose(graph: tuple) -> None:
+    pairs, own, boni = graph
+    options = _medic_options(pairs, own, boni)
+    offered = {(frozenset(k for _, k, _ in o), frozenset(d for *_, d in o)) for o in options}
+    assert offered == brute_force(pairs, own, boni)
+    assert all(_chain_ends(m, own - {x for x, _, _ in o}, boni) for o in options for m, _, _ in o)
