@@ -76,19 +76,22 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .rules import OPTIONS
+    from .rules import EDITIONS, OPTIONS
 
     if args.json:
         print(json.dumps([{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
-                           "passage": o.passage} for o in OPTIONS], indent=1))
+                           "passage": o.passage, "source": o.source,
+                           "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
+                                        for e in EDITIONS}} for o in OPTIONS], indent=1))
         return EXIT_OK
     from rich.table import Table
 
     table = Table(title="Rule options (set them with `rules 3.0 NAME=VALUE`)", show_lines=True)
-    for column in ("option", "default", "choices", "reading", "passage"):
+    for column in ("option", "default (from)", "choices", "reading", "passage"):
         table.add_column(column)
     for o in OPTIONS:
-        table.add_row(o.name, o.default, " | ".join(o.choices), o.summary, o.passage)
+        defaults = "\n".join(f"{e}: {o.default_for(e)} ({o.default_source(e)})" for e in EDITIONS)
+        table.add_row(o.name, defaults, " | ".join(o.choices), o.summary, o.passage)
     _console().print(table)
     return EXIT_OK
 

@@ -50,6 +50,8 @@ HQ_LATE = "HQs are placed at the start of the game only (3E GAME SEQUENCE)"
 DRAW_FIRST = "a turn starts by drawing up to 3 tiles (3E DRAWING TILES)"
 NO_DRAW = "the player did not draw, though tiles are left in the deck (3E DRAWING TILES)"
 DRAW_ONCE = "a player draws once a turn, and again only after an Unlucky Draw (3E DRAWING TILES, UNLUCKY DRAW)"
+NO_UNLUCKY_DRAW = ("a player draws once a turn; these rules have no Unlucky Draw (2E GAME SEQUENCE; option "
+                   "unlucky-draw=no, the default under rules 2.0)")
 UNLUCKY_DISCARD_ALL = ("Unlucky Draw: every tile in front of the player is discarded before drawing anew "
                        "(3E UNLUCKY DRAW)")
 DISCARD_FIRST = "after drawing to 3 tiles the player first discards 1 of them (3E DRAWING TILES)"
@@ -405,6 +407,8 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     hand = state.position.hand(army)
     if now.drawn:
         if not now.unlucky:
+            if not state.position.rules.enabled("unlucky-draw"):
+                raise IllegalAction(text, NO_UNLUCKY_DRAW)
             raise IllegalAction(text, DRAW_ONCE)
         if hand:
             raise IllegalAction(text, UNLUCKY_DISCARD_ALL)
@@ -421,7 +425,8 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     hand = position.hand(army)
     now.drawn = True
     now.must_discard = len(hand) == 3
-    now.unlucky = all(t.kind is Kind.INSTANT for t in hand)
+    # 3E UNLUCKY DRAW; not in 2E (option unlucky-draw, 'no' under rules 2.0).
+    now.unlucky = all(t.kind is Kind.INSTANT for t in hand) and position.rules.enabled("unlucky-draw")
     last = state.last_tile_turn
     if position.deck(army) == 0 and last is None:
         last = number  # 3E ENDING THE GAME: this player finishes the turn, the other takes one, then the Final Battle
