@@ -236,7 +236,8 @@ class Fight:
             if self.tracing and (actors or self.idle):
                 self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
                     f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
-                self.state.log += self.idle  # type: ignore[operator]  # traced: the log is a list
+                for event in self.idle:
+                    self.note(event.phase, event.kind, event.text, event.rule)
                 self.idle = []
             if not actors and not hits:
                 continue
