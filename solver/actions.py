@@ -636,6 +636,7 @@ def results(position: Position, action: Action, army: str, used: frozenset[Spent
     if claimed is not None:
         return claimed
     if isinstance(action, Use):
+        refuse_action(action)  # NOTATION §10: a Use that hits foundations
         return _use_results(position, action, army)
     return (("", apply(position, action, army, used)),)
 

@@ -132,7 +132,7 @@ def _slot_values(unit: Unit, bonus: Bonus | None) -> list[tuple[object, int]]:
 
 
 def _refuse_missing_rules(position: Position) -> None:
-    refuse(position)  # NOTATION §10 features the battle does not play yet
+    refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     for unit in position.units:
         missing = abilities.missing_rule(unit.tile)
         if missing is not None:

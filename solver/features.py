@@ -17,6 +17,7 @@ from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .hexes import Direction
+from .tiles import NEUTRAL_ARMY
 from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Use
 
 Action = object  # any action value; only the §10 ones are looked at
@@ -33,8 +34,11 @@ class Feature:
         return self.rule + (f" (at {self.where})" if self.where is not None else "")
 
 
-def unimplemented(position: Position) -> list[Feature]:
-    """Every §10 feature of ``position`` whose rule the engine lacks, in the order of NOTATION §10."""
+def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
+    """Every §10 feature of ``position`` whose rule the engine lacks, in the order of NOTATION §10.
+
+    ``battle``: only what a battle needs (the Reinforcement variant changes the turns, not the fighting).
+    """
     found: list[Feature] = []
 
     def add(rule: str, key: str) -> None:
@@ -58,7 +62,7 @@ def unimplemented(position: Position) -> list[Feature]:
         if unit.is_neutral:
             add("the neutral Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as non player character; RULINGS 56)",
                 f"unit {unit.hex.label}")
-        elif unit.tile.army != unit.army and unit.tile.army == "mercenary":
+        elif unit.tile.army == NEUTRAL_ARMY:
             add("the hired Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as a mercenary; RULINGS 57)",
                 f"unit {unit.hex.label}")
     if position.teams:
@@ -67,14 +71,10 @@ def unimplemented(position: Position) -> list[Feature]:
         add("the score mode (3E THE MULTIPLAYER MODE)", "mode")
     if position.scores:
         add("scores (3E THE MULTIPLAYER MODE)", f"score {position.scores[0][0]}")
-    for name, default in _OPTIONS_NOT_PLAYED:
-        if position.rules.option(name) != default:
-            add(f"the rule option {name}={position.rules.option(name)}", "rules")
+    if not battle and position.rules.enabled("reinforcement"):
+        add("the Reinforcement variant (reinforcement=yes; 3E GAME VARIANTS, REINFORCEMENT)", "rules")
+    # moloch-team-fire matters only in a team match, refused above; `beginning` only in a record (below).
     return found
-
-
-#: Rule options (§10.6) whose non-default values the engine does not play yet, with their defaults.
-_OPTIONS_NOT_PLAYED = (("beginning", "standard"), ("reinforcement", "no"), ("moloch-team-fire", "yes"))
 
 
 def unimplemented_action(action: Action) -> Feature | None:
@@ -99,6 +99,9 @@ def unimplemented_action(action: Action) -> Feature | None:
 def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     """The §10 features of a game record the engine lacks: its start position's, its seating's, its lines'."""
     found = unimplemented(record.position)
+    if record.position.rules.option("beginning") != "standard":
+        found.append(Feature("the Alternative Beginning (beginning=alternative; 3E GAME VARIANTS)",
+                             record.position.location("rules")))
     if len(record.players) != len(set(record.players)):
         found.append(Feature("1 player vs a team (3E THE MULTIPLAYER MODE, 1 PLAYER VS A TEAM)"))
     for entry in record.entries:
@@ -107,9 +110,9 @@ def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     return found
 
 
-def refuse(position: Position) -> None:
+def refuse(position: Position, *, battle: bool = False) -> None:
     """Raise :class:`RuleNotImplemented` for the first §10 feature of ``position`` the engine lacks."""
-    found = unimplemented(position)
+    found = unimplemented(position, battle=battle)
     if found:
         raise _refusal(found[0])
 

@@ -22,7 +22,7 @@ from .cards import GameRecord, Goal, Puzzle
 from .errors import NotationError
 from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
-from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
+from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
 from .resources import grammar_text, subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
@@ -281,7 +281,8 @@ class _Reader(AdditionsReader):
             node = self.hand_nodes[problem.hand]
             held = terminals(node)[1:]
             if problem.kind is ProblemKind.HAND_TOO_BIG:
-                return self.fail(problem.message, held[3])
+                return self.fail(problem.message,
+                                 held[HAND_SIZE_REINFORCEMENT if self.rules.enabled("reinforcement") else HAND_SIZE])
             hand = self.hands[problem.hand]
             last = max(i for i, t in enumerate(hand) if t == problem.tile)
             return self.fail(problem.message, held[last])
@@ -451,6 +452,7 @@ class _Reader(AdditionsReader):
         solution = None
         if self.solution is not None:
             solution = tuple(self.action(tree, player) for tree, _ in self.solution)
+            self.check_purchases_last([tree for tree, _ in self.solution], solution)
         fields = {k: v for k, v in self.card.items() if k not in ("title",)}
         return Puzzle(position=position, title=self.card["title"], solution=solution, **fields)
 
@@ -515,8 +517,9 @@ class _Reader(AdditionsReader):
             raise self.fail(f"{army} is not among the players", army_token)
         if int(str(number)[:-1]) < 1:
             raise self.fail("turns are numbered from 1", number)
-        return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(subtree(a), army) for a in actions),
-                          node.meta.line)
+        read = tuple(self.action(subtree(a), army) for a in actions)
+        self.check_purchases_last([subtree(a) for a in actions], read)
+        return cards.Turn(int(str(number)[:-1]), army, read, node.meta.line)
 
     def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))

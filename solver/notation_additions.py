@@ -250,9 +250,6 @@ class AdditionsReader:
                 values[key] = tuple(self.player_army(Token("NAME", a, start_pos=value_token.start_pos,
                                                            line=value_token.line, column=value_token.column))
                                     for a in value.split(","))
-        if values.get("wounds", 0) and values.get("strength") is not None and values["wounds"] >= values["strength"]:
-            raise self.fail(f"wounds={values['wounds']} would already break into it (strength={values['strength']})",
-                            node)
         element = TerrainElement(type_, tuple(features), tuple(hexes), **values)
         for hex_ in hexes:
             self.add.terrain_at[hex_] = node.meta.line
@@ -398,6 +395,14 @@ class AdditionsReader:
             raise self.fail(f"procedure {kind} names one hex twice", node)
         return Procedure(kind, tuple(read), tuple(self.direction(w) for w in words))
 
+    def check_purchases_last(self, nodes: list[Tree[Token]], actions: tuple[Action, ...]) -> None:
+        """Purchases come last in a turn: `energy …` may only be followed by `energy …` (NOTATION §10.2)."""
+        bought = False
+        for node, action in zip(nodes, actions):
+            if bought and not isinstance(action, BuyEnergy):
+                raise self.fail("purchases come last in a turn: only `energy …` may follow `energy …`", node)
+            bought = bought or isinstance(action, BuyEnergy)
+
     def move_source(self, by_token: Token, source: Hex, target: Hex, facing: Direction | None) -> str:
         by = normal_name(by_token)
         if by not in MOVE_SOURCES:
@@ -462,8 +467,8 @@ class AdditionsReader:
             total += unit.venom
             if total > allowed:
                 part = self.where[id(unit)].get("venom", self.where[id(unit)]["line"])
-                raise self.fail(f"{total} venom markers on the board; there are {allowed} "
-                                f"({VENOM_PER_ARMY} for each Neojungle army)", part)
+                raise self.fail(f"{total} venom marker{'s' if total != 1 else ''} on the board, but at most {allowed} "
+                                f"({VENOM_PER_ARMY} for each Neojungle army in the position)", part)
 
     def check_seating(self) -> None:
         """Teammates may not take consecutive turns (3E TEAM MATCH, PLAYER ORDER; 1 PLAYER VS A TEAM)."""

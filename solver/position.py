@@ -18,6 +18,9 @@ from .rules import DEFAULT_RULES, RuleSet
 from .tiles import NEUTRAL_ARMY, Kind, Oriented, Tile
 
 HQ_HEALTH = 20
+HAND_SIZE = 3
+#: 3E GAME VARIANTS, REINFORCEMENT: "draw up to 6 tiles instead of 3" (rule option reinforcement=yes).
+HAND_SIZE_REINFORCEMENT = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,8 +283,9 @@ class Position:
             found += self._unit_problems(unit, unit in foundations, units_at, foundations_at, hq_of)
             count_copy(unit.tile, unit)
         for army, tiles in self.hands:
-            if len(tiles) > 3:
-                found.append(Problem(ProblemKind.HAND_TOO_BIG, f"{army} holds {len(tiles)} tiles; a hand has at most 3", hand=army))
+            most = HAND_SIZE_REINFORCEMENT if self.rules.enabled("reinforcement") else HAND_SIZE
+            if len(tiles) > most:
+                found.append(Problem(ProblemKind.HAND_TOO_BIG, f"{army} holds {len(tiles)} tiles; a hand has at most {most}", hand=army))
             for t in tiles:
                 count_copy(t, hand=army)
         return found
