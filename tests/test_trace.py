@@ -115,3 +115,17 @@ def test_battle_json_carries_the_trace_with_trace(tmp_path, capsys):
     assert hit == {"phase": 3, "kind": "ranged", "text": "moloch:hybrid on c2 hits borgo:super-mutant on c3 for 2 "
                    "(ranged)", "how": "ranged 1 + moloch:hq on c1 +1 + moloch:officer on b2 +1; armor −1",
                    "rule": "3E RANGED ATTACK"}
+
+
+def test_a_mother_modules_extra_action_and_a_bosss_initiative_are_named():
+    """RULINGS 6 (a Mother Module's extra action at the lowest initiative − 1) and RULINGS 13 (the Boss: +1
+    initiative; ES Jefe), in the 2E example battle for the Boss."""
+    outcome = traced("""
+        c3 moloch:hybrid N
+        c4 moloch:mother-module N
+        c1 hegemony:hq hp=10
+    """)
+    assert ("moloch:hybrid on c3: extra action at 2 (moloch:mother-module on c4: one extra action)"
+            in lines(outcome, "initiative")[0])
+    example = battle.resolve(notation.load("tests/data/2e-example-battle.nhex"), trace=True)[0]
+    assert any(e.text == "hegemony:runner on b1: initiative 2 → 3 (hegemony:boss on a1 +1)" for e in example.trace)
