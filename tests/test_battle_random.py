@@ -3,20 +3,22 @@
 Medic chains crossing sides or missing the owner's choices, a traced battle differing from the untraced one (the
 loop's fast path), a hit whose explained strength is not the wounds it deals, bonus sources not adding up.
 
-Seeded (``derandomize``) and small in CI; ``NHEX_RANDOM_EXAMPLES=20000 python -m pytest tests/test_battle_random.py``
-runs as many positions as asked locally.
+Seeded (``derandomize``) and small in CI. Locally: ``NHEX_RANDOM_SWEEP=20000 python -m pytest
+tests/test_battle_random.py -k sweep`` runs every check on 20,000 positions of a plain seeded generator (one
+untraced and one traced battle each), and ``NHEX_RANDOM_EXAMPLES=N`` asks hypothesis for N examples per property.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import re
 from itertools import product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import battle, effects, explain
+from solver import battle, effects, explain, notation
 from solver.battle import _chain_ends, _medic_options, _medics_of
 from solver.effects import Bonus
 from solver.hexes import STANDARD, Direction, Hex
@@ -34,53 +36,66 @@ FAVOURED = ("medic", "scoper", "quartermaster", "net-fighter", "net-master", "un
             "saboteur", "scout", "super-officer", "boss")
 
 
-@st.composite
-def random_positions(draw: st.DrawFn) -> Position:
+def build_position(pick, coin, number) -> Position:
     """Two base armies on 6 to 19 hexes of the standard board, each tile no more often than its army has it, the
     favoured tiles three times as likely; HQs at low health; wounds up to the most a unit survives. Half of them
-    are built around an Outpost Scoper with enemy Medics beside it (captured Medics are rare otherwise)."""
-    first, second = draw(st.lists(st.sampled_from(BASE_ARMIES), min_size=2, max_size=2, unique=True))
+    are built around an Outpost Scoper with enemy Medics beside it (captured Medics are rare otherwise).
+
+    ``pick(list)``, ``coin()`` and ``number(low, high)`` make the random choices: hypothesis's draws in the property
+    tests, a seeded :class:`random.Random` in the sweep."""
+    first, second = pick([(a, b) for a in BASE_ARMIES for b in BASE_ARMIES if a != b])
     units: list[Unit] = []
     used: dict[str, int] = {}
-    if draw(st.booleans()):
-        first, second = "outpost", draw(st.sampled_from(("moloch", "borgo")))
-        centre = draw(st.sampled_from([h for h in HEXES if h.distance(Hex(0, 0)) <= 1]))
-        units.append(Unit(centre, tile("outpost:scoper"), draw(st.sampled_from(list(Direction)))))
+    if coin():
+        first, second = "outpost", pick(["moloch", "borgo"])
+        centre = pick([h for h in HEXES if h.distance(Hex(0, 0)) <= 1])
+        units.append(Unit(centre, tile("outpost:scoper"), pick(list(Direction))))
         near = [h for _, h in STANDARD.neighbours(centre)]
         medic = tile(f"{second}:medic")
-        for hex_ in draw(st.lists(st.sampled_from(near), min_size=1, max_size=medic.count, unique=True)):
-            units.append(Unit(hex_, medic, draw(st.sampled_from(list(Direction)))))
+        for _ in range(number(1, medic.count)):
+            free = [h for h in near if h not in {u.hex for u in units}]
+            units.append(Unit(pick(free), medic, pick(list(Direction))))
         used = {"outpost:scoper": 1, medic.key: len(units) - 1}
-    taken = {u.hex for u in units}
-    hexes = draw(st.lists(st.sampled_from([h for h in HEXES if h not in taken]), min_size=6 - len(units),
-                          max_size=19 - len(units), unique=True))
-    for hex_ in hexes:
-        side = army(first if draw(st.booleans()) else second)
+    free = [h for h in HEXES if h not in {u.hex for u in units}]
+    for _ in range(number(max(0, 6 - len(units)), 19 - len(units))):
+        hex_ = pick(free)
+        free.remove(hex_)
+        side = army(first if coin() else second)
         choices = [t for t in side.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.HQ)
                    and used.get(t.key, 0) < t.count]
         weighted = [t for t in choices for _ in range(3 if t.name in FAVOURED else 1)]
         if not weighted:
             continue
-        chosen = draw(st.sampled_from(weighted))
+        chosen = pick(weighted)
         used[chosen.key] = used.get(chosen.key, 0) + 1
-        facing = draw(st.sampled_from(list(Direction)))
+        facing = pick(list(Direction))
         if chosen.is_hq:
-            units.append(Unit(hex_, chosen, facing, hp=draw(st.integers(1, 6))))
+            units.append(Unit(hex_, chosen, facing, hp=number(1, 6)))
         else:
-            units.append(Unit(hex_, chosen, facing, wounds=draw(st.integers(0, chosen.toughness))))
+            units.append(Unit(hex_, chosen, facing, wounds=number(0, chosen.toughness)))
     return Position(tuple(units))
+
+
+@st.composite
+def random_positions(draw: st.DrawFn) -> Position:
+    return build_position(lambda items: draw(st.sampled_from(items)), lambda: draw(st.booleans()),
+                          lambda low, high: draw(st.integers(low, high)))
 
 
 def _ends(outcomes: tuple[battle.Outcome, ...]) -> set:
     return {(o.key, o.choices) for o in outcomes}
 
 
+def check_traced_as_untraced(plain: tuple[battle.Outcome, ...], traced: tuple[battle.Outcome, ...]) -> None:
+    """The loop's fast path (no trace, no ability changing strikes) and the traced path give the same end states
+    with the same choices."""
+    assert _ends(plain) == _ends(traced)
+
+
 @SETTINGS
 @given(random_positions())
 def test_a_traced_battle_ends_as_the_untraced_one(position: Position) -> None:
-    """The loop's fast path (no trace, no ability changing strikes) and the traced path give the same end states
-    with the same choices."""
-    assert _ends(battle.resolve(position)) == _ends(battle.resolve(position, trace=True))
+    check_traced_as_untraced(battle.resolve(position), battle.resolve(position, trace=True))
 
 
 _HIT = re.compile(r" for (\d+) \(")
@@ -103,12 +118,10 @@ def strength_of(how: str) -> int:
     return total
 
 
-@SETTINGS
-@given(random_positions())
-def test_every_hit_explains_exactly_the_wounds_it_deals(position: Position) -> None:
+def check_hits_explained(traced: tuple[battle.Outcome, ...]) -> None:
     """Every hit of a traced battle says how it was made, one strike each (a Quartermaster's conversion included:
     the defect merged an edge's two attacks into one hit of strength 2), and its words add up to its wounds."""
-    for outcome in battle.resolve(position, trace=True):
+    for outcome in traced:
         for event in outcome.trace:
             if event.kind in ("melee", "ranged", "gauss", "blast"):
                 assert event.how, event
@@ -119,11 +132,21 @@ def test_every_hit_explains_exactly_the_wounds_it_deals(position: Position) -> N
 
 @SETTINGS
 @given(random_positions())
-def test_bonus_sources_add_up_to_the_bonuses(position: Position) -> None:
+def test_every_hit_explains_exactly_the_wounds_it_deals(position: Position) -> None:
+    check_hits_explained(battle.resolve(position, trace=True))
+
+
+def check_sources(position: Position) -> None:
     units = effects.by_hex(position)
     reading = effects.read(units, position.rules)
     found = explain.sources(units, reading.nets, position.rules, reading.sides)
     assert explain.agrees(found, reading.bonuses)
+
+
+@SETTINGS
+@given(random_positions())
+def test_bonus_sources_add_up_to_the_bonuses(position: Position) -> None:
+    check_sources(position)
 
 
 def _first_phase_medics(position: Position, outcome: battle.Outcome) -> None:
@@ -175,18 +198,41 @@ def _first_phase_medics(position: Position, outcome: battle.Outcome) -> None:
                             and controller[f] == controller[medic] and medic not in _medics_of(reading.bonuses, f)], e
 
 
-@SETTINGS
-@given(random_positions())
-def test_medics_work_for_their_controller_one_per_attack_and_are_mandatory(position: Position) -> None:
+def check_medics(position: Position, traced: tuple[battle.Outcome, ...]) -> None:
     """3E USING MEDICS and RULINGS 4 and 8 on random positions: the defects grouped Medics by printed army (two
     Medics for one attack, the wrong player choosing) and let a chain cross sides."""
-    for outcome in battle.resolve(position, trace=True):
+    for outcome in traced:
         _first_phase_medics(position, outcome)
         for choice in outcome.choices:
             owner, question, _ = choice.split(": ", 2)
             if question == "Medics":
                 for target in re.findall(r"→ [a-z-]+:[a-z0-9-]+ on ([a-e][1-9])", choice):
                     assert position.unit_at(Hex.parse(target)).army == owner, choice
+
+
+@SETTINGS
+@given(random_positions())
+def test_medics_work_for_their_controller_one_per_attack_and_are_mandatory(position: Position) -> None:
+    check_medics(position, battle.resolve(position, trace=True))
+
+
+SWEEP = int(os.environ.get("NHEX_RANDOM_SWEEP", "100"))
+
+
+def test_a_seeded_sweep_of_random_positions_passes_every_check() -> None:
+    """The same checks on positions from a plain seeded generator, one untraced and one traced battle each: cheap
+    enough to run 20,000 positions locally (``NHEX_RANDOM_SWEEP=20000``)."""
+    rng = random.Random(9)
+    for i in range(SWEEP):
+        position = build_position(rng.choice, lambda: rng.random() < 0.5, rng.randint)
+        plain, traced = battle.resolve(position), battle.resolve(position, trace=True)
+        try:
+            check_traced_as_untraced(plain, traced)
+            check_hits_explained(traced)
+            check_sources(position)
+            check_medics(position, traced)
+        except AssertionError as failure:
+            raise AssertionError(f"position {i} of the sweep:\n{notation.write_position(position)}") from failure
 
 
 # --- the Medics' choices against a brute force: every end state the owner can choose (RULINGS 4 as amended) --
