@@ -38,15 +38,30 @@ FAVOURED = ("medic", "scoper", "quartermaster", "net-fighter", "net-master", "un
 
 def build_position(pick, coin, number) -> Position:
     """Two base armies on 6 to 19 hexes of the standard board, each tile no more often than its army has it, the
-    favoured tiles three times as likely; HQs at low health; wounds up to the most a unit survives. Half of them
-    are built around an Outpost Scoper with enemy Medics beside it (captured Medics are rare otherwise).
+    favoured tiles three times as likely; HQs at low health; wounds up to the most a unit survives. A third are
+    built around an Outpost Scoper with enemy Medics beside it, a third around a Quartermaster linked to a
+    Universal Soldier with an enemy in front (both are rare otherwise).
 
     ``pick(list)``, ``coin()`` and ``number(low, high)`` make the random choices: hypothesis's draws in the property
     tests, a seeded :class:`random.Random` in the sweep."""
     first, second = pick([(a, b) for a in BASE_ARMIES for b in BASE_ARMIES if a != b])
     units: list[Unit] = []
     used: dict[str, int] = {}
-    if coin():
+    scenario = number(0, 2)
+    if scenario == 2:  # a Quartermaster linked to a Universal Soldier whose edge has an enemy in front
+        first, second = "hegemony", pick(["moloch", "outpost", "borgo"])
+        centre = pick([h for h in HEXES if h.distance(Hex(0, 0)) <= 1])
+        link = pick(list(Direction))
+        soldier_hex, facing = centre.neighbour(link), pick(list(Direction))
+        front = soldier_hex.neighbour(Direction.NW.rotated(facing))
+        units.append(Unit(centre, tile("hegemony:quartermaster"), link))
+        units.append(Unit(soldier_hex, tile("hegemony:universal-soldier"), facing))
+        used = {"hegemony:quartermaster": 1, "hegemony:universal-soldier": 1}
+        if front in STANDARD.hexes and front != centre:
+            enemy = pick([t for t in army(second).tiles if t.kind is Kind.WARRIOR])
+            units.append(Unit(front, enemy, pick(list(Direction))))
+            used[enemy.key] = 1
+    elif scenario == 1:  # an Outpost Scoper with enemy Medics beside it
         first, second = "outpost", pick(["moloch", "borgo"])
         centre = pick([h for h in HEXES if h.distance(Hex(0, 0)) <= 1])
         units.append(Unit(centre, tile("outpost:scoper"), pick(list(Direction))))
