@@ -407,9 +407,9 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     hand = state.position.hand(army)
     if now.drawn:
         if not now.unlucky:
-            if not state.position.rules.enabled("unlucky-draw"):
-                raise IllegalAction(text, NO_UNLUCKY_DRAW)
             raise IllegalAction(text, DRAW_ONCE)
+        if not state.position.rules.enabled("unlucky-draw"):  # 2E has no Unlucky Draw (option unlucky-draw)
+            raise IllegalAction(text, NO_UNLUCKY_DRAW)
         if hand:
             raise IllegalAction(text, UNLUCKY_DISCARD_ALL)
     deck = state.position.deck(army) or 0
@@ -425,8 +425,7 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     hand = position.hand(army)
     now.drawn = True
     now.must_discard = len(hand) == 3
-    # 3E UNLUCKY DRAW; not in 2E (option unlucky-draw, 'no' under rules 2.0).
-    now.unlucky = all(t.kind is Kind.INSTANT for t in hand) and position.rules.enabled("unlucky-draw")
+    now.unlucky = all(t.kind is Kind.INSTANT for t in hand)
     last = state.last_tile_turn
     if position.deck(army) == 0 and last is None:
         last = number  # 3E ENDING THE GAME: this player finishes the turn, the other takes one, then the Final Battle
