@@ -25,9 +25,10 @@ choice
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import product
 from typing import Callable, Iterable, Sequence
 
-from . import abilities, effects
+from . import abilities, effects, explain
 from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
 from .features import refuse
@@ -152,6 +153,11 @@ class Fight:
         self.oracle = oracle
         self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
         self.tracing = trace
+        #: Traced battles only: every unit's bonuses with their sources, and the standing facts told so far.
+        self.sources: dict[Hex, list[explain.Source]] = {}
+        self.facts: dict[tuple, tuple[str, str, str]] = {}
+        #: Traced battles only: the netted units of this phase, told under its heading.
+        self.idle: list[Event] = []
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
         self.allies: effects.Sides = effects.NO_TAKEOVERS
@@ -196,9 +202,9 @@ class Fight:
         """The unit leaves the board at the end of this phase whatever hits it (it exploded)."""
         self.removed.add(hex_)
 
-    def note(self, phase: int | None, kind: str, text: str, rule: str = "") -> None:
+    def note(self, phase: int | None, kind: str, text: str, rule: str = "", how: str = "") -> None:
         assert self.state.log is not None  # a battle keeps a log when it is traced
-        self.state.log.append(Event(phase, kind, text, rule))
+        self.state.log.append(Event(phase, kind, text, rule, how))
 
     # --- the loop ---
     def run(self) -> Outcome:
@@ -207,6 +213,8 @@ class Fight:
         reading = effects.read(units, self.rules, self.points, self.teams)
         self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         slots = self.slots(boni)
+        if self.tracing:
+            self.explain(reading, None)
         changed = False
         if self._battle_start:
             opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
@@ -223,17 +231,22 @@ class Fight:
                 self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
+                if self.tracing:
+                    self.explain(reading, phase)
             actors = self.actors(phase, nets, slots)
             hits: list[Hit] = []
             removed: set[Hex] = set()
             self.removed = removed
             for ability in self._phase_hits:
                 hits += ability.phase_hits(self, phase)
+            if self.tracing and (actors or self.idle):
+                self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
+                    f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
+                for event in self.idle:
+                    self.note(event.phase, event.kind, event.text, event.rule)
+                self.idle = []
             if not actors and not hits:
                 continue
-            if self.tracing and actors:
-                self.note(phase, "phase", f"Initiative phase {phase}: " + ", ".join(
-                    f"{u.tile.key} on {u.hex}" for u in actors), "3E BATTLE")
             for unit in actors:
                 hits += self.act(unit, phase, boni.get(unit.hex))
             self.land(hits, phase, nets, boni, removed)
@@ -247,6 +260,21 @@ class Fight:
         if self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
+
+    def explain(self, reading: effects.Reading, phase: int | None) -> None:
+        """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
+        captures, takeovers and initiatives that take effect or end now (:mod:`solver.explain`)."""
+        units = self.state.units
+        self.sources = explain.sources(units, reading.nets, self.rules, reading.sides)
+        facts = explain.facts(units, reading, self.sources)
+        for kind, text, rule in explain.changes(self.facts, facts, units):
+            self.note(phase, kind, text, rule)
+        self.facts = facts
+
+    def added(self, unit: Unit, *kinds: str) -> tuple[str, ...]:
+        """Traced battles only: the bonuses of ``kinds`` (``melee``, ``ranged``) the unit gets now, each with
+        the module or HQ giving it (``moloch:officer on b2 +1``)."""
+        return explain.added(self.sources, unit.hex, *kinds)
 
     def slots(self, boni: dict[Hex, Bonus]) -> dict[Hex, list[tuple[object, int]]]:
         """Every unit's slots with their current values (RULINGS 5, 6), for the phases until units next leave."""
@@ -263,8 +291,8 @@ class Fight:
                 if value == phase and not (used and slot in used):
                     if hex_ in nets:
                         if self.tracing:
-                            self.note(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does nothing",
-                                      "3E NET")
+                            self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
+                                                   "nothing", "3E NET"))
                     else:
                         self.state.used.setdefault(hex_, set()).add(slot)
                         acting.append(unit)
@@ -305,7 +333,7 @@ class Fight:
                    else self.shot(unit, strike.direction, strike.strength, phase))
             if hit:
                 if self.tracing:
-                    hit.note = "; ".join(filter(None, ("; ".join(strike.how), hit.note)))
+                    hit.note = "; ".join(filter(None, (" + ".join(strike.how), hit.note)))
                 hits.append(hit)
         if self._edge_hits:
             edges = edges_of(unit)
@@ -324,10 +352,10 @@ class Fight:
         for d in unit.oriented.attacks:
             edge = edges[d]
             if edge.melee:
-                how = (f"melee {edge.melee}", f"bonus +{melee_bonus}") if self.tracing and melee_bonus else ()
+                how = (f"melee {edge.melee}", *self.added(unit, "melee")) if self.tracing else ()
                 strikes.append(Strike(d, "melee", edge.melee, edge.melee + melee_bonus, how))
             if edge.ranged:
-                how = (f"ranged {edge.ranged}", f"bonus +{ranged_bonus}") if self.tracing and ranged_bonus else ()
+                how = (f"ranged {edge.ranged}", *self.added(unit, "ranged")) if self.tracing else ()
                 strikes.append(Strike(d, "ranged", edge.ranged, edge.ranged + ranged_bonus, how))
         return strikes
 
@@ -387,7 +415,7 @@ class Fight:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
                 self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
-                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
+                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
@@ -455,21 +483,20 @@ class Fight:
                  and self.attacker_side(key, attacks) != harm[medic]]
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):
-            options = _maximal_assignments([p for p in pairs if controller[p[0]] == owner])
-            labels = ["; ".join(f"Medic on {m} absorbs {_name(units, k[0])} → {_name(units, k[1])}" for m, k in option)
-                      for option in options]
+            own = frozenset(m for m in usable if controller[m] == owner)
+            options = _medic_options([p for p in pairs if controller[p[0]] == owner], own, boni)
+            labels = ["; ".join(_medic_use(units, m, k, d) for m, k, d in option) for option in options]
             chosen = options[self.oracle.choose(owner, "Medics", labels)]
-            busy = {m for m, _ in chosen}
-            spent: set[Hex] = set()
-            for medic, key in chosen:
+            for medic, key, discarded in chosen:
                 absorbed.add(key)
-                chain = {m for m in usable - spent - busy if controller[m] == owner} | {medic}
-                discarded = self.discarded_medic(medic, chain, boni, set(), owner)
-                spent.add(discarded)
                 removed.add(discarded)
                 if self.tracing:
+                    wounds = sum(h.wounds for h in attacks[key])
                     self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0])} → "
-                              f"{_name(units, key[1])}; the Medic on {discarded} is discarded", "3E USING MEDICS")
+                              f"{_name(units, key[1])}; the Medic on {discarded} is discarded",
+                              "3E USING MEDICS" + ("; RULINGS 4" if discarded != medic else ""),
+                              f"{wounds} wound{'s' if wounds != 1 else ''} of that attack ignored"
+                              + (f"; the loss passes to the latter Medic on {discarded}" if discarded != medic else ""))
         return absorbed
 
     def attacker_side(self, key: Attack, attacks: dict[Attack, list[Hit]]) -> str | None:
@@ -486,22 +513,6 @@ class Fight:
         if any(h.kind == "blast" for h in attacks[key]):
             return self.rules.enabled("medic-saves-from-clown")
         return True
-
-    def discarded_medic(self, medic: Hex, usable: set[Hex], boni: dict[Hex, Bonus], seen: set[Hex], owner: str) -> Hex:
-        """A Medic fed by another Medic passes the loss on (3E: 'absorbed by the latter'); interconnected ones:
-        the owner picks."""
-        seen = seen | {medic}
-        feeders = [m for m in _medics_of(boni, medic) if m in usable and m not in seen]
-        if not feeders:
-            return medic
-        candidates = []
-        for feeder in sorted(feeders):
-            if medic in _medics_of(boni, feeder):  # interconnected: either may go
-                candidates.append(medic)
-            candidates.append(self.discarded_medic(feeder, usable, boni, seen, owner))
-        candidates = sorted(set(candidates))
-        answer = self.oracle.choose(owner, f"which Medic is discarded for {medic}", [str(c) for c in candidates])
-        return candidates[answer]
 
 
 _RULE_OF_KIND = {
@@ -525,25 +536,89 @@ def _attack_order(key: Attack) -> tuple:
     return (source is not None, source or target, target)
 
 
-def _maximal_assignments(pairs: list[tuple[Hex, tuple]]) -> list[tuple[tuple[Hex, tuple], ...]]:
-    """Every way to give Medics distinct attacks to absorb such that no idle Medic could still absorb one."""
+def _medic_options(pairs: list[tuple[Hex, Attack]], own: frozenset[Hex],
+                   boni: dict[Hex, Bonus]) -> list[tuple[tuple[Hex, Attack, Hex], ...]]:
+    """Every way one player's Medics may absorb attacks in one phase: ``(medic, attack, discarded Medic)`` each.
+
+    3E USING MEDICS: a Medic fed by another Medic passes the loss on ("absorbed by the latter"); between two
+    interconnected Medics the owner picks. RULINGS 4 as amended: a Medic wanted both as another Medic's latter
+    Medic and to save a unit of its own is its owner's to give to either; a chain's first Medic absorbs the wound
+    itself when its latter Medic is spent on another attack. Medics are mandatory: no Medic left idle (neither
+    absorbing nor discarded for another) could still absorb an attack nobody absorbs.
+    """
+    found: set[tuple[tuple[Hex, Attack, Hex], ...]] = set()
+    for assignment in _assignments(pairs):
+        busy = frozenset(m for m, _ in assignment)
+        domains = [sorted(_reachable(m, own - busy, boni)) for m, _ in assignment]
+        for ends in product(*domains):
+            if len(set(ends)) < len(ends):
+                continue  # a Medic is discarded once
+            if not all(end in _chain_ends(m, own - busy - (set(ends) - {end}), boni)
+                       for (m, _), end in zip(assignment, ends)):
+                continue
+            gone = busy | set(ends)
+            taken = {key for _, key in assignment}
+            if all(m in gone or key in taken for m, key in pairs):
+                found.add(tuple(sorted(((m, k, e) for (m, k), e in zip(assignment, ends)),
+                                       key=lambda item: (item[0], _attack_order(item[1])))))
+    return sorted(found, key=lambda option: [(m, _attack_order(k), e) for m, k, e in option])
+
+
+def _assignments(pairs: list[tuple[Hex, Attack]]) -> list[tuple[tuple[Hex, Attack], ...]]:
+    """Every way to give some Medics distinct attacks to absorb, each Medic one at most (none included)."""
     medics = sorted({m for m, _ in pairs})
-    found: set[tuple] = set()
+    found: list[tuple[tuple[Hex, Attack], ...]] = []
 
     def assign(i: int, taken: frozenset, chosen: tuple) -> None:
         if i == len(medics):
-            matched = {m for m, _ in chosen}
-            if all(m in matched or key in taken for m, key in pairs):
-                found.add(tuple(sorted(chosen, key=lambda item: (item[0], _attack_order(item[1])))))
+            found.append(chosen)
             return
-        medic = medics[i]
         for m, key in pairs:
-            if m == medic and key not in taken:
+            if m == medics[i] and key not in taken:
                 assign(i + 1, taken | {key}, chosen + ((m, key),))
         assign(i + 1, taken, chosen)
 
     assign(0, frozenset(), ())
-    return sorted(found, key=lambda option: [(m, _attack_order(k)) for m, k in option])
+    return found
+
+
+def _feeders(boni: dict[Hex, Bonus], medic: Hex, free: frozenset[Hex] | set[Hex]) -> list[Hex]:
+    """The free Medics linked to ``medic`` (the "latter" Medics its loss may pass to)."""
+    return sorted(m for m in _medics_of(boni, medic) if m in free)
+
+
+def _reachable(medic: Hex, free: frozenset[Hex], boni: dict[Hex, Bonus]) -> set[Hex]:
+    """``medic`` and every free Medic its loss could pass to along a chain."""
+    seen = {medic}
+    todo = [medic]
+    while todo:
+        for feeder in _feeders(boni, todo.pop(), free):
+            if feeder not in seen:
+                seen.add(feeder)
+                todo.append(feeder)
+    return seen
+
+
+def _chain_ends(medic: Hex, free: frozenset[Hex] | set[Hex], boni: dict[Hex, Bonus],
+                seen: frozenset[Hex] = frozenset()) -> set[Hex]:
+    """The Medics that may be discarded when ``medic`` absorbs, with ``free`` Medics to pass the loss on to: the
+    loss goes to a latter Medic while there is one (3E "absorbed by the latter"); of two interconnected Medics
+    either may go (3E: "the owner decides")."""
+    seen = seen | {medic}
+    feeders = [f for f in _feeders(boni, medic, free) if f not in seen]
+    if not feeders:
+        return {medic}
+    ends: set[Hex] = set()
+    for feeder in feeders:
+        if medic in _medics_of(boni, feeder):  # interconnected: either may go
+            ends.add(medic)
+        ends |= _chain_ends(feeder, free, boni, seen)
+    return ends
+
+
+def _medic_use(units: dict[Hex, Unit], medic: Hex, key: Attack, discarded: Hex) -> str:
+    by = f" (the Medic on {discarded} is discarded)" if discarded != medic else ""
+    return f"Medic on {medic} absorbs {_name(units, key[0])} → {_name(units, key[1])}{by}"
 
 
 def _medics_of(boni: dict[Hex, Bonus], hex_: Hex) -> list[Hex]:

@@ -144,19 +144,22 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .rules import OPTIONS
+    from .rules import EDITIONS, OPTIONS
 
     if args.json:
         print(json.dumps([{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
-                           "passage": o.passage} for o in OPTIONS], indent=1))
+                           "passage": o.passage, "source": o.source,
+                           "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
+                                        for e in EDITIONS}} for o in OPTIONS], indent=1))
         return EXIT_OK
     from rich.table import Table
 
     table = Table(title="Rule options (set them with `rules 3.0 NAME=VALUE`)", show_lines=True)
-    for column in ("option", "default", "choices", "reading", "passage"):
+    for column in ("option", "default (from)", "choices", "reading", "passage"):
         table.add_column(column)
     for o in OPTIONS:
-        table.add_row(o.name, o.default, " | ".join(o.choices), o.summary, o.passage)
+        defaults = "\n".join(f"{e}: {o.default_for(e)} ({o.default_source(e)})" for e in EDITIONS)
+        table.add_row(o.name, defaults, " | ".join(o.choices), o.summary, o.passage)
     _console().print(table)
     return EXIT_OK
 
@@ -171,9 +174,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
     position = document.position if not isinstance(document, Position) else document
     if not isinstance(document, (Position, Puzzle)):
         raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.source)
-    outcomes = resolve(position, trace=not args.json)
+    outcomes = resolve(position, trace=not args.json or args.trace)
     if args.json:
-        print(json.dumps(battle_json(outcomes), indent=1))
+        print(json.dumps(battle_json(outcomes, trace=args.trace), indent=1))
         return EXIT_OK
     board: Callable[[Document], RenderableType] | None = None
     if not args.no_board:
@@ -189,6 +192,8 @@ def _battle_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
     command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
+    command.add_argument("--trace", action="store_true",
+                         help="with --json: add each outcome's trace (every event, how each hit was made)")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

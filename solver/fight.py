@@ -46,12 +46,15 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One line of a battle's trace: what happened, in which phase, and the rule behind it."""
+    """One line of a battle's trace: what happened, in which phase, and the rule behind it; ``how`` says how a
+    hit's wounds were made (printed strength, each bonus and its source, armor, a conversion), apart from
+    ``text`` so that words drawn from the text (card explanations) stay as they are."""
 
     phase: int | None
     kind: str
     text: str
     rule: str = ""
+    how: str = ""
 
     def __str__(self) -> str:
-        return self.text + (f"  [{self.rule}]" if self.rule else "")
+        return self.text + (f": {self.how}" if self.how else "") + (f"  [{self.rule}]" if self.rule else "")

@@ -55,6 +55,8 @@ HQ_LATE = "HQs are placed at the start of the game only (3E GAME SEQUENCE)"
 DRAW_FIRST = "a turn starts by drawing up to 3 tiles (3E DRAWING TILES)"
 NO_DRAW = "the player did not draw, though tiles are left in the deck (3E DRAWING TILES)"
 DRAW_ONCE = "a player draws once a turn, and again only after an Unlucky Draw (3E DRAWING TILES, UNLUCKY DRAW)"
+NO_UNLUCKY_DRAW = ("a player draws once a turn; these rules have no Unlucky Draw (2E GAME SEQUENCE; option "
+                   "unlucky-draw=no, the default under rules 2.0)")
 UNLUCKY_DISCARD_ALL = ("Unlucky Draw: every tile in front of the player is discarded before drawing anew "
                        "(3E UNLUCKY DRAW)")
 DISCARD_FIRST = "after drawing to 3 tiles the player first discards 1 of them (3E DRAWING TILES)"
@@ -547,6 +549,8 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     if now.drawn:
         if not now.unlucky:
             raise IllegalAction(text, DRAW_ONCE)
+        if not state.position.rules.enabled("unlucky-draw"):  # 2E has no Unlucky Draw (option unlucky-draw)
+            raise IllegalAction(text, NO_UNLUCKY_DRAW)
         if hand:
             raise IllegalAction(text, UNLUCKY_DISCARD_ALL)
     deck = state.position.deck(army) or 0

@@ -28,6 +28,16 @@ class RuleOption:
     passage: str
     #: ``(edition, default)`` where an edition's default differs from ``default`` (``tie-break``).
     edition_defaults: tuple[tuple[str, str], ...] = ()
+    #: Where ``default`` comes from: the book (3E, 2E, ES, PL; the 3rd-edition texts are authoritative) or, where
+    #: the books are silent, nhex's house ruling. Every default in ``edition_defaults`` comes from that edition's
+    #: rulebook (2.0: 2E).
+    source: str = "3E"
+
+    def default_source(self, edition: str) -> str:
+        """Which book gives the default under ``edition`` (``nhex rules`` lists it)."""
+        if any(name == edition for name, _ in self.edition_defaults):
+            return {"2.0": "2E", "3.0": "3E"}.get(edition, edition)
+        return self.source
 
     def default_for(self, edition: str) -> str:
         return next((value for name, value in self.edition_defaults if name == edition), self.default)
@@ -39,26 +49,31 @@ OPTIONS: tuple[RuleOption, ...] = (
         "The Clown's explosion wounds adjacent HQs too.",
         "RULINGS 10; ES Moloch sheet, Payaso: 'incluyendo los CGs'. The PL Duel book and M. Oracz's "
         "'Kwestie sporne' treat the blast as a Bomb, which spares HQs: choose 'no' for that reading.",
+        source="ES",
     ),
     RuleOption(
         "clown-may-explode", "yes", ("yes", "no"),
         "In its phase the Clown may explode instead of attacking (its owner's choice).",
         "RULINGS 10; ES Moloch sheet, Payaso; PL Duel book, Klaun. 'no' treats the Clown as a plain warrior.",
+        source="ES, PL",
     ),
     RuleOption(
         "gauss-boosted", "no", ("yes", "no"),
         "Whether strength bonuses (Officers, HQ) raise a Gauss Cannon's beam.",
         "RULINGS 11; ES Moloch sheet, Cañón Gauss: its strength is never boosted.",
+        source="ES",
     ),
     RuleOption(
         "boss-ranged", "no", ("yes", "no"),
         "Whether the Hegemony Boss's +1 strength also raises ranged attacks.",
         "RULINGS 13; ES Hegemony sheet, Jefe: '+1 de Fuerza'; the 2E example battle applies it to melee only.",
+        source="ES; 2E example",
     ),
     RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
+        source="house ruling (3E silent)",
     ),
     # --- between battles (solver/actions.py, solver/game.py) ---
     RuleOption(
@@ -66,6 +81,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "Push Back may push an enemy HQ.",
         "3E PUSH BACK: 'an adjacent enemy unit', no exception; 2E TILE DESCRIPTIONS: tiles 'affect both: unit "
         "tiles and HQ tiles (unless specified otherwise)'. 'no' for players who keep HQs in place.",
+        source="3E",
     ),
     RuleOption(
         "recon-center-moves", "all", ("all", "move-tile"),
@@ -73,18 +89,21 @@ OPTIONS: tuple[RuleOption, ...] = (
         "or the Move tile only.",
         "PL Duel book, Centrum rozpoznania: 'every time any Outpost unit moves, it may move up to 2 hexes'; "
         "ES Outpost sheet, Recon Center: units 'that use the Move action' ('move-tile').",
+        source="PL",
     ),
     RuleOption(
         "recon-center-path", "any", ("any", "empty-step"),
         "A 2-hex Recon Center move needs only an empty destination ('any'), or also an empty hex between.",
         "ES 'moverse 2 espacios', PL 'aż o 2 pola': neither names a path; 3E MOBILITY: 'The unit may only "
         "Move to an empty hex'.",
+        source="house ruling (ES, PL silent)",
     ),
     RuleOption(
         "transport-stack", "per-transport", ("per-transport", "one"),
         "A unit linked to several Transports gets one extra move from each, or one in all.",
         "3E MODULES: 'except for the Transport modules, whose effects are not cumulative and each of them "
         "works independently'; ES/PL Hegemony Transport: 'an additional move action'.",
+        source="3E",
     ),
     RuleOption(
         "transport-movable", "yes", ("yes", "no"),
@@ -92,6 +111,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "PL Hegemonia, Transport: 'Transport nie może poruszać sam siebie' (it gives itself no move); 3E "
         "MODULES: a module moves when 'a Move tile is played on them or an opposing unit Pushes them'. "
         "'no' for ES 'Transport no puede moverse'.",
+        source="PL",
     ),
     RuleOption(
         "tie-break-hand", "no", ("no", "yes"),
@@ -99,6 +119,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "3E VICTORY: 'if a player has no more tiles left to draw, they may only use the abilities of the "
         "tiles they have on the board such as a unit's Mobility'. 'yes' reads 'as if the game were to "
         "continue as normal' as allowing saved tiles.",
+        source="3E",
     ),
     RuleOption(
         "full-board-deadlock", "draw", ("draw", "compare-health"),
@@ -106,22 +127,26 @@ OPTIONS: tuple[RuleOption, ...] = (
         "3E BATTLE: 'resolve the next Battles until the board is not full or until the game is over' (silent "
         "when nothing changes); 3E BATTLE ATLAS: 'A Battle caused by a full board that removes no unit ends "
         "the game in a draw'. 'compare-health' ends it as after the Final Battle.",
+        source="3E",
     ),
     # --- variants and multiplayer (NOTATION §10.6) ---
     RuleOption(
         "beginning", "standard", ("standard", "alternative"),
         "How the game begins: the standard start or the Alternative Beginning variant.",
         "3E GAME VARIANTS, ALTERNATIVE BEGINNING.",
+        source="3E",
     ),
     RuleOption(
         "reinforcement", "no", ("no", "yes"),
         "Whether the Reinforcement variant is played.",
         "3E GAME VARIANTS, REINFORCEMENT.",
+        source="3E",
     ),
     RuleOption(
         "moloch-team-fire", "yes", ("yes", "no"),
         "In a team match, whether Moloch's attacks hit its teammate's units too.",
         "3E TEAM MATCH, Moloch in a Team Match (the rule is marked 'optional': 'no' leaves it out).",
+        source="3E",
     ),
     RuleOption(
         "tie-break", "yes", ("yes", "no"),
@@ -129,6 +154,18 @@ OPTIONS: tuple[RuleOption, ...] = (
         "draw ('no'). Default 'yes' under rules 3.0, 'no' under rules 2.0.",
         "RULINGS 29; 3E VICTORY; 2E VICTORY; PL ZWYCIESTWO (the Duel book: a draw).",
         edition_defaults=(("2.0", "no"),),
+        source="3E",
+    ),
+    # --- readings by edition (issue 9: every difference the 2E text states) ---
+    RuleOption(
+        "unlucky-draw", "yes", ("yes", "no"),
+        "A player whose tiles in front are all Instant Action tiles may discard them all and draw anew ('yes'); "
+        "'no' has no such redraw. Default 'yes' under rules 3.0, 'no' under rules 2.0.",
+        "3E UNLUCKY DRAW: 'if all the tiles that a player has in front of them are Instant Action tiles ... they "
+        "may discard all of them and draw new tiles'; 2E GAME SEQUENCE has no such rule: 'after the tiles have "
+        "been drawn, the player must discard one of the three tiles'.",
+        edition_defaults=(("2.0", "no"),),
+        source="3E",
     ),
 )
 

@@ -44,5 +44,5 @@ def blast(fight: Fight, unit: Unit, phase: int, *, hq: bool, rule: str) -> list[
         target = fight.units.get(hex_)
         if target is None or (target.is_hq and not hq):
             continue
-        hits.append(Hit(unit.hex, hex_, 1, "blast"))
+        hits.append(Hit(unit.hex, hex_, 1, "blast", "blast 1: no bonuses, armor ignored"))
     return hits

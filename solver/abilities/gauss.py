@@ -36,7 +36,10 @@ class GaussBeam(Ability):
                 continue
             armor = 1 if target.oriented.edges[direction.opposite].armor else 0
             wounds = strength - armor
-            how = "Gauss 1" + (f" + ranged bonus {boost}" if boost else "") + ("; armor −1" if armor else "")
+            how = ""
+            if fight.tracing:
+                how = " + ".join(("Gauss 1", *(fight.added(unit, "ranged") if boost else ()))) + (
+                    "" if boost or not bonus or not bonus.ranged else " (never boosted)") + ("; armor −1" if armor else "")
             if wounds > 0:
                 hits.append(Hit(unit.hex, hex_, wounds, "gauss", how))
             elif fight.tracing:

@@ -37,9 +37,11 @@ class Quartermaster(Ability):
         fight.converted.add(unit.hex)
         chosen = strikes[answer - 1]
         both = bonus.melee + bonus.ranged
-        converted = replace(chosen, kind=_other(chosen.kind), strength=chosen.printed + both,
-                            how=(f"{chosen.kind} {chosen.printed} as {_other(chosen.kind)}",
-                                 *((f"bonuses +{both} (melee and ranged)",) if both else ())))
+        how: tuple[str, ...] = ()
+        if fight.tracing:  # the judge's words: the conversion and every bonus of either kind, with its source
+            how = (f"{chosen.kind} {chosen.printed} as {_other(chosen.kind)} (Quartermaster on "
+                   f"{', '.join(map(str, bonus.quartermasters))})", *fight.added(unit, "melee", "ranged"))
+        converted = replace(chosen, kind=_other(chosen.kind), strength=chosen.printed + both, how=how)
         if fight.tracing:
             fight.note(phase, "quartermaster", f"Quartermaster: {unit.tile.key} on {unit.hex} turns its "
                        f"{labels[answer]}", "RULINGS 9; PL Kwatermistrz")

@@ -9,11 +9,13 @@ from rich.text import Text
 from rich.tree import Tree
 
 from ..battle import Outcome
+from ..fight import Event
 from ..position import Position
 
 _STYLE = {
     "phase": "bold", "death": "red", "destroyed": "bold red", "hq": "yellow", "medic": "green",
-    "armor": "cyan", "netted": "magenta", "explosion": "bold red", "quartermaster": "blue",
+    "armor": "cyan", "netted": "magenta", "net": "magenta", "capture": "magenta", "control": "magenta",
+    "initiative": "blue", "explosion": "bold red", "quartermaster": "blue",
 }
 
 
@@ -45,8 +47,20 @@ def outcome_json(outcome: Outcome) -> dict:
     return result
 
 
-def battle_json(outcomes: tuple[Outcome, ...]) -> dict:
-    return {"outcomes": [outcome_json(o) for o in outcomes]}
+def event_json(event: Event) -> dict:
+    """One trace event (``nhex battle --json --trace``, an additive extension of NOTATION §9)."""
+    return {"phase": event.phase, "kind": event.kind, "text": event.text, "how": event.how, "rule": event.rule}
+
+
+def battle_json(outcomes: tuple[Outcome, ...], trace: bool = False) -> dict:
+    """NOTATION §9; with ``trace``, each outcome also carries its ``trace``: every event, in order."""
+    found = []
+    for outcome in outcomes:
+        entry = outcome_json(outcome)
+        if trace:
+            entry["trace"] = [event_json(e) for e in outcome.trace]
+        found.append(entry)
+    return {"outcomes": found}
 
 
 def render_outcome(outcome: Outcome, number: int, total: int) -> Tree:
@@ -55,15 +69,19 @@ def render_outcome(outcome: Outcome, number: int, total: int) -> Tree:
     if outcome.choices:
         title.append("  (" + "; ".join(outcome.choices) + ")", style="italic")
     tree = Tree(title)
-    phase_node = tree
+    phase_node, current = tree, None
     for event in outcome.trace:
         text = Text(event.text, style=_STYLE.get(event.kind, ""), overflow="fold")
+        if event.how:
+            text.append(f": {event.how}")
         if event.rule:
             text.append(f"  [{event.rule}]", style="dim")
         if event.kind == "phase":
-            phase_node = tree.add(text)
-        else:
+            phase_node, current = tree.add(text), event.phase
+        elif phase_node is tree or event.phase == current:
             phase_node.add(text)
+        else:  # what takes effect between phases (nets, captures, initiatives once units have left)
+            tree.add(text)
     health = ", ".join(f"{army} {hp}" for army, hp in sorted(outcome.hq.items()))
     if not outcome.trace and not health:  # an empty position (issue 10): say so rather than print an empty line
         tree.add(Text("no units: nothing happens", style="dim"))
