@@ -232,10 +232,11 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> li
         module = unit.tile.module
         if module is None or hex_ in nets:
             continue
-        if module.reach not in (None, 1):
-            raise RuleNotImplemented(f"long-distance module links ({unit.tile.key}, reach {module.reach})")
         holder = taken.get(hex_, unit)
         works_for = sides.get(holder.hex, holder.army)
+        if module.reach not in (None, 1):
+            found += [(unit, other, holder) for other in _long_links(units, unit, works_for, sides)]
+            continue
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
         for d in unit.oriented.links:
@@ -243,6 +244,16 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> li
             if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
                 found.append((unit, other, holder))
     return found
+
+
+def _long_links(units: Units, module: Unit, works_for: str, sides: Sides) -> list[Unit]:
+    """The units a module reaching beyond its neighbours links to: the family owning that rule says (the point
+    ``long_links``), else the rule is missing."""
+    for ability in points_on(units.values()).long_links:
+        linked = ability.long_links(units, module, works_for, sides)
+        if linked is not None:
+            return linked
+    raise RuleNotImplemented(f"long-distance module links ({module.tile.key}, reach {link_effect(module).reach})")
 
 
 def link_effect(module: Unit) -> ModuleEffect:
