@@ -155,6 +155,8 @@ class Fight:
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
+        #: What the ability families remember during this run, each under its own key (a redirected shot's path).
+        self.scratch: dict[object, object] = {}
         self.points = points = abilities.points_on(position.units)
         self._act = points.act
         self._strikes = points.strikes
@@ -282,9 +284,7 @@ class Fight:
                     if hit:
                         hits.append(hit)
                 if edge.ranged:
-                    hit = self.shot(unit, d, edge.ranged + ranged_bonus, phase)
-                    if hit:
-                        hits.append(hit)
+                    hits += self.fire(unit, unit.hex, d, edge.ranged + ranged_bonus, phase)
                 if edge.special:
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edge, bonus, phase)
@@ -293,9 +293,12 @@ class Fight:
         for ability in self._strikes:
             strikes = ability.strikes(self, unit, phase, bonus, strikes)
         for strike in strikes:
-            hit = (self.melee(unit, strike.direction, strike.strength, phase) if strike.kind == "melee"
-                   else self.shot(unit, strike.direction, strike.strength, phase))
-            if hit:
+            if strike.kind == "melee":
+                hit = self.melee(unit, strike.direction, strike.strength, phase)
+                struck = [hit] if hit else []
+            else:  # a redirected shot may hit several units (RULINGS 50)
+                struck = self.fire(unit, unit.hex, strike.direction, strike.strength, phase)
+            for hit in struck:
                 if self.tracing:
                     hit.note = "; ".join(filter(None, ("; ".join(strike.how), hit.note)))
                 hits.append(hit)
@@ -335,11 +338,7 @@ class Fight:
                 self.note(phase, "hq-vs-hq", f"{unit.tile.key} does not harm {target.tile.key}",
                           "3E THE HQs: an HQ never harms the other HQ")
             return None
-        return Hit(unit.hex, target.hex, strength, "melee")
-
-    def shot(self, unit: Unit, d: Direction, strength: int, phase: int) -> Hit | None:
-        hits = self.fire(unit, unit.hex, d, strength, phase)
-        return hits[0] if hits else None
+        return Hit(unit.hex, target.hex, strength, "melee", "", d)
 
     def fire(self, unit: Unit, start: Hex, d: Direction, strength: int, phase: int) -> list[Hit]:
         """A ranged attack from ``start`` towards ``d``: it flies over friends and hits the first enemy on the
@@ -365,7 +364,7 @@ class Fight:
                 if self.tracing:
                     self.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops 1 of the shot from {unit.hex}",
                               "3E ARMOR")
-            return [Hit(unit.hex, hex_, strength, "ranged", note)] if strength > 0 else []
+            return [Hit(unit.hex, hex_, strength, "ranged", note, d)] if strength > 0 else []
         return []
 
     # --- the end of a phase: wounds land together ---

@@ -60,6 +60,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
     ),
+    RuleOption(
+        "redirect-revisit", "shot", ("shot", "branch"),
+        "A redirected shot never enters the same redirector twice and stops there: counting every redirector "
+        "any branch of the shot entered ('shot') or only those on the branch's own path ('branch').",
+        "RULINGS 51 (no passage: 'a shot never enters the same redirector twice in one action'); ES Doomsday "
+        "sheet, Tripler: the shot leaves by 'las 3 salidas' (the 3 exits) at once, so its branches are one shot.",
+    ),
     # --- between battles (solver/actions.py, solver/game.py) ---
     RuleOption(
         "push-back-hq", "yes", ("yes", "no"),

@@ -122,3 +122,169 @@ def test_netted_long_distance_module_gives_nothing():
         b4 borgo:net-fighter NW
     """)
     assert found == {}
+
+
+# --- redirection (RULINGS 49-52) -----------------------------------------------------------------------------------
+
+FIREBLAST = ("ES Fireblast: 'Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de "
+             "ataque al salir. Resistente & Armadura' (any friendly ranged shot entering this unit changes its "
+             "direction of attack on leaving. Tough & Armor)")
+
+
+def test_fireblast_turns_a_friendly_shot_out_of_its_exit_edge():
+    """ES Fireblast: "Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de ataque
+    al salir" (any friendly ranged shot that enters this unit changes its direction of attack on leaving).
+    RULINGS 50: with its strength, and it goes no further on the old line."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NE
+        e2 moloch:blocker S
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "e2") == 2
+    assert wounds(result, "c1") == 0
+
+
+def test_shot_entering_by_the_exit_edge_passes_over_the_redirector():
+    """RULINGS 50: 'an attack entering through an exit edge passes over it like any friend' (ES legend:
+    'salida' exit, 'entrada' entrance)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast S
+        e2 moloch:blocker S
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "c1") == 2
+    assert wounds(result, "e2") == 0
+
+
+def test_fireblast_armor_on_its_exit_edge_and_enemy_shots_wound_it():
+    """RULINGS 49: the Fireblast has armor on N, its exit edge (ES: "Resistente & Armadura", tough and armor);
+    RULINGS 50: enemy attacks wound it. A Hybrid's strength-1 shot on the armored side does nothing; on
+    another side it wounds."""
+    result = fight("""
+        c4 doomsday:fireblast N
+        c1 moloch:hybrid S
+        d4 doomsday:fireblast N
+        d1 moloch:hybrid S
+        a1 doomsday:hq
+    """)
+    assert wounds(result, "c4") == 0
+    result = fight("""
+        c4 doomsday:fireblast S
+        c1 moloch:hybrid S
+    """)
+    assert wounds(result, "c4") == 1
+
+
+def test_tripler_sends_the_shot_out_of_its_three_exits_at_once():
+    """ES Tripler: "Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de ataque
+    para las 3 salidas, atacando simultáneamente a las unidades en las 3 direcciones. Resistente." (any friendly
+    ranged shot entering this unit turns towards the 3 exits, attacking the units in the 3 directions at once.
+    Tough.)"""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:tripler N
+        c2 moloch:blocker N
+        e2 moloch:blocker N
+        a2 moloch:hq
+    """)
+    assert [wounds(result, h) for h in ("c2", "e2")] == [2, 2]
+    assert result.hq["moloch"] == 18
+
+
+def test_redirectors_chain():
+    """RULINGS 50: 'chains redirect again'; ES CONSEJOS TÁCTICOS: "mediante la creación de una cadena de unidades
+    especiales de reorientación" (by building a chain of special redirecting units)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NW
+        b3 doomsday:fireblast N
+        b1 moloch:blocker N
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "b1") == 2
+    assert wounds(result, "c1") == 0
+
+
+def test_redirect_loop_stops_the_shot():
+    """RULINGS 51 (no passage): a shot never enters the same redirector twice; it stops there. Two Fireblasts and
+    a Doom Net Fighter send the shot round c4 → b3 → c3 → c4: nothing is hit and the battle ends."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NW
+        b3 doomsday:fireblast NE
+        c3 doomsday:doom-net-fighter S
+        c1 moloch:blocker N
+        a2 moloch:blocker N
+    """)
+    assert wounds(result, "c1") == 0 and wounds(result, "a2") == 0
+    assert any(e.rule == "RULINGS 51" for e in result.trace)
+
+
+def test_gauss_beam_turns_at_a_redirector_and_wounds_every_enemy_on_the_new_line():
+    """RULINGS 50: 'a Gauss beam turns there, wounds every enemy on the new line, and goes no further on the old
+    one'."""
+    result = fight("""
+        c5 doomsday:gauss-cannon N
+        c4 doomsday:fireblast NE
+        d3 moloch:blocker N
+        e2 moloch:blocker N
+        c2 moloch:hq
+    """)
+    assert wounds(result, "d3") == 1 and wounds(result, "e2") == 1
+    assert result.hq["moloch"] == 20
+
+
+def test_netted_redirector_redirects_nothing():
+    """RULINGS 50: 'a netted redirector redirects nothing' (3E NET: a netted unit cannot perform any action);
+    the shot flies over it like over any friend."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NE
+        b4 borgo:net-fighter NW
+        e2 moloch:blocker S
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "c1") == 2
+    assert wounds(result, "e2") == 0
+
+
+def test_module_linked_to_the_redirector_changes_nothing_and_armor_counts_from_the_new_direction():
+    """RULINGS 50: 'modules linked to it change nothing' and 'armor counts from the new direction'. The Officer on
+    d4 links only the Fireblast; the Blocker's armor faces the turned shot (3E ARMOR: −1)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NE
+        d4 doomsday:officer NW
+        e2 moloch:blocker SW
+    """)
+    assert wounds(result, "e2") == 1
+
+
+def test_two_branches_on_one_unit_are_one_attack_for_a_medic():
+    """RULINGS 52: two branches of one shooter's redirected attack that hit the same unit in one phase are one
+    attack for a Medic (3E USING MEDICS: 'an attack ... of 1 enemy unit'). The Tripler's N and NE branches both
+    turn onto d2 (4 wounds, enough to kill the Blocker); the Moloch Medic absorbs them both."""
+    text = """
+        c5 doomsday:delta-shooter N
+        c4 doomsday:tripler N
+        c3 doomsday:fireblast NE
+        d3 doomsday:fireblast N
+        d2 moloch:blocker N
+        {medic}
+    """
+    assert unit(fight(text.format(medic="")), "d2") is None
+    saved = fight(text.format(medic="d1 moloch:medic S"))
+    assert wounds(saved, "d2") == 0 and unit(saved, "d1") is None
+
+
+def test_enemy_met_before_the_redirector_takes_the_shot():
+    """RULINGS 50: 'an enemy met before it takes the shot' (3E RANGED ATTACK: the first enemy on the line)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 moloch:blocker N
+        c3 doomsday:fireblast NE
+        e1 moloch:blocker N
+    """)
+    assert wounds(result, "c4") == 2 and wounds(result, "e1") == 0

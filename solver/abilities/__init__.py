@@ -174,7 +174,6 @@ NOT_IMPLEMENTED = {
     "rocket": "the Rocket Launcher (New York, Babel 13)",
     "push": "the Pusher (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
-    "redirect": "redirection (Doomsday Machine)",
     "trap": "the Trap (Doomsday Machine)",
     "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
