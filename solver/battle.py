@@ -435,7 +435,7 @@ class Fight:
         captured = effects.captured_modules(units, nets, self.sides)
         controller = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
-                 if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)
+                 if medic in _medics_of(boni, key[1]) and key[1] not in removed and self.absorbable(key, attacks)
                  and self.attacker_side(key) != controller[medic]]
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):

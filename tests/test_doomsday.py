@@ -126,11 +126,6 @@ def test_netted_long_distance_module_gives_nothing():
 
 # --- redirection (RULINGS 49-52) -----------------------------------------------------------------------------------
 
-FIREBLAST = ("ES Fireblast: 'Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de "
-             "ataque al salir. Resistente & Armadura' (any friendly ranged shot entering this unit changes its "
-             "direction of attack on leaving. Tough & Armor)")
-
-
 def test_fireblast_turns_a_friendly_shot_out_of_its_exit_edge():
     """ES Fireblast: "Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de ataque
     al salir" (any friendly ranged shot that enters this unit changes its direction of attack on leaving).
@@ -288,3 +283,87 @@ def test_enemy_met_before_the_redirector_takes_the_shot():
         e1 moloch:blocker N
     """)
     assert wounds(result, "c4") == 2 and wounds(result, "e1") == 0
+
+
+# --- the Trap (RULINGS 53) -------------------------------------------------------------------------------------------
+
+def test_trap_explodes_when_an_enemy_melee_attack_hits_its_marked_side():
+    """ES Trap: "Cualquier ataque enemigo en el lado marcado activa Trap explotando de inmediato, infringe 1 daño
+    a cada unidad adyacente (los bonos no hacen efecto) amiga y enemiga (incluyendo CGs). Después de la
+    explosión se descarta." (Any enemy attack on the marked side sets the Trap off at once: 1 wound to every
+    adjacent unit, bonuses having no effect, friend and foe, HQs included. After the explosion it is
+    discarded.)"""
+    result = fight("""
+        c3 doomsday:trap N
+        c2 moloch:hunter-killer S
+        d3 doomsday:delta-shooter S
+        c4 doomsday:hq
+        a1 moloch:hq
+    """)
+    assert unit(result, "c3") is None  # discarded
+    assert unit(result, "c2") is None  # 1 wound kills the Hunter-Killer
+    assert wounds(result, "d3") == 1  # friends too
+    assert result.hq["doomsday"] == 19  # HQs included
+
+
+def test_trap_explodes_on_a_ranged_attack_on_its_marked_side():
+    """ES Trap ("Cualquier ataque enemigo", any enemy attack); RULINGS 53: melee or ranged."""
+    result = fight("""
+        c3 doomsday:trap N
+        c1 moloch:hybrid S
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 1
+
+
+def test_trap_hit_on_another_side_only_dies():
+    """RULINGS 53: 'an attack on another side ... only wounds it (one wound kills it)'."""
+    result = fight("""
+        c3 doomsday:trap S
+        c1 moloch:hybrid S
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 0
+
+
+def test_trap_explodes_on_a_gauss_beam():
+    """RULINGS 53: 'a Gauss beam too'. The Moloch Gauss Cannon's beam (printed SW) reaches the Trap's marked side."""
+    result = fight("""
+        c3 doomsday:trap N
+        c1 moloch:gauss-cannon NW
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 1
+
+
+def test_netted_trap_cannot_explode():
+    """RULINGS 53: 'a netted Trap cannot explode' (3E NET: a netted unit performs no action)."""
+    result = fight("""
+        c3 doomsday:trap N
+        c2 moloch:hunter-killer S
+        b3 moloch:net-fighter NE
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 0
+
+
+def test_medic_neither_saves_the_trap_nor_is_spent():
+    """ES Trap: "No se puede reparar de ninguna manera" (it cannot be repaired in any way); RULINGS 53: a Medic
+    neither saves it nor is spent. The Medic on c5 reaches the Trap two hexes away (RULINGS 54)."""
+    result = fight("""
+        c3 doomsday:trap N
+        c2 moloch:hunter-killer S
+        c5 doomsday:medic N
+    """)
+    assert unit(result, "c3") is None and unit(result, "c5") is not None
+
+
+def test_instant_only_wounds_the_trap():
+    """RULINGS 53: 'an instant only wounds it' (an instant comes from no side)."""
+    p = position("""
+        c3 doomsday:trap N
+        d3 doomsday:delta-shooter S
+    """)
+    (_, after), = battle.wound(p, [(Hex.parse("c3"), 1)], "moloch:air-strike")
+    assert after.unit_at(Hex.parse("c3")) is None
+    assert after.unit_at(Hex.parse("d3")).wounds == 0

@@ -174,7 +174,6 @@ NOT_IMPLEMENTED = {
     "rocket": "the Rocket Launcher (New York, Babel 13)",
     "push": "the Pusher (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
-    "trap": "the Trap (Doomsday Machine)",
     "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
@@ -269,7 +268,6 @@ TURN_NOT_IMPLEMENTED = {
     "push": "the Pusher's push (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "spy": "spies (New York, Babel 13)",
-    "trap": "the Trap (Doomsday Machine)",
     "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
     "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",

@@ -57,7 +57,7 @@ def exits(fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, phase: i
     edges = unit.oriented.edges
     if "redirect-entrance" not in edges[direction.opposite].special:
         return ()  # entering by an exit edge (or a plain one): over it like over any friend
-    if hex_ in _nets(fight, phase):
+    if hex_ in netted_now(fight, phase):
         if fight.tracing:
             fight.note(phase, "redirect", f"{unit.tile.key} on {hex_} is netted and redirects nothing", RULE)
         return ()
@@ -99,9 +99,10 @@ def follow(fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, phase: 
             paths.pop()
 
 
-def _nets(fight: Fight, phase: int | None) -> frozenset[Hex]:
-    """The netted hexes in this phase: the units do not change while a phase's units act, so read once a phase."""
-    key = ("redirect-nets", phase)
+def netted_now(fight: Fight, phase: int | None) -> frozenset[Hex]:
+    """The netted hexes in this phase, as read at its start: no unit leaves the board before its hits land, so
+    the reading holds until then (shared with the families that must know it between, e.g. the Trap)."""
+    key = ("nets", phase)
     nets = fight.scratch.get(key)
     if nets is None:
         nets = fight.scratch[key] = effects.netted(fight.units, fight.sides)
