@@ -367,3 +367,79 @@ def test_instant_only_wounds_the_trap():
     (_, after), = battle.wound(p, [(Hex.parse("c3"), 1)], "moloch:air-strike")
     assert after.unit_at(Hex.parse("c3")) is None
     assert after.unit_at(Hex.parse("d3")).wounds == 0
+
+
+# --- the HQ's rotation (RULINGS 55) ---------------------------------------------------------------------------------
+
+from solver import actions  # noqa: E402
+from solver.errors import IllegalAction  # noqa: E402
+from solver.position import Move  # noqa: E402
+
+ROTATION_BOARD = """
+    to-move doomsday
+    c3 doomsday:hq
+    c4 doomsday:delta-shooter N
+    d4 doomsday:officer N
+    a1 moloch:hq
+    b1 moloch:hybrid S
+"""
+
+
+def rotations(text: str, army: str = "doomsday") -> list[str]:
+    p = position(text)
+    return [str(a) for a in actions.legal_actions(p, army) if isinstance(a, Move) and a.by == "hq"]
+
+
+def test_hq_turns_one_friendly_unit_in_any_direction():
+    """ES CG: "En su turno puede girar una unidad amiga en cualquier dirección" (in its turn it may turn one
+    friendly unit in any direction). Every other facing of each own unit, modules included; never the HQ."""
+    found = rotations(ROTATION_BOARD)
+    assert "move c4 c4 S by hq" in found and "move d4 d4 SE by hq" in found
+    assert len(found) == 10  # five other facings for each of the two units
+    assert not any(a.startswith("move c3") for a in found)
+    after = actions.apply(position(ROTATION_BOARD), Move(Hex.parse("c4"), Hex.parse("c4"), _dir("S"), "hq"),
+                          "doomsday")
+    assert after.unit_at(Hex.parse("c4")).facing.name == "S"
+
+
+def _dir(name: str):
+    from solver.hexes import Direction
+
+    return Direction[name]
+
+
+def test_hq_rotation_only_once_a_turn():
+    """ES CONSEJOS TÁCTICOS: "la posibilidad de girar una unidad cada turno" (the chance to turn one unit every
+    turn); RULINGS 55: once."""
+    p = position(ROTATION_BOARD)
+    first = Move(Hex.parse("c4"), Hex.parse("c4"), _dir("S"), "hq")
+    used = actions.spend(p, first, "doomsday", actions.NOTHING_USED)
+    after = actions.apply(p, first, "doomsday")
+    assert not [a for a in actions.legal_actions(after, "doomsday", used) if isinstance(a, Move)]
+    with pytest.raises(IllegalAction, match="once"):
+        actions.apply(after, Move(Hex.parse("d4"), Hex.parse("d4"), _dir("S"), "hq"), "doomsday", used)
+
+
+def test_hq_rotation_never_moves_a_unit_nor_turns_an_enemy():
+    """RULINGS 55: 'it never moves a unit'; ES 'una unidad amiga' (a friendly unit)."""
+    p = position(ROTATION_BOARD)
+    with pytest.raises(IllegalAction, match="TO = FROM"):
+        actions.apply(p, Move(Hex.parse("c4"), Hex.parse("c5"), _dir("S"), "hq"), "doomsday")
+    with pytest.raises(IllegalAction, match="friendly"):
+        actions.apply(p, Move(Hex.parse("b1"), Hex.parse("b1"), _dir("N"), "hq"), "doomsday")
+
+
+def test_hq_rotation_is_the_doomsday_players_own_and_the_opponent_is_not_refused():
+    """ES CG: 'En su turno' (in its turn). On the opponent's turn the Doomsday HQ grants nothing, and listing the
+    opponent's moves is no longer refused (issue 13)."""
+    text = ROTATION_BOARD.replace("to-move doomsday", "to-move moloch") + "hand moloch moloch:battle\n"
+    assert rotations(text, "moloch") == []
+    assert "use moloch:battle" in [str(a) for a in actions.legal_actions(position(text), "moloch")]
+
+
+def test_netted_unit_or_netted_hq_cannot_turn():
+    """RULINGS 55: 'not a netted unit, nothing while the HQ is netted' (3E NET)."""
+    netted_unit = ROTATION_BOARD + "    b4 moloch:net-fighter NE\n"  # nets c4 (NE of b4)
+    assert not any(r.startswith("move c4") for r in rotations(netted_unit))
+    netted_hq = ROTATION_BOARD + "    b3 moloch:net-fighter NE\n"  # nets c3 (NE of b3)
+    assert rotations(netted_hq) == []

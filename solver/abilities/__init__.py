@@ -268,7 +268,6 @@ TURN_NOT_IMPLEMENTED = {
     "push": "the Pusher's push (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "spy": "spies (New York, Babel 13)",
-    "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
     "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
