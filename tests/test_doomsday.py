@@ -443,3 +443,30 @@ def test_netted_unit_or_netted_hq_cannot_turn():
     assert not any(r.startswith("move c4") for r in rotations(netted_unit))
     netted_hq = ROTATION_BOARD + "    b3 moloch:net-fighter NE\n"  # nets c3 (NE of b3)
     assert rotations(netted_hq) == []
+
+
+# --- Battle and Push Back: the base instants by name (NOTATION §5) ------------------------------------------------
+
+
+def test_doomsday_battle_tile_starts_a_battle():
+    """ES BATTLE: "Comienza una batalla ... No se puede utilizar si un jugador ha robado la última loseta" (starts a
+    battle ... cannot be used once a player has drawn the last tile): the base Battle tile's rule."""
+    p = position("to-move doomsday\nc3 doomsday:hq\na1 moloch:hq\nhand doomsday doomsday:battle\n")
+    use = next(a for a in actions.legal_actions(p, "doomsday") if str(a) == "use doomsday:battle")
+    after = actions.apply(p, use, "doomsday")
+    assert actions.starts_battle(use, after)
+    last = position("to-move doomsday\nc3 doomsday:hq\na1 moloch:hq\nhand doomsday doomsday:battle\n"
+                    "deck doomsday 0\n")
+    assert "use doomsday:battle" not in [str(a) for a in actions.legal_actions(last, "doomsday")]
+
+
+def test_doomsday_push_back_pushes_an_adjacent_enemy_and_the_enemy_chooses_the_hex():
+    """ES PUSH BACK: "Empuja a una unidad enemiga adyacente a un hexágono vacio. Si hay varios, el enemigo
+    selecciona el hexágono." (Pushes an adjacent enemy unit to an empty hex. If there are several, the enemy picks
+    the hex.) A module may push (RULINGS 59)."""
+    p = position("to-move doomsday\nc2 doomsday:hq\nc4 doomsday:medic N\nc3 moloch:blocker N\na1 moloch:hq\n"
+                 "hand doomsday doomsday:push-back\n")
+    push = next(a for a in actions.player_actions(p, "doomsday") if str(a) == "use doomsday:push-back c4 c3")
+    results = actions.results(p, push, "doomsday")
+    assert sorted(label for label, _ in results) == ["moloch puts the pushed unit on b2",
+                                                     "moloch puts the pushed unit on d2"]
