@@ -392,6 +392,12 @@ def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: He
     return None
 
 
+def _pusher_picks(position: Position, target: Hex) -> bool:
+    """Whether the pusher, not the pushed unit's owner, picks where it goes: the neutral Mad Bomber (2E; RULINGS 56)."""
+    unit = position.unit_at(target)
+    return unit is not None and unit.is_neutral
+
+
 def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
     """Every result of a push: one per destination the pushed unit's owner may choose."""
     pusher, target = use.targets[0], use.targets[1]
@@ -406,7 +412,8 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
         allowed = [use.targets[2]]
     pushed = position.unit_at(target)
     assert pushed is not None  # _push_problem found a unit to push there
-    owner = pushed.army
+    # 2E Mad Bomber: "If pushed back, the player doing the pushing determines the direction" (RULINGS 56).
+    owner = army if pushed.is_neutral else pushed.army
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
                   _arrived(replace(position, units=_moved(position, target, dest, None), hands=hands), dest))
@@ -756,7 +763,7 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
             for _, target in position.board.neighbours(pusher.hex):
                 if _push_problem(position, army, pusher.hex, target, nets) is not None:
                     continue
-                if every_destination:
+                if every_destination or _pusher_picks(position, target):
                     for dest in push_destinations(position, pusher.hex, target):
                         yield Use(tile, (pusher.hex, target, dest))
                 else:

@@ -53,10 +53,12 @@ class Outcome:
     hq: dict[str, int]
     choices: tuple[str, ...] = ()
     trace: tuple[Event, ...] = ()
+    #: What the ability families report beside the board, sorted by name (``mad_bomber_goes_to``, NOTATION §10.8).
+    reports: tuple[tuple[str, object], ...] = ()
 
     @property
     def key(self) -> tuple:
-        return (self.position.units, tuple(sorted(self.hq.items())))
+        return (self.position.units, tuple(sorted(self.hq.items())), self.reports)
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,8 @@ class Fight:
         self.removed: set[Hex] = set()
         #: What the ability families remember during this run, each under its own key (a redirected shot's path).
         self.scratch: dict[object, object] = {}
+        #: What they report with the outcome (:attr:`Outcome.reports`).
+        self.reports: dict[str, object] = {}
         self.points = points = abilities.points_on(position.units)
         self._act = points.act
         self._strikes = points.strikes
@@ -240,7 +244,7 @@ class Fight:
             ability.battle_end(self)
         hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
-        return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
+        return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()), tuple(sorted(self.reports.items())))
 
     def slots(self, boni: dict[Hex, Bonus]) -> dict[Hex, list[tuple[object, int]]]:
         """Every unit's slots with their current values (RULINGS 5, 6), for the phases until units next leave."""

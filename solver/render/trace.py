@@ -33,6 +33,7 @@ def outcome_json(outcome: Outcome) -> dict:
     if position.foundations:
         result["foundations"] = {f.hex.label: f.tile.key for f in position.foundations}
     # NOTATION §10.8 (`score` and `mad_bomber_goes_to` come with the rules that produce them).
+    result.update(outcome.reports)  # what the ability families report (mad_bomber_goes_to)
     if position.held_prizes:
         result["held_prizes"] = {army: list(names) for army, names in position.held_prizes}
     warehouses = {hex_.label: {"wounds": element.wounds, "prizes": list(element.prizes)}
