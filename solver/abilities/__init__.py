@@ -16,9 +16,10 @@ Reading a position (:func:`solver.effects.read`), at the start of every battle p
 
 ``takeovers(units, rules)``
     Units whose control passes to another army ("who controls this unit" is derived, never written).
-``long_links(units, module, works_for, sides)``
-    The units a module whose links reach beyond its neighbours (``reach 2``: the Doomsday Machine's Medic,
-    Officer and Main War Processor) is linked to; :func:`solver.effects.links` asks it for such modules only.
+``links(units, nets, sides, ground, found)``
+    The working module links, given the plain ones ``found`` (a module's link icon pointing at an adjacent unit
+    of the side it helps): a family returns the list with the links that are not plain (a long-distance module
+    reaching two hexes, RULINGS 54). ``ground`` holds the foundation tiles.
 
 A battle (:mod:`solver.battle`):
 
@@ -97,10 +98,9 @@ class Ability:
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return {}
 
-    def long_links(self, units: Units, module: Unit, works_for: str, sides: Mapping[Hex, str]) -> list[Unit] | None:
-        """The units ``module`` (a module with ``reach`` above 1, working for ``works_for``) is linked to, or None
-        when this family does not link it."""
-        return None
+    def links(self, units: Units, nets: frozenset[Hex], sides: Mapping[Hex, str], ground: Sequence[Unit],
+              found: list[tuple[Unit, Unit, Unit]]) -> list[tuple[Unit, Unit, Unit]]:
+        return found
 
     # --- the battle ---
     def battle_start(self, fight: Fight) -> list[Hit]:
@@ -224,7 +224,7 @@ def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
 
 
 #: Every point of the loops, by name (the methods of :class:`Ability` that a family may override).
-POINTS = ("takeovers", "long_links", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
+POINTS = ("takeovers", "links", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
           "after_damage", "phase_end", "battle_end")
 
 
@@ -239,7 +239,7 @@ class Points:
             setattr(self, point, at_point(present, point))
 
     takeovers: tuple[Ability, ...]
-    long_links: tuple[Ability, ...]
+    links: tuple[Ability, ...]
     battle_start: tuple[Ability, ...]
     phase_hits: tuple[Ability, ...]
     act: tuple[Ability, ...]

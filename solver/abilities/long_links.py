@@ -12,14 +12,15 @@ and works even over the enemy unit).
 
 Along each linked side the module reaches the unit on the first hex and the unit on the second, over whatever
 stands on the first (a friend, an enemy, nothing), never a third hex; it works only on units of the side it
-works for (never on an enemy: the three modules help friends). A netted module gives nothing: the caller,
-:func:`solver.effects.links`, skips netted modules before asking. The second hex is the first hex's neighbour
-in the same direction; on the standard and extended boards (convex) it is on the board only when the first is.
+works for (never on an enemy: the three modules help friends); a netted module gives nothing (3E NET). The
+second hex is the first hex's neighbour in the same direction; on the standard and extended boards (convex) it
+is on the board only when the first is. The plain links of :func:`solver.effects.links` leave such modules to
+this family (the point ``links``); a module a free Scoper holds works for the Scoper's side (RULINGS 8).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..hexes import Hex
 from ..tiles import Tile
@@ -34,17 +35,26 @@ class LongLinks(Ability):
     def carried_by(cls, tile: Tile) -> bool:
         return tile.module is not None and (tile.module.reach or 1) > 1
 
-    def long_links(self, units: Units, module: Unit, works_for: str, sides: Mapping[Hex, str]) -> list[Unit] | None:
-        effect = module.tile.module
-        if effect is None or (effect.reach or 1) <= 1:
-            return None
-        wanted_enemy = effect.target == "enemy"
-        linked = []
-        for d in module.oriented.links:
-            hex_ = module.hex
-            for _ in range(effect.reach or 1):
-                hex_ = hex_.neighbour(d)
-                other = units.get(hex_)
-                if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
-                    linked.append(other)
-        return linked
+    def links(self, units: Units, nets: frozenset[Hex], sides: Mapping[Hex, str], ground: Sequence[Unit],
+              found: list[tuple[Unit, Unit, Unit]]) -> list[tuple[Unit, Unit, Unit]]:
+        from ..effects import captured_modules
+
+        taken = None
+        extra = []
+        for hex_, module in units.items():
+            effect = module.tile.module
+            if effect is None or (effect.reach or 1) <= 1 or hex_ in nets:
+                continue
+            if taken is None:
+                taken = captured_modules(units, nets, sides)
+            holder = taken.get(hex_, module)
+            works_for = sides.get(holder.hex, holder.army)
+            wanted_enemy = effect.target == "enemy"
+            for d in module.oriented.links:
+                at = hex_
+                for _ in range(effect.reach or 1):
+                    at = at.neighbour(d)
+                    other = units.get(at)
+                    if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
+                        extra.append((module, other, holder))
+        return found + extra if extra else found
