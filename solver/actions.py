@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from . import abilities, battle, effects
+from . import abilities, battle, effects, mercenaries
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
@@ -533,7 +533,7 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), INSTANT_NOT_PLACED)
     if tile.kind is Kind.HQ:
         raise IllegalAction(str(place), HQ_BY_PLACE)
-    if tile.army != army:
+    if tile.army != army and not mercenaries.is_mercenary(tile):  # a hired mercenary is the army's (2E)
         raise IllegalAction(str(place), OWN_TILES)
     missing = _missing_turn_rule(tile)
     if missing is not None:
@@ -546,7 +546,8 @@ def _place(position: Position, place: Place, army: str) -> Position:
     if board_full(position):  # only the outer ring of the extended board can be empty then
         raise IllegalAction(str(place), BOARD_FULL)
     # The fast path the solver leans on: one tuple insert, nothing else re-checked.
-    return replace(position, units=position.units + (Unit(place.hex, tile, place.facing),), hands=hands)
+    owner = mercenaries.placed_owner(tile, army, position.rules) if tile.army != army else None
+    return replace(position, units=position.units + (Unit(place.hex, tile, place.facing, owner=owner),), hands=hands)
 
 
 def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
@@ -561,17 +562,18 @@ def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
 
 
 def _draw(position: Position, draw: Draw, army: str) -> Position:
-    if any(t.army != army for t in draw.tiles):
+    if any(t.army != army and not mercenaries.is_mercenary(t) for t in draw.tiles):
         raise IllegalAction(str(draw), OWN_TILES)
     hand = position.hand(army)
     if len(hand) + len(draw.tiles) > 3:
         raise IllegalAction(str(draw), HAND_LIMIT)
     decks = position.decks
     left = position.deck(army)
+    from_deck = sum(1 for t in draw.tiles if mercenaries.draws_from_deck(t))  # a mercenary is not (2E)
     if left is not None:
-        if left < len(draw.tiles):
+        if left < from_deck:
             raise IllegalAction(str(draw), DECK_SHORT)
-        decks = tuple((name, n - len(draw.tiles) if name == army else n) for name, n in decks)
+        decks = tuple((name, n - from_deck if name == army else n) for name, n in decks)
     hands = tuple((name, tiles) for name, tiles in position.hands if name != army) + ((army, hand + draw.tiles),)
     return replace(position, hands=hands, decks=decks)
 

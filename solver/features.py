@@ -99,6 +99,13 @@ def unimplemented_in_record(record: GameRecord) -> list[Feature]:
         if unit.tile.army == NEUTRAL_ARMY:
             found.append(Feature("the Mad Bomber in a game record: his return to a player's draw pile (2E SPECIAL "
                                  "EXPANSION, Mad Bomber; RULINGS 56-57)", record.position.location(f"unit {unit.hex.label}")))
+    hired = [t for _, tiles in record.position.hands for t in tiles if t.army == NEUTRAL_ARMY]
+    for entry in record.entries:
+        for action in getattr(entry, "actions", ()):
+            hired += [t for t in getattr(action, "tiles", ()) if t.army == NEUTRAL_ARMY]
+    if hired:
+        found.append(Feature(f"mercenaries in a game record ({hired[0].key}): who hires which and 'once per game' "
+                             "(2E SPECIAL EXPANSION: 4 MERCENARIES FROM ALABAMA, RULES)"))
     if record.position.rules.option("beginning") != "standard":
         found.append(Feature("the Alternative Beginning (beginning=alternative; 3E GAME VARIANTS)",
                              record.position.location("rules")))

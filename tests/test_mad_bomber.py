@@ -176,3 +176,49 @@ def test_a_game_record_with_the_bomber_is_refused_by_name():
                             "1. outpost: draw battle scout move; discard move; use battle\n")
     with pytest.raises(RuleNotImplemented, match="Mad Bomber in a game record"):
         check(record)
+
+
+# --- Mercenaries from Alabama: hiring (2E RULES) ---------------------------------------------------------------------
+
+from solver.position import Draw, Place  # noqa: E402
+from solver.hexes import Direction  # noqa: E402
+from solver.tiles import tile as tile_named  # noqa: E402
+
+BOMBER_TILE = tile_named("mercenary:mad-bomber")
+
+
+def test_a_mercenary_is_drawn_instead_of_an_army_tile():
+    """2E RULES: "Each mercenary tile can be drawn once per game during any tile-drawing, instead of a normal army
+    tile": the deck keeps its tiles."""
+    p = position("to-move moloch\nc3 moloch:hq\na1 outpost:hq\ndeck moloch 10\n")
+    after = actions.apply(p, Draw((BOMBER_TILE, tile_named("moloch:battle"))), "moloch")
+    assert after.deck("moloch") == 9 and BOMBER_TILE in after.hand("moloch")
+
+
+def test_a_placed_bomber_is_neutral_or_hired_by_the_rule_option():
+    """2E, Mad Bomber as non player character: "A player can put Mad Bomber somewhere on the board ... just like with
+    normal tiles" (he stays neutral); as a mercenary: "The player which places Mad Bomber on the board puts his army
+    marker ... on him" (option mad-bomber=mercenary). 2E RULES: "Mercenary, when played, belongs to one's army"."""
+    text = "to-move moloch\nc3 moloch:hq\na1 outpost:hq\nhand moloch mercenary:mad-bomber\n"
+    place = Place(BOMBER_TILE, Hex.parse("e3"), Direction.N)
+    neutral = actions.apply(position(text), place, "moloch").unit_at(Hex.parse("e3"))
+    assert neutral.is_neutral
+    hired = actions.apply(position("rules 3.0 mad-bomber=mercenary\n" + text), place, "moloch").unit_at(Hex.parse("e3"))
+    assert hired.owner == "moloch" and not hired.is_neutral
+
+
+def test_the_four_mercenaries_without_data_are_refused_by_name():
+    """tiles README, Open doubts 1: no source gives the four Mercenaries' tiles; naming one is exit 4, not bad
+    input (NOTATION §9, §10.4)."""
+    with pytest.raises(RuleNotImplemented, match="no data for the Mercenaries"):
+        position("c3 moloch:hq\nb2 mercenary:gunslinger owner=moloch\n")
+
+
+def test_a_game_record_with_a_hired_mercenary_is_refused_by_name():
+    """2E RULES: who hires which ('one or two', 'one') and 'once per game' need the whole game: refused (exit 4)."""
+    from solver.game import check
+
+    record = notation.parse("game\nplayers outpost moloch\ndeck outpost 20\ndeck moloch 20\nc3 outpost:hq\n"
+                            "1. moloch: draw mercenary:mad-bomber battle scout; discard scout\n")
+    with pytest.raises(RuleNotImplemented, match="mercenaries in a game record"):
+        check(record)
