@@ -497,6 +497,8 @@ _RULE_OF_KIND = {
     "gauss": "RULINGS 11; ES Cañón Gauss",
     "blast": "RULINGS 10; ES Payaso",
     "instant": "3E INSTANT ACTION TILES",
+    "trap": "RULINGS 53; ES Trap",
+    "bomber": "RULINGS 56-57; 2E Mad Bomber",
 }
 
 

@@ -470,3 +470,35 @@ def test_doomsday_push_back_pushes_an_adjacent_enemy_and_the_enemy_chooses_the_h
     results = actions.results(p, push, "doomsday")
     assert sorted(label for label, _ in results) == ["moloch puts the pushed unit on b2",
                                                      "moloch puts the pushed unit on d2"]
+
+
+# --- a whole game: nhex check replays a Doomsday record ------------------------------------------------------------
+
+DOOMSDAY_GAME = """
+game
+players doomsday moloch
+1. doomsday: hq c4
+2. moloch: hq c1
+3. doomsday: draw delta-shooter; place delta-shooter c5 NE
+4. moloch: draw blocker hybrid; place blocker b1 SE; place hybrid e1 SW
+5. doomsday: draw fireblast officer medic; discard medic; place fireblast d4 N; move c5 c5 N by hq; place officer b4 NE
+6. moloch: draw battle guard scout; discard guard; use battle
+"""
+
+
+def test_a_doomsday_game_record_replays_with_the_hqs_rotation_and_a_battle():
+    """ES CG: "En su turno puede girar una unidad amiga" (in its turn it may turn one friendly unit), written
+    `move HEX HEX FACING by hq` (NOTATION §10.4); nothing of the army is refused in a record (issue 13)."""
+    from solver.game import check
+
+    report = check(notation.parse(DOOMSDAY_GAME))
+    assert report.verdict == "legal", (report.line, report.action, report.problem)
+
+
+def test_a_second_hq_rotation_in_one_turn_is_illegal_in_a_record():
+    """RULINGS 55: once in its player's turn."""
+    from solver.game import check
+
+    record = DOOMSDAY_GAME.replace("move c5 c5 N by hq;", "move c5 c5 N by hq; move c5 c5 NW by hq;")
+    report = check(notation.parse(record))
+    assert report.verdict == "illegal" and "once" in (report.problem or "")

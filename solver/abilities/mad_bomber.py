@@ -77,7 +77,7 @@ class MadBomber(Ability):
                 target = fight.units.get(near)
                 if target is None or not _blasted(fight, bomber, target):
                     continue
-                blasts.append(Hit(hex_, near, 1, "blast", "Mad Bomber: 1 wound"))
+                blasts.append(Hit(hex_, near, 1, "bomber", "Mad Bomber: 1 wound"))
         return blasts
 
 
