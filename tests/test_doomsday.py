@@ -502,3 +502,19 @@ def test_a_second_hq_rotation_in_one_turn_is_illegal_in_a_record():
     record = DOOMSDAY_GAME.replace("move c5 c5 N by hq;", "move c5 c5 N by hq; move c5 c5 NW by hq;")
     report = check(notation.parse(record))
     assert report.verdict == "illegal" and "once" in (report.problem or "")
+
+
+def test_redirect_loop_stops_under_either_reading_of_rulings_51():
+    """RULINGS 51, option redirect-revisit: 'shot' (every branch of the shot shares what it entered) or 'branch'
+    (only its own path); a loop ends either way."""
+    text = """
+        rules 3.0 redirect-revisit=branch
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NW
+        b3 doomsday:fireblast NE
+        c3 doomsday:doom-net-fighter S
+        c1 moloch:blocker N
+    """
+    result = fight(text)
+    assert wounds(result, "c1") == 0
+    assert any(e.rule == "RULINGS 51" for e in result.trace)

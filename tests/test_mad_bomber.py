@@ -222,3 +222,14 @@ def test_a_game_record_with_a_hired_mercenary_is_refused_by_name():
                             "1. moloch: draw mercenary:mad-bomber battle scout; discard scout\n")
     with pytest.raises(RuleNotImplemented, match="mercenaries in a game record"):
         check(record)
+
+
+def test_battle_json_from_the_command_line_names_where_the_bomber_goes(tmp_path, capsys):
+    """NOTATION §10.8: `mad_bomber_goes_to`, the army on whose draw pile he goes."""
+    from solver.cli import main
+
+    path = tmp_path / "bomber.nhex"
+    path.write_text("c3 mercenary:mad-bomber\nc5 moloch:hybrid N\na1 outpost:hq\ne3 moloch:hq\n")
+    assert main(["battle", str(path), "--json"]) == 0
+    outcome = json.loads(capsys.readouterr().out)["outcomes"][0]
+    assert outcome["mad_bomber_goes_to"] == "outpost" and "c3" not in outcome["units"]
