@@ -518,3 +518,19 @@ def test_redirect_loop_stops_under_either_reading_of_rulings_51():
     result = fight(text)
     assert wounds(result, "c1") == 0
     assert any(e.rule == "RULINGS 51" for e in result.trace)
+
+
+def test_long_medic_linked_to_two_units_hit_at_once_its_owner_picks():
+    """ES: "En el caso del Módulo Médic, si está conectado a dos unidades, y ambas son destruidas, el jugador elige
+    cuál de ellos se verá afectado por Médic" (where the Medic is linked to two units and both are destroyed, the
+    player chooses which of them the Medic affects); RULINGS 54. Its link reaches c4 and c3."""
+    found = outcomes("""
+        c5 doomsday:medic N
+        c4 doomsday:omega-shooter N
+        c3 doomsday:alpha-shooter N
+        b3 moloch:hunter-killer N
+        b4 moloch:hunter-killer N
+    """)
+    survivors = sorted(tuple(sorted(h for h in ("c3", "c4") if unit(o, h) is not None)) for o in found)
+    assert survivors == [("c3",), ("c4",)]
+    assert all(any("Medic" in c for c in o.choices) for o in found)
