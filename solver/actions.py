@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from . import abilities, battle, effects, teams
+from . import abilities, battle, effects, mercenaries, teams
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
@@ -403,6 +403,12 @@ def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: He
     return None
 
 
+def _pusher_picks(position: Position, target: Hex) -> bool:
+    """Whether the pusher, not the pushed unit's owner, picks where it goes: the neutral Mad Bomber (2E; RULINGS 56)."""
+    unit = position.unit_at(target)
+    return unit is not None and unit.is_neutral
+
+
 def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
     """Every result of a push: one per destination the pushed unit's owner may choose."""
     pusher, target = use.targets[0], use.targets[1]
@@ -417,7 +423,8 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
         allowed = [use.targets[2]]
     pushed = position.unit_at(target)
     assert pushed is not None  # _push_problem found a unit to push there
-    owner = pushed.army
+    # 2E Mad Bomber: "If pushed back, the player doing the pushing determines the direction" (RULINGS 56).
+    owner = army if pushed.is_neutral else pushed.army
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
                   _arrived(replace(position, units=_moved(position, target, dest, None), hands=hands), dest))
@@ -537,7 +544,7 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), INSTANT_NOT_PLACED)
     if tile.kind is Kind.HQ:
         raise IllegalAction(str(place), HQ_BY_PLACE)
-    if tile.army != army:
+    if tile.army != army and not mercenaries.is_mercenary(tile):  # a hired mercenary is the army's (2E)
         raise IllegalAction(str(place), OWN_TILES)
     missing = _missing_turn_rule(tile)
     if missing is not None:
@@ -550,7 +557,8 @@ def _place(position: Position, place: Place, army: str) -> Position:
     if board_full(position):  # only the outer ring of the extended board can be empty then
         raise IllegalAction(str(place), BOARD_FULL)
     # The fast path the solver leans on: one tuple insert, nothing else re-checked.
-    return replace(position, units=position.units + (Unit(place.hex, tile, place.facing),), hands=hands)
+    owner = mercenaries.placed_owner(tile, army, position.rules) if tile.army != army else None
+    return replace(position, units=position.units + (Unit(place.hex, tile, place.facing, owner=owner),), hands=hands)
 
 
 def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
@@ -565,7 +573,7 @@ def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
 
 
 def _draw(position: Position, draw: Draw, army: str) -> Position:
-    if any(t.army != army for t in draw.tiles):
+    if any(t.army != army and not mercenaries.is_mercenary(t) for t in draw.tiles):
         raise IllegalAction(str(draw), OWN_TILES)
     hand = position.hand(army)
     most = HAND_SIZE_REINFORCEMENT if position.rules.enabled("reinforcement") else HAND_SIZE
@@ -573,10 +581,11 @@ def _draw(position: Position, draw: Draw, army: str) -> Position:
         raise IllegalAction(str(draw), HAND_LIMIT if most == HAND_SIZE else HAND_LIMIT_REINFORCEMENT)
     decks = position.decks
     left = position.deck(army)
+    from_deck = sum(1 for t in draw.tiles if mercenaries.draws_from_deck(t))  # a mercenary is not (2E)
     if left is not None:
-        if left < len(draw.tiles):
+        if left < from_deck:
             raise IllegalAction(str(draw), DECK_SHORT)
-        decks = tuple((name, n - len(draw.tiles) if name == army else n) for name, n in decks)
+        decks = tuple((name, n - from_deck if name == army else n) for name, n in decks)
     hands = tuple((name, tiles) for name, tiles in position.hands if name != army) + ((army, hand + draw.tiles),)
     return replace(position, hands=hands, decks=decks)
 
@@ -768,7 +777,7 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
             for _, target in position.board.neighbours(pusher.hex):
                 if _push_problem(position, army, pusher.hex, target, nets) is not None:
                     continue
-                if every_destination:
+                if every_destination or _pusher_picks(position, target):
                     for dest in push_destinations(position, pusher.hex, target):
                         yield Use(tile, (pusher.hex, target, dest))
                 else:

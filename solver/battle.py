@@ -54,10 +54,12 @@ class Outcome:
     hq: dict[str, int]
     choices: tuple[str, ...] = ()
     trace: tuple[Event, ...] = ()
+    #: What the ability families report beside the board, sorted by name (``mad_bomber_goes_to``, NOTATION §10.8).
+    reports: tuple[tuple[str, object], ...] = ()
 
     @property
     def key(self) -> tuple:
-        return (self.position.units, tuple(sorted(self.hq.items())), self.position.scores)
+        return (self.position.units, tuple(sorted(self.hq.items())), self.position.scores, self.reports)
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,10 @@ class Fight:
         self.scores: dict[str, int] = dict(position.scores)
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
+        #: What the ability families remember during this run, each under its own key (a redirected shot's path).
+        self.scratch: dict[object, object] = {}
+        #: What they report with the outcome (:attr:`Outcome.reports`).
+        self.reports: dict[str, object] = {}
         self.points = points = abilities.points_for(position)
         self._act = points.act
         self._strikes = points.strikes
@@ -259,7 +265,8 @@ class Fight:
         after = self.position.with_units_in_order(tuple(units.values()))
         if self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
-        return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()))
+        return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()),
+                       tuple(sorted(self.reports.items())))
 
     def explain(self, reading: effects.Reading, phase: int | None) -> None:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
@@ -318,9 +325,7 @@ class Fight:
                     if hit:
                         hits.append(hit)
                 if edge.ranged:
-                    hit = self.shot(unit, d, edge.ranged + ranged_bonus, phase)
-                    if hit:
-                        hits.append(hit)
+                    hits += self.fire(unit, unit.hex, d, edge.ranged + ranged_bonus, phase)
                 if edge.special:
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edge, bonus, phase)
@@ -329,9 +334,12 @@ class Fight:
         for ability in self._strikes:
             strikes = ability.strikes(self, unit, phase, bonus, strikes)
         for strike in strikes:
-            hit = (self.melee(unit, strike.direction, strike.strength, phase) if strike.kind == "melee"
-                   else self.shot(unit, strike.direction, strike.strength, phase))
-            if hit:
+            if strike.kind == "melee":
+                hit = self.melee(unit, strike.direction, strike.strength, phase)
+                struck = [hit] if hit else []
+            else:  # a redirected shot may hit several units (RULINGS 50)
+                struck = self.fire(unit, unit.hex, strike.direction, strike.strength, phase)
+            for hit in struck:
                 if self.tracing:
                     hit.note = "; ".join(filter(None, (" + ".join(strike.how), hit.note)))
                 hits.append(hit)
@@ -371,11 +379,7 @@ class Fight:
                 self.note(phase, "hq-vs-hq", f"{unit.tile.key} does not harm {target.tile.key}",
                           "3E THE HQs: an HQ never harms the other HQ")
             return None
-        return Hit(unit.hex, target.hex, strength, "melee")
-
-    def shot(self, unit: Unit, d: Direction, strength: int, phase: int) -> Hit | None:
-        hits = self.fire(unit, unit.hex, d, strength, phase)
-        return hits[0] if hits else None
+        return Hit(unit.hex, target.hex, strength, "melee", "", d)
 
     def fire(self, unit: Unit, start: Hex, d: Direction, strength: int, phase: int) -> list[Hit]:
         """A ranged attack from ``start`` towards ``d``: it flies over friends and hits the first enemy on the
@@ -401,7 +405,7 @@ class Fight:
                 if self.tracing:
                     self.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops 1 of the shot from {unit.hex}",
                               "3E ARMOR")
-            return [Hit(unit.hex, hex_, strength, "ranged", note)] if strength > 0 else []
+            return [Hit(unit.hex, hex_, strength, "ranged", note, d)] if strength > 0 else []
         return []
 
     # --- the end of a phase: wounds land together ---
@@ -479,7 +483,7 @@ class Fight:
         controller = {m: effects.side_of(units[m], captured, self.allies) for m in usable}
         harm = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
-                 if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)
+                 if medic in _medics_of(boni, key[1]) and key[1] not in removed and self.absorbable(key, attacks)
                  and self.attacker_side(key, attacks) != harm[medic]]
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):
@@ -521,6 +525,8 @@ _RULE_OF_KIND = {
     "gauss": "RULINGS 11; ES Cañón Gauss",
     "blast": "RULINGS 10; ES Payaso",
     "instant": "3E INSTANT ACTION TILES",
+    "trap": "RULINGS 53; ES Trap",
+    "bomber": "RULINGS 56-57; 2E Mad Bomber",
 }
 
 

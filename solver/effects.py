@@ -13,7 +13,7 @@ every phase with the units still standing, and the turn rules can ask about a po
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .abilities import Points, points_on
 from .errors import RuleNotImplemented
@@ -220,12 +220,15 @@ def side_of(unit: Unit, captured: dict[Hex, Unit], sides: Sides = NO_TAKEOVERS) 
     return side(holder if holder is not None else unit, sides)
 
 
-def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> list[tuple[Unit, Unit, Unit]]:
+def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, points: Points | None = None,
+          ground: Sequence[Unit] = ()) -> list[tuple[Unit, Unit, Unit]]:
     """Every working link: ``(module, linked unit, whose side it works for)``.
 
     A module works only through its own link icons, on the adjacent unit it points at (3E MODULES: "any Module
     must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
-    Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8).
+    Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8). Links that are
+    not plain (a long-distance module's, RULINGS 54) are the families' at the point ``links``; ``ground``: the
+    foundations.
     """
     taken = captured_modules(units, nets, sides)
     found = []
@@ -234,7 +237,7 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> li
         if module is None or hex_ in nets:
             continue
         if module.reach not in (None, 1):
-            raise RuleNotImplemented(f"long-distance module links ({unit.tile.key}, reach {module.reach})")
+            continue  # a long-distance module links through its family (solver/abilities/long_links.py)
         holder = taken.get(hex_, unit)
         works_for = sides.get(holder.hex, holder.army)
         wanted_enemy = module.target == "enemy"
@@ -243,6 +246,8 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> li
             other = units.get(near[d])
             if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
                 found.append((unit, other, holder))
+    for family in (points or points_on(units.values())).links:
+        found = family.links(units, nets, sides, ground, found)
     return found
 
 

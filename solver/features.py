@@ -59,12 +59,8 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
     for unit in position.units:
         if unit.prizes:
             add(f"Prize markers on units (B13 PRIZE MARKERS; {unit.hex.label})", f"unit {unit.hex.label}")
-        if unit.is_neutral:
-            add("the neutral Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as non player character; RULINGS 56)",
-                f"unit {unit.hex.label}")
-        elif unit.tile.army == NEUTRAL_ARMY:
-            add("the hired Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as a mercenary; RULINGS 57)",
-                f"unit {unit.hex.label}")
+    # The Mad Bomber (RULINGS 56-57) plays in battles and between them (solver/abilities/mad_bomber.py); a game
+    # record with him is refused below, as his return to a draw pile is not tracked.
     return found
 
 
@@ -89,7 +85,19 @@ def unimplemented_action(action: Action) -> Feature | None:
 
 def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     """The §10 features of a game record the engine lacks: its start position's, its seating's, its lines'."""
-    return unimplemented(record.position)
+    found = unimplemented(record.position)
+    for unit in record.position.units:
+        if unit.tile.army == NEUTRAL_ARMY:
+            found.append(Feature("the Mad Bomber in a game record: his return to a player's draw pile (2E SPECIAL "
+                                 "EXPANSION, Mad Bomber; RULINGS 56-57)", record.position.location(f"unit {unit.hex.label}")))
+    hired = [t for _, tiles in record.position.hands for t in tiles if t.army == NEUTRAL_ARMY]
+    for entry in record.entries:
+        for action in getattr(entry, "actions", ()):
+            hired += [t for t in getattr(action, "tiles", ()) if t.army == NEUTRAL_ARMY]
+    if hired:
+        found.append(Feature(f"mercenaries in a game record ({hired[0].key}): who hires which and 'once per game' "
+                             "(2E SPECIAL EXPANSION: 4 MERCENARIES FROM ALABAMA, RULES)"))
+    return found
 
 
 def refuse(position: Position, *, battle: bool = False) -> None:

@@ -42,6 +42,9 @@ class Hit:
     wounds: int
     kind: str  # melee, ranged, gauss, blast, instant, or an ability's own kind
     note: str = ""  # how the wounds were made: bonuses, armor (the trace shows it)
+    #: The way the attack travelled as it reached the target (a melee or ranged attack, a beam), so that the side
+    #: it arrives on is known even after a redirection; None for a blast or an instant.
+    direction: Direction | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -443,7 +443,7 @@ class _Reader(AdditionsReader):
     def own_tile(self, token: Token, army: str, holder: str) -> Tile:
         """A tile that must belong to ``army`` (a hand, an offer): other armies' tiles are not theirs to hold."""
         found = self.tile(token, army)
-        if found.army != army:
+        if found.army != army and found.army != NEUTRAL_ARMY:  # a mercenary is drawn by any army (2E)
             raise self.fail(f"{holder} cannot hold {found.key}, a tile of another army", token)
         return found
 

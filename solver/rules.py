@@ -75,6 +75,21 @@ OPTIONS: tuple[RuleOption, ...] = (
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
         source="house ruling (3E silent)",
     ),
+    RuleOption(
+        "redirect-revisit", "shot", ("shot", "branch"),
+        "A redirected shot never enters the same redirector twice and stops there: counting every redirector "
+        "any branch of the shot entered ('shot') or only those on the branch's own path ('branch').",
+        "RULINGS 51 (no passage: 'a shot never enters the same redirector twice in one action'); ES Doomsday "
+        "sheet, Tripler: the shot leaves by 'las 3 salidas' (the 3 exits) at once, so its branches are one shot.",
+    ),
+    RuleOption(
+        "mad-bomber", "npc", ("npc", "mercenary"),
+        "How a Mad Bomber a player places from the hand plays: the neutral non-player character ('npc') or the "
+        "placing player's hired mercenary ('mercenary').",
+        "2E SPECIAL EXPANSION, Mad Bomber as non player character: 'A player can put Mad Bomber somewhere on the "
+        "board ... just like with normal tiles'; Mad Bomber as a mercenary: 'The player which places Mad Bomber on "
+        "the board puts his army marker ... on him' (RULINGS 56-57).",
+    ),
     # --- between battles (solver/actions.py, solver/game.py) ---
     RuleOption(
         "push-back-hq", "yes", ("yes", "no"),

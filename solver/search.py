@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
-from . import battle, teams
+from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
@@ -481,7 +481,7 @@ class Enumerator:
         # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
         if not any((u.tile.mobility and u.army == self.player)
                    or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
-                   for u in state.position.units):
+                   for u in state.position.units) and not self._granted_moves(state.position):
             return []
         position = replace(state.position, hands=(), to_move=self.player)
         found = []
@@ -501,6 +501,15 @@ class Enumerator:
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
         return found
+
+
+    def _granted_moves(self, position: Position) -> bool:
+        """Whether an ability family on the board grants the player moves (the Doomsday HQ's rotation): asked only
+        when the player's HQ has an ability, so plain armies pay nothing."""
+        hq = position.hq(self.player)
+        if hq is None or not hq.tile.abilities:
+            return False
+        return bool(abilities.turn_points(replace(position, hands=())).turn_actions)
 
 
 class _OutOfTime(Exception):

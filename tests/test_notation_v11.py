@@ -278,8 +278,6 @@ def test_statement_locations_are_kept_for_refusals():
     ("terrain bunker turrets b1\nturret b1 N\n", "terrain"),
     ("prizes moloch mobility\n", "held Prize markers"),
     ("b2 moloch:blocker prize=mobility\n", "Prize markers on units"),
-    ("b2 mercenary:mad-bomber\n", "neutral Mad Bomber"),
-    ("b2 mercenary:mad-bomber owner=moloch\n", "hired Mad Bomber"),
 ])
 def test_a_battle_and_the_legal_actions_refuse_what_they_do_not_play(text, feature):
     position = parse("c3 moloch:hq\nc1 outpost:hq\n" + text)

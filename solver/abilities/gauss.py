@@ -2,7 +2,7 @@
 
 RULINGS 11; ES Moloch sheet, Cañón Gauss: strength 1, never boosted (option ``gauss-boosted``); it wounds every
 enemy on the line, HQs included, and passes over friends; armor lowers it only for the unit that has it
-(3E ARMOR).
+(3E ARMOR). A friendly redirector turns it (RULINGS 50; :mod:`solver.abilities.redirection`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..fight import Hit
-from ..hexes import Direction
+from ..hexes import Direction, Hex
 from ..tiles import Edge
 from . import Ability
+from .redirection import follow
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
@@ -28,21 +29,33 @@ class GaussBeam(Ability):
         if "gauss" not in edge.special:
             return []
         boost = bonus.ranged if bonus and fight.rules.enabled("gauss-boosted") else 0
-        strength = 1 + boost
-        hits = []
-        for hex_ in fight.board.line_of_fire(unit.hex, direction):
-            target = fight.units.get(hex_)
-            if target is None or not fight.enemies(unit, target):
-                continue
-            armor = 1 if target.oriented.edges[direction.opposite].armor else 0
-            wounds = strength - armor
-            how = ""
-            if fight.tracing:
-                how = " + ".join(("Gauss 1", *(fight.added(unit, "ranged") if boost else ()))) + (
-                    "" if boost or not bonus or not bonus.ranged else " (never boosted)") + ("; armor −1" if armor else "")
-            if wounds > 0:
-                hits.append(Hit(unit.hex, hex_, wounds, "gauss", how))
-            elif fight.tracing:
-                fight.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops the Gauss beam for itself",
-                           "3E ARMOR")
-        return hits
+        return beam(fight, unit, unit.hex, direction, boost, phase)
+
+
+def beam(fight: Fight, unit: Unit, start: Hex, direction: Direction, boost: int, phase: int) -> list[Hit]:
+    """The beam of ``unit`` from ``start`` towards ``direction``: every enemy on the line takes its wound; a friendly
+    redirector entered through an entrance edge turns it, and it goes no further on this line (RULINGS 50)."""
+    strength = 1 + boost
+    hits: list[Hit] = []
+    redirecting = fight.points.shot_meets
+    for hex_ in fight.board.line_of_fire(start, direction):
+        if redirecting:
+            turned = follow(fight, unit, hex_, direction, phase,
+                            lambda at, d: beam(fight, unit, at, d, boost, phase))
+            if turned is not None:
+                return hits + turned
+        target = fight.units.get(hex_)
+        if target is None or not fight.enemies(unit, target):
+            continue
+        armor = 1 if target.oriented.edges[direction.opposite].armor else 0
+        wounds = strength - armor
+        how = ""
+        if fight.tracing:
+            how = " + ".join(("Gauss 1", *(fight.added(unit, "ranged") if boost else ()))) + ("; armor −1" if armor
+                                                                                             else "")
+        if wounds > 0:
+            hits.append(Hit(unit.hex, hex_, wounds, "gauss", how, direction))
+        elif fight.tracing:
+            fight.note(phase, "armor", f"armor of {target.tile.key} on {hex_} stops the Gauss beam for itself",
+                       "3E ARMOR")
+    return hits

@@ -34,10 +34,11 @@ def outcome_json(outcome: Outcome) -> dict:
     position = outcome.position
     if position.foundations:
         result["foundations"] = {f.hex.label: f.tile.key for f in position.foundations}
-    # NOTATION §10.8 (`mad_bomber_goes_to` comes with the rule that produces it).
+    # NOTATION §10.8: `score`, and what the ability families report (`mad_bomber_goes_to`).
     if position.mode == "score":
         scores = dict(position.scores)
         result["score"] = {army: scores.get(army, 0) for army in sorted(outcome.hq)}
+    result.update(outcome.reports)  # what the ability families report (mad_bomber_goes_to)
     if position.held_prizes:
         result["held_prizes"] = {army: list(names) for army, names in position.held_prizes}
     warehouses = {hex_.label: {"wounds": element.wounds, "prizes": list(element.prizes)}

@@ -1,0 +1,110 @@
+"""Redirection (Doomsday Machine: Tripler, Doom Net Fighter, Fireblast): a friendly ranged attack entering a
+redirector through an entrance edge leaves through its exit edge(s).
+
+ES Doomsday sheet, Fireblast and Doom Net Fighter: "Cualquier disparo a distancia amigo que entre en esta unidad
+cambia de dirección de ataque al salir" (any friendly ranged shot that enters this unit changes its direction of
+attack on leaving); Tripler: "... cambia de dirección de ataque para las 3 salidas, atacando simultáneamente a
+las unidades en las 3 direcciones" (... changes direction towards the 3 exits, attacking the units in the 3
+directions at once); legend: "salida" (exit), "entrada" (entrance).
+
+RULINGS 50: only a friendly ranged attack entering through an entrance edge turns; it leaves in the shooter's
+phase with its strength and kind (a Gauss beam turns too, wounds every enemy on the new line and goes no further
+on the old one); armor counts from the new direction; an attack entering through an exit edge passes over the
+redirector like over any friend; enemy attacks wound it (it is an ordinary target); an enemy met before it takes
+the shot; chains redirect again; a netted redirector redirects nothing; modules linked to the redirector change
+nothing (the strength is the shooter's). RULINGS 51: a shot never enters the same redirector twice: it stops
+there (option ``redirect-revisit``: ``shot``, all branches of one edge's attack share what they entered, or
+``branch``, only the redirectors on the branch's own path). RULINGS 52: two branches hitting one unit are one
+attack for a Medic — the battle already keys an attack by (shooter, target).
+
+:func:`follow` is the one function that follows a shot through a redirector, for any kind of shot: the shooter's
+ranged attack goes on with :meth:`solver.battle.Fight.fire` (the point ``shot_meets``), a Gauss beam with its
+own walk (:mod:`solver.abilities.gauss`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import effects
+from ..fight import Hit
+from ..hexes import DIRECTIONS, Direction, Hex
+from . import Ability
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..battle import Fight
+    from ..position import Unit
+
+RULE = "RULINGS 50; ES Tripler, Doom Net Fighter, Fireblast"
+
+
+class Redirection(Ability):
+    tile_abilities = frozenset({"redirect"})
+    order = 40
+
+    def shot_meets(self, fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, strength: int,
+                   phase: int) -> list[Hit] | None:
+        return follow(fight, shooter, hex_, direction, phase,
+                      lambda start, d: fight.fire(shooter, start, d, strength, phase))
+
+
+def exits(fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, phase: int | None) -> tuple[Direction, ...]:
+    """The directions a shot of ``shooter`` travelling ``direction`` leaves ``hex_`` by, when a redirector there
+    turns it; () when nothing turns it there."""
+    unit = fight.units.get(hex_)
+    if unit is None or "redirect" not in unit.tile.abilities or fight.enemies(shooter, unit):
+        return ()
+    edges = unit.oriented.edges
+    if "redirect-entrance" not in edges[direction.opposite].special:
+        return ()  # entering by an exit edge (or a plain one): over it like over any friend
+    if hex_ in netted_now(fight, phase):
+        if fight.tracing:
+            fight.note(phase, "redirect", f"{unit.tile.key} on {hex_} is netted and redirects nothing", RULE)
+        return ()
+    return tuple(d for d in DIRECTIONS if "redirect-exit" in edges[d].special)
+
+
+def follow(fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, phase: int,
+           go_on: Callable[[Hex, Direction], list[Hit]]) -> list[Hit] | None:
+    """A shot of ``shooter`` travelling ``direction`` enters ``hex_``: None when it flies on as usual, else the
+    hits of every branch it turns into there, each going on with ``go_on(hex_, new_direction)``."""
+    out = exits(fight, shooter, hex_, direction, phase)
+    if not out:
+        return None
+    redirector = fight.units[hex_]
+    paths = fight.scratch.setdefault("redirect", [])
+    assert isinstance(paths, list)
+    outer = not paths
+    if outer:
+        paths.append(set())
+    entered: set[Hex] = paths[0]
+    try:
+        if hex_ in entered:
+            if fight.tracing:
+                fight.note(phase, "redirect", f"the shot of {shooter.tile.key} on {shooter.hex} enters "
+                           f"{redirector.tile.key} on {hex_} a second time and stops", "RULINGS 51")
+            return []
+        entered.add(hex_)
+        if fight.tracing:
+            fight.note(phase, "redirect", f"{redirector.tile.key} on {hex_} turns the shot of {shooter.tile.key} on "
+                       f"{shooter.hex} towards {', '.join(d.name for d in out)}", RULE)
+        hits: list[Hit] = []
+        for d in out:
+            hits += go_on(hex_, d)
+        if fight.rules.option("redirect-revisit") == "branch":
+            entered.discard(hex_)
+        return hits
+    finally:
+        if outer:
+            paths.pop()
+
+
+def netted_now(fight: Fight, phase: int | None) -> frozenset[Hex]:
+    """The netted hexes in this phase, as read at its start: no unit leaves the board before its hits land, so
+    the reading holds until then (shared with the families that must know it between, e.g. the Trap)."""
+    key = ("nets", phase)
+    nets = fight.scratch.get(key)
+    if nets is None:
+        nets = fight.scratch[key] = effects.netted(fight.units, fight.sides)
+    assert isinstance(nets, frozenset)
+    return nets

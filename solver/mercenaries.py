@@ -1,0 +1,46 @@
+"""Mercenaries from Alabama (2E SPECIAL EXPANSION: 4 MERCENARIES FROM ALABAMA): hired tiles, for any tile the
+mercenary pool's data file (``solver/armies/mercenary.army``) gives.
+
+2E RULES: "In 2 player game each player gets one or two mercenary tiles ... In 3 or 4 player game every player
+chooses one mercenary tile. Chosen mercenary tile should be placed face down near other army tiles. Each mercenary
+tile can be drawn once per game during any tile-drawing, instead of a normal army tile. Mercenary, when played,
+belongs to one's army just as any other tile from this army."
+
+What a position can say is played here: a mercenary tile in a hand was drawn instead of an army tile, so drawing
+it leaves the deck as it was (:func:`draws_from_deck`), and placed it becomes the placing army's unit, written
+``owner=ARMY`` (NOTATION §10.4; :func:`placed_owner`). The Mad Bomber is the exception: as a non-player character
+(option ``mad-bomber=npc``, the default) he stays neutral wherever a player puts him (2E: "A player can put Mad
+Bomber somewhere on the board, discard him or keep him - just like with normal tiles"); with
+``mad-bomber=mercenary`` the placing player "puts his army marker ... on him" (2E, Mad Bomber as a mercenary).
+How many each player hires ("one or two", "one") and "once per game" need the whole game, which nhex does not keep
+yet: a game record with a mercenary is refused by name (exit 4; solver/features.py).
+
+The four Mercenaries' tiles have no data in any source found (``reference/tiles/mercenaries.json``): naming one is
+exit 4 (solver/tiles.py). Adding them is one file: their ``tile`` entries in ``solver/armies/mercenary.army``.
+"""
+
+from __future__ import annotations
+
+from .rules import RuleSet
+from .tiles import NEUTRAL_ARMY, Tile
+
+BOMBER = "mad-bomber"
+
+
+def is_mercenary(tile: Tile) -> bool:
+    return tile.army == NEUTRAL_ARMY
+
+
+def draws_from_deck(tile: Tile) -> bool:
+    """2E: a mercenary is drawn 'instead of a normal army tile': not from the deck."""
+    return not is_mercenary(tile)
+
+
+def placed_owner(tile: Tile, army: str, rules: RuleSet) -> str | None:
+    """The ``owner=`` of a unit ``army`` places from ``tile``: None for an army's own tile and for the neutral Mad
+    Bomber (option ``mad-bomber=npc``); ``army`` for a hired mercenary."""
+    if not is_mercenary(tile):
+        return None
+    if tile.name == BOMBER and rules.option("mad-bomber") == "npc":
+        return None
+    return army

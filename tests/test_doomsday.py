@@ -1,0 +1,536 @@
+"""The Doomsday Machine (issue 13). ES = ../shared/rules/rulebook-es-armies-doomsday-puzzles.txt, the Doomsday
+Machine sheet (Spanish OCR; quoted with an English translation); RULINGS = ../shared/RULINGS.md 49-57."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import battle, effects, notation
+from solver.hexes import Hex
+from solver.position import Position
+
+
+def position(text: str) -> Position:
+    return notation.parse_position(text)
+
+
+def outcomes(text: str) -> tuple[battle.Outcome, ...]:
+    return battle.resolve(position(text), trace=True)
+
+
+def fight(text: str) -> battle.Outcome:
+    found = outcomes(text)
+    assert len(found) == 1, [o.choices for o in found]
+    return found[0]
+
+
+def unit(outcome: battle.Outcome, label: str):
+    return outcome.position.unit_at(Hex.parse(label))
+
+
+def wounds(outcome: battle.Outcome, label: str) -> int:
+    found = unit(outcome, label)
+    assert found is not None, f"nothing on {label}"
+    return found.wounds
+
+
+def bonuses(text: str) -> dict[str, effects.Bonus]:
+    p = position(text)
+    reading = effects.read({u.hex: u for u in p.units}, p.rules)
+    return {h.label: b for h, b in reading.bonuses.items()}
+
+
+# --- long-distance modules (RULINGS 54) ------------------------------------------------------------------------
+
+SHEET_EXAMPLE = """
+    c4 doomsday:officer N
+    c3 doomsday:delta-shooter N
+    c2 doomsday:gamma-shooter N
+    c1 doomsday:alpha-shooter N
+    e3 doomsday:main-war-processor N
+    e2 moloch:blocker S
+    e1 doomsday:omega-shooter N
+"""
+
+
+def test_sheet_example_officer_reaches_delta_and_gamma_not_alpha_three_hexes_away():
+    """ES, the legend's example: "Officer afecta a ambos Delta y Gamma Shooters (trazados en verde). Sin
+    embargo, no afecta a Alpha Shooter que está a 3 hexágonos de distancia ya que el Módulo está demasiado
+    lejos" (the Officer affects both the Delta and the Gamma Shooter, drawn in green; it does not affect the
+    Alpha Shooter 3 hexes away, since the Module is too far)."""
+    found = bonuses(SHEET_EXAMPLE)
+    assert found["c3"].ranged == 1 and found["c2"].ranged == 1
+    assert "c1" not in found
+
+
+def test_sheet_example_main_war_processor_works_over_the_enemy_unit():
+    """ES, the same example: "Omega Shooter (trazado en rojo) está afectado por Main War Processor que puede
+    afectar a la unidad a dos espacios de distancia y funciona incluso sobre la unidad enemiga" (the Omega
+    Shooter, drawn in red, is affected by the Main War Processor, which can affect the unit two spaces away and
+    works even over the enemy unit). The enemy in between gets nothing."""
+    found = bonuses(SHEET_EXAMPLE)
+    assert found["e1"].extra_actions == 1
+    assert "e2" not in found
+
+
+def test_sheet_example_in_battle_the_boosted_shooters_hit_harder():
+    """ES legend: "Las unidades amigas conectadas por Módulos entre 1 & 2 hexágonos reciben la bonificación del
+    Módulo" (friendly units linked by Modules 1 to 2 hexes away receive the Module's bonus). The Gamma Shooter
+    two hexes from the Officer shoots at strength 2 over the Delta Shooter into the Moloch Blocker."""
+    result = fight("""
+        c4 doomsday:officer N
+        c3 doomsday:gamma-shooter N
+        c2 moloch:blocker N
+        a1 moloch:hq
+        e3 doomsday:hq
+    """)
+    # The Officer reaches the Gamma Shooter on c3 (adjacent): 2+2 over two phases (2 and 1) = 4 > Blocker's 3.
+    assert unit(result, "c2") is None
+
+
+def test_long_link_never_reaches_a_third_hex_nor_an_enemy():
+    """RULINGS 54: "never three hexes and never an enemy"."""
+    found = bonuses("""
+        c5 doomsday:officer N
+        c4 moloch:blocker N
+        c3 moloch:hybrid N
+        c2 doomsday:delta-shooter N
+    """)
+    assert found == {}
+
+
+def test_long_link_medic_two_hexes_away_saves_a_unit():
+    """ES Medic: "Una unidad conectada debe ignorar todos los daños de 1 ataque y el médico se descarta" (a
+    linked unit must ignore all the damage of 1 attack and the Medic is discarded); RULINGS 54: the Medic
+    reaches two hexes, over an enemy. The Moloch Hunter on c3 is between the Medic on c4 and the Delta on c2."""
+    result = fight("""
+        c4 doomsday:medic N
+        c3 moloch:blocker N
+        c2 doomsday:delta-shooter S
+        c1 moloch:hunter-killer S
+    """)
+    assert unit(result, "c2") is not None and wounds(result, "c2") == 0
+    assert unit(result, "c4") is None  # the Medic is discarded
+
+
+def test_netted_long_distance_module_gives_nothing():
+    """3E NET: a netted unit cannot 'add bonuses'; RULINGS 54 (issue 13: "a netted module gives nothing")."""
+    found = bonuses("""
+        c4 doomsday:officer N
+        c3 doomsday:delta-shooter N
+        c2 doomsday:gamma-shooter N
+        b4 borgo:net-fighter NW
+    """)
+    assert found == {}
+
+
+# --- redirection (RULINGS 49-52) -----------------------------------------------------------------------------------
+
+def test_fireblast_turns_a_friendly_shot_out_of_its_exit_edge():
+    """ES Fireblast: "Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de ataque
+    al salir" (any friendly ranged shot that enters this unit changes its direction of attack on leaving).
+    RULINGS 50: with its strength, and it goes no further on the old line."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NE
+        e2 moloch:blocker S
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "e2") == 2
+    assert wounds(result, "c1") == 0
+
+
+def test_shot_entering_by_the_exit_edge_passes_over_the_redirector():
+    """RULINGS 50: 'an attack entering through an exit edge passes over it like any friend' (ES legend:
+    'salida' exit, 'entrada' entrance)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast S
+        e2 moloch:blocker S
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "c1") == 2
+    assert wounds(result, "e2") == 0
+
+
+def test_fireblast_armor_on_its_exit_edge_and_enemy_shots_wound_it():
+    """RULINGS 49: the Fireblast has armor on N, its exit edge (ES: "Resistente & Armadura", tough and armor);
+    RULINGS 50: enemy attacks wound it. A Hybrid's strength-1 shot on the armored side does nothing; on
+    another side it wounds."""
+    result = fight("""
+        c4 doomsday:fireblast N
+        c1 moloch:hybrid S
+        d4 doomsday:fireblast N
+        d1 moloch:hybrid S
+        a1 doomsday:hq
+    """)
+    assert wounds(result, "c4") == 0
+    result = fight("""
+        c4 doomsday:fireblast S
+        c1 moloch:hybrid S
+    """)
+    assert wounds(result, "c4") == 1
+
+
+def test_tripler_sends_the_shot_out_of_its_three_exits_at_once():
+    """ES Tripler: "Cualquier disparo a distancia amigo que entre en esta unidad cambia de dirección de ataque
+    para las 3 salidas, atacando simultáneamente a las unidades en las 3 direcciones. Resistente." (any friendly
+    ranged shot entering this unit turns towards the 3 exits, attacking the units in the 3 directions at once.
+    Tough.)"""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:tripler N
+        c2 moloch:blocker N
+        e2 moloch:blocker N
+        a2 moloch:hq
+    """)
+    assert [wounds(result, h) for h in ("c2", "e2")] == [2, 2]
+    assert result.hq["moloch"] == 18
+
+
+def test_redirectors_chain():
+    """RULINGS 50: 'chains redirect again'; ES CONSEJOS TÁCTICOS: "mediante la creación de una cadena de unidades
+    especiales de reorientación" (by building a chain of special redirecting units)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NW
+        b3 doomsday:fireblast N
+        b1 moloch:blocker N
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "b1") == 2
+    assert wounds(result, "c1") == 0
+
+
+def test_redirect_loop_stops_the_shot():
+    """RULINGS 51 (no passage): a shot never enters the same redirector twice; it stops there. Two Fireblasts and
+    a Doom Net Fighter send the shot round c4 → b3 → c3 → c4: nothing is hit and the battle ends."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NW
+        b3 doomsday:fireblast NE
+        c3 doomsday:doom-net-fighter S
+        c1 moloch:blocker N
+        a2 moloch:blocker N
+    """)
+    assert wounds(result, "c1") == 0 and wounds(result, "a2") == 0
+    assert any(e.rule == "RULINGS 51" for e in result.trace)
+
+
+def test_gauss_beam_turns_at_a_redirector_and_wounds_every_enemy_on_the_new_line():
+    """RULINGS 50: 'a Gauss beam turns there, wounds every enemy on the new line, and goes no further on the old
+    one'."""
+    result = fight("""
+        c5 doomsday:gauss-cannon N
+        c4 doomsday:fireblast NE
+        d3 moloch:blocker N
+        e2 moloch:blocker N
+        c2 moloch:hq
+    """)
+    assert wounds(result, "d3") == 1 and wounds(result, "e2") == 1
+    assert result.hq["moloch"] == 20
+
+
+def test_netted_redirector_redirects_nothing():
+    """RULINGS 50: 'a netted redirector redirects nothing' (3E NET: a netted unit cannot perform any action);
+    the shot flies over it like over any friend."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NE
+        b4 borgo:net-fighter NW
+        e2 moloch:blocker S
+        c1 moloch:blocker N
+    """)
+    assert wounds(result, "c1") == 2
+    assert wounds(result, "e2") == 0
+
+
+def test_module_linked_to_the_redirector_changes_nothing_and_armor_counts_from_the_new_direction():
+    """RULINGS 50: 'modules linked to it change nothing' and 'armor counts from the new direction'. The Officer on
+    d4 links only the Fireblast; the Blocker's armor faces the turned shot (3E ARMOR: −1)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NE
+        d4 doomsday:officer NW
+        e2 moloch:blocker SW
+    """)
+    assert wounds(result, "e2") == 1
+
+
+def test_two_branches_on_one_unit_are_one_attack_for_a_medic():
+    """RULINGS 52: two branches of one shooter's redirected attack that hit the same unit in one phase are one
+    attack for a Medic (3E USING MEDICS: 'an attack ... of 1 enemy unit'). The Tripler's N and NE branches both
+    turn onto d2 (4 wounds, enough to kill the Blocker); the Moloch Medic absorbs them both."""
+    text = """
+        c5 doomsday:delta-shooter N
+        c4 doomsday:tripler N
+        c3 doomsday:fireblast NE
+        d3 doomsday:fireblast N
+        d2 moloch:blocker N
+        {medic}
+    """
+    assert unit(fight(text.format(medic="")), "d2") is None
+    saved = fight(text.format(medic="d1 moloch:medic S"))
+    assert wounds(saved, "d2") == 0 and unit(saved, "d1") is None
+
+
+def test_enemy_met_before_the_redirector_takes_the_shot():
+    """RULINGS 50: 'an enemy met before it takes the shot' (3E RANGED ATTACK: the first enemy on the line)."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c4 moloch:blocker N
+        c3 doomsday:fireblast NE
+        e1 moloch:blocker N
+    """)
+    assert wounds(result, "c4") == 2 and wounds(result, "e1") == 0
+
+
+# --- the Trap (RULINGS 53) -------------------------------------------------------------------------------------------
+
+def test_trap_explodes_when_an_enemy_melee_attack_hits_its_marked_side():
+    """ES Trap: "Cualquier ataque enemigo en el lado marcado activa Trap explotando de inmediato, infringe 1 daño
+    a cada unidad adyacente (los bonos no hacen efecto) amiga y enemiga (incluyendo CGs). Después de la
+    explosión se descarta." (Any enemy attack on the marked side sets the Trap off at once: 1 wound to every
+    adjacent unit, bonuses having no effect, friend and foe, HQs included. After the explosion it is
+    discarded.)"""
+    result = fight("""
+        c3 doomsday:trap N
+        c2 moloch:hunter-killer S
+        d3 doomsday:delta-shooter S
+        c4 doomsday:hq
+        a1 moloch:hq
+    """)
+    assert unit(result, "c3") is None  # discarded
+    assert unit(result, "c2") is None  # 1 wound kills the Hunter-Killer
+    assert wounds(result, "d3") == 1  # friends too
+    assert result.hq["doomsday"] == 19  # HQs included
+
+
+def test_trap_explodes_on_a_ranged_attack_on_its_marked_side():
+    """ES Trap ("Cualquier ataque enemigo", any enemy attack); RULINGS 53: melee or ranged."""
+    result = fight("""
+        c3 doomsday:trap N
+        c1 moloch:hybrid S
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 1
+
+
+def test_trap_hit_on_another_side_only_dies():
+    """RULINGS 53: 'an attack on another side ... only wounds it (one wound kills it)'."""
+    result = fight("""
+        c3 doomsday:trap S
+        c1 moloch:hybrid S
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 0
+
+
+def test_trap_explodes_on_a_gauss_beam():
+    """RULINGS 53: 'a Gauss beam too'. The Moloch Gauss Cannon's beam (printed SW) reaches the Trap's marked side."""
+    result = fight("""
+        c3 doomsday:trap N
+        c1 moloch:gauss-cannon NW
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 1
+
+
+def test_netted_trap_cannot_explode():
+    """RULINGS 53: 'a netted Trap cannot explode' (3E NET: a netted unit performs no action)."""
+    result = fight("""
+        c3 doomsday:trap N
+        c2 moloch:hunter-killer S
+        b3 moloch:net-fighter NE
+        d3 doomsday:delta-shooter S
+    """)
+    assert unit(result, "c3") is None and wounds(result, "d3") == 0
+
+
+def test_medic_neither_saves_the_trap_nor_is_spent():
+    """ES Trap: "No se puede reparar de ninguna manera" (it cannot be repaired in any way); RULINGS 53: a Medic
+    neither saves it nor is spent. The Medic on c5 reaches the Trap two hexes away (RULINGS 54)."""
+    result = fight("""
+        c3 doomsday:trap N
+        c2 moloch:hunter-killer S
+        c5 doomsday:medic N
+    """)
+    assert unit(result, "c3") is None and unit(result, "c5") is not None
+
+
+def test_instant_only_wounds_the_trap():
+    """RULINGS 53: 'an instant only wounds it' (an instant comes from no side)."""
+    p = position("""
+        c3 doomsday:trap N
+        d3 doomsday:delta-shooter S
+    """)
+    (_, after), = battle.wound(p, [(Hex.parse("c3"), 1)], "moloch:air-strike")
+    assert after.unit_at(Hex.parse("c3")) is None
+    assert after.unit_at(Hex.parse("d3")).wounds == 0
+
+
+# --- the HQ's rotation (RULINGS 55) ---------------------------------------------------------------------------------
+
+from solver import actions  # noqa: E402
+from solver.errors import IllegalAction  # noqa: E402
+from solver.position import Move  # noqa: E402
+
+ROTATION_BOARD = """
+    to-move doomsday
+    c3 doomsday:hq
+    c4 doomsday:delta-shooter N
+    d4 doomsday:officer N
+    a1 moloch:hq
+    b1 moloch:hybrid S
+"""
+
+
+def rotations(text: str, army: str = "doomsday") -> list[str]:
+    p = position(text)
+    return [str(a) for a in actions.legal_actions(p, army) if isinstance(a, Move) and a.by == "hq"]
+
+
+def test_hq_turns_one_friendly_unit_in_any_direction():
+    """ES CG: "En su turno puede girar una unidad amiga en cualquier dirección" (in its turn it may turn one
+    friendly unit in any direction). Every other facing of each own unit, modules included; never the HQ."""
+    found = rotations(ROTATION_BOARD)
+    assert "move c4 c4 S by hq" in found and "move d4 d4 SE by hq" in found
+    assert len(found) == 10  # five other facings for each of the two units
+    assert not any(a.startswith("move c3") for a in found)
+    after = actions.apply(position(ROTATION_BOARD), Move(Hex.parse("c4"), Hex.parse("c4"), _dir("S"), "hq"),
+                          "doomsday")
+    assert after.unit_at(Hex.parse("c4")).facing.name == "S"
+
+
+def _dir(name: str):
+    from solver.hexes import Direction
+
+    return Direction[name]
+
+
+def test_hq_rotation_only_once_a_turn():
+    """ES CONSEJOS TÁCTICOS: "la posibilidad de girar una unidad cada turno" (the chance to turn one unit every
+    turn); RULINGS 55: once."""
+    p = position(ROTATION_BOARD)
+    first = Move(Hex.parse("c4"), Hex.parse("c4"), _dir("S"), "hq")
+    used = actions.spend(p, first, "doomsday", actions.NOTHING_USED)
+    after = actions.apply(p, first, "doomsday")
+    assert not [a for a in actions.legal_actions(after, "doomsday", used) if isinstance(a, Move)]
+    with pytest.raises(IllegalAction, match="once"):
+        actions.apply(after, Move(Hex.parse("d4"), Hex.parse("d4"), _dir("S"), "hq"), "doomsday", used)
+
+
+def test_hq_rotation_never_moves_a_unit_nor_turns_an_enemy():
+    """RULINGS 55: 'it never moves a unit'; ES 'una unidad amiga' (a friendly unit)."""
+    p = position(ROTATION_BOARD)
+    with pytest.raises(IllegalAction, match="TO = FROM"):
+        actions.apply(p, Move(Hex.parse("c4"), Hex.parse("c5"), _dir("S"), "hq"), "doomsday")
+    with pytest.raises(IllegalAction, match="friendly"):
+        actions.apply(p, Move(Hex.parse("b1"), Hex.parse("b1"), _dir("N"), "hq"), "doomsday")
+
+
+def test_hq_rotation_is_the_doomsday_players_own_and_the_opponent_is_not_refused():
+    """ES CG: 'En su turno' (in its turn). On the opponent's turn the Doomsday HQ grants nothing, and listing the
+    opponent's moves is no longer refused (issue 13)."""
+    text = ROTATION_BOARD.replace("to-move doomsday", "to-move moloch") + "hand moloch moloch:battle\n"
+    assert rotations(text, "moloch") == []
+    assert "use moloch:battle" in [str(a) for a in actions.legal_actions(position(text), "moloch")]
+
+
+def test_netted_unit_or_netted_hq_cannot_turn():
+    """RULINGS 55: 'not a netted unit, nothing while the HQ is netted' (3E NET)."""
+    netted_unit = ROTATION_BOARD + "    b4 moloch:net-fighter NE\n"  # nets c4 (NE of b4)
+    assert not any(r.startswith("move c4") for r in rotations(netted_unit))
+    netted_hq = ROTATION_BOARD + "    b3 moloch:net-fighter NE\n"  # nets c3 (NE of b3)
+    assert rotations(netted_hq) == []
+
+
+# --- Battle and Push Back: the base instants by name (NOTATION §5) ------------------------------------------------
+
+
+def test_doomsday_battle_tile_starts_a_battle():
+    """ES BATTLE: "Comienza una batalla ... No se puede utilizar si un jugador ha robado la última loseta" (starts a
+    battle ... cannot be used once a player has drawn the last tile): the base Battle tile's rule."""
+    p = position("to-move doomsday\nc3 doomsday:hq\na1 moloch:hq\nhand doomsday doomsday:battle\n")
+    use = next(a for a in actions.legal_actions(p, "doomsday") if str(a) == "use doomsday:battle")
+    after = actions.apply(p, use, "doomsday")
+    assert actions.starts_battle(use, after)
+    last = position("to-move doomsday\nc3 doomsday:hq\na1 moloch:hq\nhand doomsday doomsday:battle\n"
+                    "deck doomsday 0\n")
+    assert "use doomsday:battle" not in [str(a) for a in actions.legal_actions(last, "doomsday")]
+
+
+def test_doomsday_push_back_pushes_an_adjacent_enemy_and_the_enemy_chooses_the_hex():
+    """ES PUSH BACK: "Empuja a una unidad enemiga adyacente a un hexágono vacio. Si hay varios, el enemigo
+    selecciona el hexágono." (Pushes an adjacent enemy unit to an empty hex. If there are several, the enemy picks
+    the hex.) A module may push (RULINGS 59)."""
+    p = position("to-move doomsday\nc2 doomsday:hq\nc4 doomsday:medic N\nc3 moloch:blocker N\na1 moloch:hq\n"
+                 "hand doomsday doomsday:push-back\n")
+    push = next(a for a in actions.player_actions(p, "doomsday") if str(a) == "use doomsday:push-back c4 c3")
+    results = actions.results(p, push, "doomsday")
+    assert sorted(label for label, _ in results) == ["moloch puts the pushed unit on b2",
+                                                     "moloch puts the pushed unit on d2"]
+
+
+# --- a whole game: nhex check replays a Doomsday record ------------------------------------------------------------
+
+DOOMSDAY_GAME = """
+game
+players doomsday moloch
+1. doomsday: hq c4
+2. moloch: hq c1
+3. doomsday: draw delta-shooter; place delta-shooter c5 NE
+4. moloch: draw blocker hybrid; place blocker b1 SE; place hybrid e1 SW
+5. doomsday: draw fireblast officer medic; discard medic; place fireblast d4 N; move c5 c5 N by hq; place officer b4 NE
+6. moloch: draw battle guard scout; discard guard; use battle
+"""
+
+
+def test_a_doomsday_game_record_replays_with_the_hqs_rotation_and_a_battle():
+    """ES CG: "En su turno puede girar una unidad amiga" (in its turn it may turn one friendly unit), written
+    `move HEX HEX FACING by hq` (NOTATION §10.4); nothing of the army is refused in a record (issue 13)."""
+    from solver.game import check
+
+    report = check(notation.parse(DOOMSDAY_GAME))
+    assert report.verdict == "legal", (report.line, report.action, report.problem)
+
+
+def test_a_second_hq_rotation_in_one_turn_is_illegal_in_a_record():
+    """RULINGS 55: once in its player's turn."""
+    from solver.game import check
+
+    record = DOOMSDAY_GAME.replace("move c5 c5 N by hq;", "move c5 c5 N by hq; move c5 c5 NW by hq;")
+    report = check(notation.parse(record))
+    assert report.verdict == "illegal" and "once" in (report.problem or "")
+
+
+def test_redirect_loop_stops_under_either_reading_of_rulings_51():
+    """RULINGS 51, option redirect-revisit: 'shot' (every branch of the shot shares what it entered) or 'branch'
+    (only its own path); a loop ends either way."""
+    text = """
+        rules 3.0 redirect-revisit=branch
+        c5 doomsday:delta-shooter N
+        c4 doomsday:fireblast NW
+        b3 doomsday:fireblast NE
+        c3 doomsday:doom-net-fighter S
+        c1 moloch:blocker N
+    """
+    result = fight(text)
+    assert wounds(result, "c1") == 0
+    assert any(e.rule == "RULINGS 51" for e in result.trace)
+
+
+def test_long_medic_linked_to_two_units_hit_at_once_its_owner_picks():
+    """ES: "En el caso del Módulo Médic, si está conectado a dos unidades, y ambas son destruidas, el jugador elige
+    cuál de ellos se verá afectado por Médic" (where the Medic is linked to two units and both are destroyed, the
+    player chooses which of them the Medic affects); RULINGS 54. Its link reaches c4 and c3."""
+    found = outcomes("""
+        c5 doomsday:medic N
+        c4 doomsday:omega-shooter N
+        c3 doomsday:alpha-shooter N
+        b3 moloch:hunter-killer N
+        b4 moloch:hunter-killer N
+    """)
+    survivors = sorted(tuple(sorted(h for h in ("c3", "c4") if unit(o, h) is not None)) for o in found)
+    assert survivors == [("c3",), ("c4",)]
+    assert all(any("Medic" in c for c in o.choices) for o in found)
