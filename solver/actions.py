@@ -7,7 +7,7 @@ and the Transport from the army sheets (ES, PL). Battles belong to :mod:`solver.
 Glossary (see also :mod:`solver.hexes` and :mod:`solver.battle`):
 
 own unit
-    A unit the acting player commands (``unit.army``).
+    A unit the acting player controls (:func:`controller`: its army, or the army that took it over).
 free move
     A move of one hex and/or a rotation that the board grants instead of a tile in hand: Mobility, a
     Transport. It is written ``move FROM TO FACING [by SOURCE]`` (NOTATION §5).
@@ -41,6 +41,7 @@ from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from .rules import RuleSet
 from .tiles import Kind, Tile, army as army_data
 
 #: The armies whose between-battle rules nhex implements. The others raise RuleNotImplemented where their
@@ -128,13 +129,27 @@ NOTHING_USED: frozenset[Spent] = frozenset()
 
 
 @lru_cache(maxsize=4096)
-def _nets(units: tuple[Unit, ...]) -> frozenset[Hex]:
-    return effects.netted({u.hex: u for u in units})
+def _reading(units: tuple[Unit, ...], rules: RuleSet) -> tuple[effects.Sides, frozenset[Hex]]:
+    by_hex = {u.hex: u for u in units}
+    sides = effects.takeovers(by_hex, rules)
+    return sides, effects.netted(by_hex, sides)
 
 
 def netted(position: Position) -> frozenset[Hex]:
     """The netted hexes of ``position`` (memoised: the turn rules ask about one position many times)."""
-    return _nets(position.units)
+    return _reading(position.units, position.rules)[1]
+
+
+def sides(position: Position) -> effects.Sides:
+    """Who controls each unit taken over in ``position`` (PL VEGAS: derived, never written)."""
+    return _reading(position.units, position.rules)[0]
+
+
+def controller(position: Position, unit: Unit) -> str:
+    """Who controls ``unit`` between battles: the army that took it over, else its commander (PL VEGAS, Sztab:
+    a taken unit "pod każdym względem traktowana jest jak własna", in every respect Vegas's own; RULINGS 17).
+    Every "is this the player's unit" of the turn rules asks this."""
+    return effects.side(unit, sides(position))
 
 
 @lru_cache(maxsize=64)
@@ -244,11 +259,12 @@ def _recon_reach(position: Position, army: str, nets: frozenset[Hex], by_tile: b
     """
     if not by_tile and position.rules.option("recon-center-moves") == "move-tile":
         return 1
-    captured = effects.captured_modules({u.hex: u for u in position.units}, nets)
+    taken = sides(position)
+    captured = effects.captured_modules({u.hex: u for u in position.units}, nets, taken)
     for unit in position.units:
         module = unit.tile.module
         if (module is not None and module.type == "double-move" and unit.hex not in nets
-                and effects.side_of(unit, captured) == army):
+                and effects.side_of(unit, captured, taken) == army):
             return 2  # a Recon Center a Scoper holds works for the Scoper's side (RULINGS 8)
     return 1
 
@@ -295,7 +311,7 @@ def _mover_problem(position: Position, army: str, source: Hex, nets: frozenset[H
     unit = position.unit_at(source)
     if unit is None:
         return f"{NO_UNIT} ({source})"
-    if unit.army != army:
+    if controller(position, unit) != army:
         return own_rule
     if source in nets:
         return MOVE_NETTED
@@ -313,8 +329,9 @@ def _fixed(position: Position, unit: Unit) -> bool:
 def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
     """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
     units = {u.hex: u for u in position.units}
-    return sorted(module.hex for module, target, side in effects.links(units, nets)
-                  if target.hex == unit.hex and side.army == army
+    taken = sides(position)
+    return sorted(module.hex for module, target, side in effects.links(units, nets, taken)
+                  if target.hex == unit.hex and effects.side(side, taken) == army
                   and effects.link_effect(module).type == "grant-mobility")
 
 
@@ -374,9 +391,9 @@ def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: He
     target = position.unit_at(target_hex)
     if pusher is None:
         return f"{NO_UNIT} ({pusher_hex})"
-    if pusher.army != army:
+    if controller(position, pusher) != army:
         return PUSH_OWN
-    if target is None or target.army == army or pusher_hex.distance(target_hex) != 1:
+    if target is None or controller(position, target) == army or pusher_hex.distance(target_hex) != 1:
         return PUSH_ADJACENT
     if pusher_hex in nets or target_hex in nets:
         return PUSH_NETTED
@@ -406,7 +423,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
         allowed = [use.targets[2]]
     pushed = position.unit_at(target)
     assert pushed is not None  # _push_problem found a unit to push there
-    owner = pushed.army
+    owner = controller(position, pushed)
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
                   _arrived(replace(position, units=_moved(position, target, dest, None), hands=hands), dest))
@@ -418,7 +435,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
 
 def _sniper_problem(position: Position, army: str, target: Hex) -> str | None:
     unit = position.unit_at(target)
-    if unit is None or unit.army == army or unit.is_hq:
+    if unit is None or controller(position, unit) == army or unit.is_hq:
         return SNIPER_TARGET
     return None
 
@@ -430,7 +447,7 @@ def _grenade_problem(position: Position, army: str, target: Hex, nets: frozenset
     if hq.hex in nets:
         return GRENADE_NETTED
     unit = position.unit_at(target)
-    if unit is None or unit.army == army or unit.is_hq or hq.hex.distance(target) != 1:
+    if unit is None or controller(position, unit) == army or unit.is_hq or hq.hex.distance(target) != 1:
         return GRENADE_TARGET
     return None
 
@@ -461,7 +478,7 @@ def _hits(position: Position, use: Use, army: str) -> list[tuple[Hex, int]]:
         # toughness given by modules included.
         unit = position.unit_at(target)
         assert unit is not None
-        bonus = effects.bonuses({u.hex: u for u in position.units}, nets, position.rules).get(target)
+        bonus = effects.bonuses({u.hex: u for u in position.units}, nets, position.rules, sides(position)).get(target)
         return [(target, unit.health + (bonus.toughness if bonus else 0))]
     area = air_strike_area(position, target)
     if area is None:
@@ -751,7 +768,7 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
                 yield Use(tile, (unit.hex, target), facing)
     elif name == "push-back":
         for pusher in position.units:
-            if pusher.army != army:
+            if controller(position, pusher) != army:
                 continue
             for _, target in position.board.neighbours(pusher.hex):
                 if _push_problem(position, army, pusher.hex, target, nets) is not None:

@@ -168,7 +168,6 @@ NOT_IMPLEMENTED = {
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "redirect": "redirection (Doomsday Machine)",
     "trap": "the Trap (Doomsday Machine)",
-    "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
 
@@ -263,7 +262,6 @@ TURN_NOT_IMPLEMENTED = {
     "spy": "spies (New York, Babel 13)",
     "trap": "the Trap (Doomsday Machine)",
     "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
-    "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }

@@ -1,0 +1,128 @@
+"""Control takeover (Vegas HQ and Agitator; PL Przejęcie Kontroli): the enemy unit on the taking link fights for
+Vegas "in every respect" while it stays linked.
+
+PL VEGAS, Sztab: "Wroga jednostka, która jest połączona ze Sztabem Vegas (…jeden kierunek działania Cechy
+specjalnej) zostaje automatycznie przejęta i pod każdym względem traktowana jest jak własna … Jednostka jest
+przejęta dopóty, dopóki jest przyłączona przez Sztab Vegas. Nie można przejąć wrogiego Sztabu." (An enemy unit
+linked to the Vegas HQ — which has ONE direction of its ability — is taken over automatically and treated in
+every respect as Vegas's own … it stays taken while linked. An enemy HQ cannot be taken.) Agitator: "cechę
+Przejęcia Kontroli, analogiczną jak cecha Sztabu" (the same ability as the HQ's).
+
+This family owns the point ``takeovers`` (:func:`solver.effects.takeovers`): control is derived from where the
+tiles stand, read again at the start of every battle phase (RULINGS 17), so a unit is released the moment its
+taker dies, is netted or is pushed away, and taken the moment a taker links it. Everything else — a taken
+module boosting Vegas, a taken unit's former HQ striking it, Vegas Medics saving it, nets and shots treating it as
+Vegas — follows from :func:`solver.effects.side`, which every rule already asks.
+
+PL VEGAS, Sytuacje szczególne:
+
+* "Przejęcie Kontroli jest silniejsze od Sieci, tzn. jeśli Sieciarz i Agitator (lub Sztab Vegas) skierują na
+  siebie nawzajem swoje działania, wtedy to Sieciarz zostaje przejęty, a Agitator nie zostaje zasieciowany."
+  (Takeover is stronger than a Net: when a Net Fighter and an Agitator aim at each other, the Net Fighter is
+  taken and the Agitator is not netted.) A taken Net Fighter is Vegas's, so its net on the Agitator is a net
+  on a friend and nets nothing: reading takeovers before nets gives exactly this.
+* Otherwise a netted taker takes nothing (RULINGS 19; PL Sieć: a netted unit may not "dodawać bonusów ani
+  wykonywać jakichkolwiek akcji").
+* "Agitator przejmuje Skopera, a nie odwrotnie. Jednak jeśli Skoper skieruje swoją cechę na Agitatora, zaś
+  Agitator jest zwrócony w inną stronę niż Skoper, wtedy w normalny sposób Skoper przejmuje Agitatora."
+  (The Agitator takes the Scoper, not the reverse; but a Scoper aimed at an Agitator that looks elsewhere
+  takes the Agitator as usual.) A taken Scoper is Vegas's and captures no Vegas module; an Agitator a free
+  Scoper holds works for the Scoper's side (RULINGS 8, 20), taking for the Outpost.
+
+The reading is a shrinking fixed point: every taker starts active; a taker netted (or captured by a Scoper)
+given the current takeovers stops taking; releasing units only adds nets on Vegas units, so the set of active
+takers only shrinks and the reading ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..hexes import Hex, around
+from ..tiles import Kind
+from . import Ability, Units
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..position import Unit
+    from ..rules import RuleSet
+
+TAKEOVER = "control-takeover"
+SCOPER = "take-over-enemy-modules"
+
+
+def _takes(unit: Unit) -> bool:
+    module = unit.tile.module
+    return module is not None and module.type == TAKEOVER
+
+
+def takers(units: Units) -> list[Unit]:
+    """The units with the takeover link (the Vegas HQ, Agitators), in board order."""
+    return [u for _, u in sorted(units.items()) if _takes(u)]
+
+
+def linked(units: Units, taker: Unit) -> list[Unit]:
+    """The units the taker's link icons point at (the Vegas HQ has one, its SE edge as printed: RULINGS 16)."""
+    near = around(taker.hex)
+    return [other for d in taker.oriented.links if (other := units.get(near[d])) is not None]
+
+
+def controlled(units: Units, rules: RuleSet | None = None) -> dict[Hex, str]:
+    """Who controls each unit taken over, by hex (see the module docstring for the reading)."""
+    from ..effects import netted  # the reading of nets needs the takeovers: imported when used
+
+    active = takers(units)
+    if not active:
+        return {}
+    while True:
+        sides = _taken_by(units, active)
+        nets = netted(units, sides)
+        held = _held_by_scopers(units, active, nets, sides)
+        still = [t for t in active if t.hex not in nets and t.hex not in held]
+        if len(still) == len(active):
+            # Takers a free Scoper holds take for the Scoper's side (RULINGS 8: the module works for it).
+            for taker in (t for t in takers(units) if t.hex in held and t.hex not in nets):
+                side = sides.get(held[taker.hex].hex, held[taker.hex].army)
+                for other in linked(units, taker):
+                    if not other.is_hq and sides.get(other.hex, other.army) != side:
+                        sides[other.hex] = side
+            return sides
+        active = still
+
+
+def _taken_by(units: Units, active: list[Unit]) -> dict[Hex, str]:
+    sides: dict[Hex, str] = {}
+    for taker in active:
+        for other in linked(units, taker):
+            # "Nie można przejąć wrogiego Sztabu": an HQ is never taken; a friend is not "taken".
+            if other.is_hq or other.army == taker.army:
+                continue
+            sides[other.hex] = taker.army
+    return sides
+
+
+def _held_by_scopers(units: Units, active: list[Unit], nets: frozenset[Hex], sides: dict[Hex, str]
+                     ) -> dict[Hex, Unit]:
+    """Takers (modules) that a free enemy Scoper links while the taker does not link the Scoper back."""
+    held: dict[Hex, Unit] = {}
+    for hex_, unit in units.items():
+        module = unit.tile.module
+        if module is None or module.type != SCOPER or hex_ in nets:
+            continue
+        own = sides.get(hex_, unit.army)
+        near = around(hex_)
+        for d in unit.oriented.links:
+            other = units.get(near[d])
+            if (other is None or not _takes(other) or other.tile.kind is not Kind.MODULE
+                    or sides.get(other.hex, other.army) == own):
+                continue
+            if any(back.hex == hex_ for back in linked(units, other)):
+                continue  # aimed at each other: the Agitator wins and takes the Scoper
+            held[other.hex] = unit
+    return held
+
+
+class ControlTakeover(Ability):
+    module_effects = frozenset({TAKEOVER})
+
+    def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
+        return controlled(units, rules)
