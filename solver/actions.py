@@ -567,7 +567,8 @@ def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
     if position.unit_at(action.hex) is not None:
         raise IllegalAction(str(action), HEX_TAKEN)
     # 3E GAME SEQUENCE: "The first player places their HQ on any empty space on the board."
-    return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq),))
+    # PL VEGAS, Sztab: a directional HQ's facing decides its takeover edge (NOTATION §10.2 `hq HEX FACING`).
+    return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq, action.facing),))
 
 
 def _draw(position: Position, draw: Draw, army: str) -> Position:

@@ -136,8 +136,10 @@ def _refuse_missing_rules(position: Position) -> None:
         missing = abilities.missing_rule(unit.tile)
         if missing is not None:
             raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
-    if position.foundations:
-        raise RuleNotImplemented(f"foundations in battle ({position.foundations[0].tile.key}, Babel 13)")
+    for foundation in position.foundations:
+        # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
+        if not abilities.present(frozenset({foundation.tile})):
+            raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
 
 
 class Fight:

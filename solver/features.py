@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
-from .hexes import Direction
 from .tiles import NEUTRAL_ARMY
 from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Use
 
@@ -89,8 +88,6 @@ def unimplemented_action(action: Action) -> Feature | None:
         return Feature("putting Prize markers on units (B13 PRIZE MARKERS)")
     if isinstance(action, Place) and action.by is not None:
         return Feature("the Smart Transporter's placement (PL Transporter)")
-    if isinstance(action, PlaceHQ) and action.facing is not Direction.N:
-        return Feature("directional HQs (an HQ placed facing other than N; PL Vegas, Sztab)")
     if isinstance(action, Use) and action.foundations:
         return Feature("hitting foundations instead of units (B13 ROOTS ISSUES)")
     return None

@@ -1,0 +1,198 @@
+"""Vegas (PL Duel book, ../shared/rules/rulebook-pl-duel-smart-vegas.txt, part VEGAS and its "Sytuacje
+szczególne"; RULINGS 16-20, 25, 26, 40, 42): control takeover, Mines, Rotation, Castling, the HQ's facing.
+Polish is quoted from the OCR with diacritics restored, followed by an English translation."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import actions, battle, effects, notation
+from solver.errors import IllegalAction
+from solver.hexes import Hex
+from solver.position import Position
+
+
+def position(text: str) -> Position:
+    return notation.parse_position(text)
+
+
+def fight(text: str) -> battle.Outcome:
+    found = battle.resolve(position(text), trace=True)
+    assert len(found) == 1, [o.choices for o in found]
+    return found[0]
+
+
+def sides(text: str) -> dict[str, str]:
+    p = position(text)
+    reading = effects.read({u.hex: u for u in p.units}, p.rules)
+    return {h.label: army for h, army in reading.sides.items()}
+
+
+def alive(outcome: battle.Outcome) -> set[str]:
+    return {u.hex.label for u in outcome.position.units}
+
+
+# --- control takeover (PL VEGAS, Sztab and Agitator) ------------------------------------------------------------
+
+
+def test_a_unit_the_agitator_links_fights_for_vegas_and_strikes_its_own_hq():
+    """PL VEGAS, Sztab: "zostaje automatycznie przejęta i pod każdym względem traktowana jest jak własna" (it is
+    taken over automatically and treated in every respect as Vegas's own); Agitator: "cechę Przejęcia Kontroli,
+    analogiczną jak cecha Sztabu" (the same takeover as the HQ's). The taken Ripper hits the Smart HQ."""
+    text = """
+        c3 vegas:agitator N
+        c2 smart:ripper N
+        c1 smart:hq N
+        a3 vegas:hq N
+    """
+    assert sides(text) == {"c2": "vegas"}
+    outcome = fight(text)
+    assert outcome.hq["smart"] == 20 - 2
+    assert "c2" not in alive(outcome)  # and its former HQ strikes it (RULINGS 17): melee 1 kills the Ripper
+
+
+def test_the_vegas_hq_takes_over_only_through_its_one_takeover_edge():
+    """PL VEGAS, Sztab: "należy zwrócić uwagę, że Sztab Vegas posiada jeden kierunek działania Cechy specjalnej"
+    (mind that the Vegas HQ has one direction of its ability); RULINGS 16: edge SE as printed, turned with the HQ's
+    facing."""
+    text = """
+        c3 vegas:hq N
+        d3 smart:ripper N
+        c2 smart:cyborg N
+    """
+    assert sides(text) == {"d3": "vegas"}
+    turned = """
+        c3 vegas:hq SW
+        d3 smart:ripper N
+        c2 smart:cyborg N
+    """
+    assert sides(turned) == {"c2": "vegas"}  # facing SW turns the takeover edge to N
+
+
+def test_an_enemy_hq_is_never_taken_over():
+    """PL VEGAS, Sztab: "Nie można przejąć wrogiego Sztabu." (An enemy HQ cannot be taken over.) The Smart HQ
+    the Agitator links stays Smart's and strikes the Agitator."""
+    text = """
+        c3 vegas:agitator N
+        c2 smart:hq N
+    """
+    assert sides(text) == {}
+    assert "c3" not in alive(fight(text))
+
+
+def test_takeover_beats_a_net_aimed_back_at_the_agitator():
+    """PL VEGAS, Sytuacje szczególne: "Przejęcie Kontroli jest silniejsze od Sieci, tzn. jeśli Sieciarz i Agitator
+    (lub Sztab Vegas) skierują na siebie nawzajem swoje działania, wtedy to Sieciarz zostaje przejęty, a Agitator
+    nie zostaje zasieciowany." (Takeover is stronger than a Net: when a Net Fighter and an Agitator aim at each
+    other, the Net Fighter is taken and the Agitator is not netted.) RULINGS 20."""
+    text = """
+        c3 vegas:agitator N
+        c2 smart:net-fighter N
+        d1 smart:hq N
+    """
+    p = position(text)
+    reading = effects.read({u.hex: u for u in p.units}, p.rules)
+    assert dict(reading.sides) == {Hex.parse("c2"): "vegas"}
+    assert reading.nets == frozenset()
+    assert "c2" not in alive(fight(text))  # its own HQ strikes the taken Net Fighter
+
+
+def test_a_net_from_another_unit_stops_the_agitator():
+    """RULINGS 19; PL OPIS POSZCZEGÓLNYCH IKON, Sieć: a netted unit may not "dodawać bonusów ani wykonywać
+    jakichkolwiek akcji" (add bonuses or perform any actions): an Agitator netted by a Net Fighter it does not
+    link takes nothing."""
+    assert sides("""
+        c3 vegas:agitator N
+        c2 smart:ripper N
+        c4 smart:net-fighter S
+    """) == {}
+
+
+def test_the_agitator_takes_the_scoper_aimed_back_at_it():
+    """PL VEGAS, Sytuacje szczególne: "Przejęcie kontroli jest silniejsze od działania Skopera z armii Posterunku,
+    tzn. jeśli Skoper i Agitator skierują na siebie nawzajem swoje działania, wtedy Agitator przejmuje Skopera,
+    a nie odwrotnie." (Takeover is stronger than the Outpost Scoper: aimed at each other, the Agitator takes the
+    Scoper, not the reverse.) RULINGS 20."""
+    text = """
+        c3 vegas:agitator N
+        c2 outpost:scoper N
+    """
+    assert sides(text) == {"c2": "vegas"}
+    p = position(text)
+    units = {u.hex: u for u in p.units}
+    taken = effects.takeovers(units, p.rules)
+    assert effects.captured_modules(units, effects.netted(units, taken), taken) == {}
+
+
+def test_a_scoper_takes_an_agitator_that_looks_elsewhere():
+    """PL VEGAS, Sytuacje szczególne: "Jednak jeśli Skoper skieruje swoją cechę na Agitatora, zaś Agitator jest
+    zwrócony w inną stronę niż Skoper, wtedy w normalny sposób Skoper przejmuje Agitatora." (But if the Scoper
+    aims at the Agitator and the Agitator faces elsewhere, the Scoper takes the Agitator as usual.) The Agitator
+    then works for the Outpost (RULINGS 8): the unit it links is the Outpost's."""
+    text = """
+        c3 vegas:agitator N
+        c4 outpost:scoper N
+        c2 smart:ripper N
+    """
+    p = position(text)
+    units = {u.hex: u for u in p.units}
+    taken = effects.takeovers(units, p.rules)
+    assert Hex.parse("c3") in effects.captured_modules(units, effects.netted(units, taken), taken)
+    assert sides(text) == {"c2": "outpost"}
+
+
+def test_a_unit_is_released_in_the_phase_after_its_agitator_dies():
+    """RULINGS 17; PL VEGAS, Sztab: "Jednostka jest przejęta dopóty, dopóki jest przyłączona" (the unit is taken
+    only while it is linked). The Cyborg kills the Agitator in phase 3; in phase 2 the Ripper is Smart's again
+    and strikes the Vegas Guardian."""
+    text = """
+        c3 vegas:agitator N
+        c2 smart:ripper N
+        c1 vegas:guardian N
+        b3 smart:cyborg N
+    """
+    outcome = fight(text)
+    assert "c3" not in alive(outcome) and "c1" not in alive(outcome)
+    still_taken = fight("""
+        c3 vegas:agitator N
+        c2 smart:ripper N
+        c1 vegas:guardian N
+    """)
+    assert "c1" in alive(still_taken)
+
+
+def test_a_taken_module_boosts_vegas():
+    """RULINGS 17 ("Vegas modules work on it, its former army's modules do not"); PL VEGAS, Sztab: "pod każdym
+    względem" (in every respect). A taken Smart Officer adds +1 to a Vegas Shooter's shot."""
+    outcome = fight("""
+        c3 vegas:agitator N
+        c2 smart:officer NE
+        d1 vegas:shooter SE
+        d3 smart:hq N
+    """)
+    assert outcome.hq["smart"] == 20 - 2
+
+
+def test_a_vegas_medic_saves_a_taken_unit():
+    """RULINGS 17; PL KWESTIA MEDYKA: "Medyk pochłania obrażenia zadane przez jednego wroga" (the Medic absorbs
+    the wounds of one enemy). A taken Ripper is Vegas's, so the Vegas Medic linked to it absorbs the Smart
+    Cyborg's shot and is discarded."""
+    outcome = fight("""
+        c3 vegas:agitator N
+        c2 smart:ripper N
+        c1 vegas:medic S
+        b2 smart:cyborg N
+    """)
+    assert "c2" in alive(outcome) and "c1" not in alive(outcome)
+
+
+def test_the_vegas_hq_is_placed_with_a_facing_that_turns_its_takeover_edge():
+    """NOTATION §10.2 `hq HEX FACING`; PL VEGAS, Sztab: "jeden kierunek działania" (one direction of the ability):
+    the HQ's facing is the player's choice when it is placed, and decides which hex it takes over."""
+    from solver.position import PlaceHQ
+    from solver.hexes import Direction
+    start = position("to-move vegas")
+    placed = actions.apply(start, PlaceHQ(Hex.parse("c3"), Direction.SW), "vegas")
+    hq = placed.unit_at(Hex.parse("c3"))
+    assert hq is not None and hq.facing is Direction.SW
+    assert str(PlaceHQ(Hex.parse("c3"), Direction.SW)) == "hq c3 SW"
