@@ -59,6 +59,8 @@ OFF_BOARD = "the hex is not on the board (3E BOARD DESCRIPTION)"
 HEX_TAKEN = "a tile goes on an empty hex (3E USING TILES: 'each space may only contain a single unit')"
 BOARD_FULL = "the board is full: a Battle has begun and the turn is over (3E USING TILES, BATTLE)"
 HQ_BY_PLACE = "the HQ is placed at the start of the game, with `hq HEX` (3E GAME SEQUENCE)"
+PLACE_BY = ("`place … by transporter` puts the tile on the hex of the player's own Transporter (PL SMART, "
+            "Transporter): there is none there")
 INSTANT_NOT_PLACED = "an Instant Action tile is used, not placed on the board (3E USING TILES)"
 UNIT_NOT_USED = "a unit tile is placed on the board, not used (3E USING TILES)"
 SECOND_HQ = "the army's HQ is already on the board (3E GAME SEQUENCE)"
@@ -545,6 +547,8 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), HQ_BY_PLACE)
     if tile.army != army:
         raise IllegalAction(str(place), OWN_TILES)
+    if place.by is not None:  # a family claims the placements it grants (the Smart Transporter's)
+        raise IllegalAction(str(place), PLACE_BY)
     missing = _missing_turn_rule(tile)
     if missing is not None:
         raise RuleNotImplemented(missing)

@@ -596,7 +596,8 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
         reading = effects.read(units, position.rules)
         fight.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
         fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
-        return Outcome(replace(position, units=tuple(units.values())), {}, tuple(script.made))
+        # fight.position: an ability may have changed more than the units (a Bio-droid back on its pile)
+        return Outcome(replace(fight.position, units=tuple(units.values())), {}, tuple(script.made))
 
     results: dict[tuple, tuple[tuple[str, ...], Position]] = {}
     for outcome in leaves(_explore(run)):

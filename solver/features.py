@@ -17,7 +17,7 @@ from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .tiles import NEUTRAL_ARMY
-from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Use
+from .position import BuyEnergy, Position, Procedure, Push, PutPrize, Use
 
 Action = object  # any action value; only the §10 ones are looked at
 
@@ -86,8 +86,6 @@ def unimplemented_action(action: Action) -> Feature | None:
         return Feature("the New York Pusher's push (B13 Push Back icon)")
     if isinstance(action, PutPrize):
         return Feature("putting Prize markers on units (B13 PRIZE MARKERS)")
-    if isinstance(action, Place) and action.by is not None:
-        return Feature("the Smart Transporter's placement (PL Transporter)")
     if isinstance(action, Use) and action.foundations:
         return Feature("hitting foundations instead of units (B13 ROOTS ISSUES)")
     return None

@@ -107,6 +107,22 @@ OPTIONS: tuple[RuleOption, ...] = (
         "when nothing changes); 3E BATTLE ATLAS: 'A Battle caused by a full board that removes no unit ends "
         "the game in a draw'. 'compare-health' ends it as after the Final Battle.",
     ),
+    RuleOption(
+        "transporter-netted-swap", "no", ("no", "yes"),
+        "Whether Smart may swap a placed tile onto the hex of a netted Transporter.",
+        "RULINGS 22 (unsettled there); PL SMART, Transporter: the player 'może zdjąć z planszy Transporter'; PL "
+        "OPIS POSZCZEGÓLNYCH IKON, Sieć: a netted unit may not 'wykonywać jakichkolwiek akcji' and PL KWESTIA "
+        "SIECIARZA: 'Zasieciowana jednostka nie może się poruszyć w żaden sposób'. 'no': the swap is the "
+        "Transporter's ability, which a net stops; 'yes' reads it as the player's placement only.",
+    ),
+    RuleOption(
+        "takeover-by-captured-agitator", "yes", ("yes", "no"),
+        "Whether an Agitator that an Outpost Scoper holds takes over for the Outpost (its link works for the "
+        "Scoper's side) or takes nothing ('no').",
+        "PL VEGAS, Sytuacje szczególne: 'w normalny sposób Skoper przejmuje Agitatora' (the Scoper takes the "
+        "Agitator as usual); RULINGS 8: a module a Scoper holds works for the Outpost. The book does not say "
+        "what the held Agitator's takeover does.",
+    ),
     # --- variants and multiplayer (NOTATION §10.6) ---
     RuleOption(
         "beginning", "standard", ("standard", "alternative"),

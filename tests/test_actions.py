@@ -560,12 +560,9 @@ def test_player_actions_leave_the_push_destination_open():
 
 def test_other_armies_special_rules_are_refused_by_name():
     """The brief: a rule not yet implemented raises RuleNotImplemented naming it (non-base armies)."""
-    p = pos("c3 vegas:hq\nc1 moloch:hq\nhand vegas vegas:rotation")
+    p = pos("c3 doomsday:hq\nc1 moloch:hq\nhand doomsday doomsday:battle")
     with pytest.raises(RuleNotImplemented):
-        legal_actions(p, "vegas")
-    smart = pos("c3 smart:hq\nc1 moloch:hq\nhand smart smart:move")
-    with pytest.raises(RuleNotImplemented):
-        legal_actions(smart, "smart")
+        legal_actions(p, "doomsday")
 
 
 def test_placing_is_cheap():

@@ -357,12 +357,12 @@ def test_cli_check_on_positions_and_puzzles(capsys, tmp_path):
 def test_cli_check_names_a_rule_it_does_not_implement(capsys, tmp_path):
     """The brief: a rule not yet implemented raises RuleNotImplemented naming it; `nhex check` reports it at
     its line (exit 2: nhex cannot judge this input) instead of guessing."""
-    agitator = tmp_path / "vegas.nhex"
-    agitator.write_text(MIDGAME.replace("outpost", "vegas")
-                        + "1. vegas: draw agitator scout medic; discard scout; place agitator c2 N\n")
-    assert main(["check", str(agitator)]) == 2
-    assert capsys.readouterr().err == (f"{agitator}:8: place vegas:agitator c2 N: not implemented yet: control "
-                                       "takeover (Vegas HQ and Agitator, Duel) (vegas:agitator)\n")
+    doomsday = tmp_path / "doomsday.nhex"
+    doomsday.write_text(MIDGAME.replace("outpost", "doomsday")
+                        + "1. doomsday: draw trap gauss-cannon battle; discard battle; place trap c2 N\n")
+    assert main(["check", str(doomsday)]) == 2
+    assert capsys.readouterr().err == (f"{doomsday}:8: place doomsday:trap c2 N: not implemented yet: the Trap "
+                                       "(Doomsday Machine) (doomsday:trap)\n")
 
 
 def test_cli_moves(capsys):

@@ -165,7 +165,6 @@ NOT_IMPLEMENTED = {
     "shotgun": "the Shotgun (New York, Babel 13)",
     "rocket": "the Rocket Launcher (New York, Babel 13)",
     "push": "the Pusher (New York, Babel 13)",
-    "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "redirect": "redirection (Doomsday Machine)",
     "trap": "the Trap (Doomsday Machine)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
@@ -256,13 +255,10 @@ def points_on(units: Iterable[Unit]) -> Points:
 
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
 TURN_NOT_IMPLEMENTED = {
-    "transport": "the Smart Transporter's swap on placement (Duel)",
     "push": "the Pusher's push (New York, Babel 13)",
-    "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "spy": "spies (New York, Babel 13)",
     "trap": "the Trap (Doomsday Machine)",
     "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
-    "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
 

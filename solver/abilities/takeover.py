@@ -79,7 +79,10 @@ def controlled(units: Units, rules: RuleSet | None = None) -> dict[Hex, str]:
         held = _held_by_scopers(units, active, nets, sides)
         still = [t for t in active if t.hex not in nets and t.hex not in held]
         if len(still) == len(active):
-            # Takers a free Scoper holds take for the Scoper's side (RULINGS 8: the module works for it).
+            # Takers a free Scoper holds take for the Scoper's side (RULINGS 8: the module works for it; option
+            # takeover-by-captured-agitator).
+            if rules is not None and not rules.enabled("takeover-by-captured-agitator"):
+                return sides
             for taker in (t for t in takers(units) if t.hex in held and t.hex not in nets):
                 side = sides.get(held[taker.hex].hex, held[taker.hex].army)
                 for other in linked(units, taker):
