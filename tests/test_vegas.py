@@ -196,3 +196,101 @@ def test_the_vegas_hq_is_placed_with_a_facing_that_turns_its_takeover_edge():
     hq = placed.unit_at(Hex.parse("c3"))
     assert hq is not None and hq.facing is Direction.SW
     assert str(PlaceHQ(Hex.parse("c3"), Direction.SW)) == "hq c3 SW"
+
+
+# --- the takeover rotation (RULINGS 18) ------------------------------------------------------------------------
+
+TAKING = """
+    a1 vegas:hq N
+    c2 smart:ripper N
+    e1 smart:hq N
+    to-move vegas
+    hand vegas vegas:agitator
+"""
+
+
+def test_vegas_may_turn_a_unit_at_the_moment_it_takes_it_over_once():
+    """PL VEGAS, Sztab: "Ponadto w momencie przejmowania gracz prowadzący armią Vegas może dowolnie obrócić
+    przejmowaną właśnie jednostkę." (At the moment of takeover Vegas may turn the unit being taken as it likes.)
+    RULINGS 18: once per takeover, right after the action that caused it (`move HEX HEX FACING by takeover`)."""
+    from solver.position import Move, Place
+    from solver.hexes import Direction
+    from solver.tiles import tile
+    p = position(TAKING)
+    place = Place(tile("vegas:agitator"), Hex.parse("c3"), Direction.N)
+    used = actions.spend(p, place, "vegas", actions.NOTHING_USED)
+    after = actions.apply(p, place, "vegas")
+    turn = Move(Hex.parse("c2"), Hex.parse("c2"), Direction.NE, "takeover")
+    assert "move c2 c2 NE by takeover" in {str(a) for a in actions.legal_actions(after, "vegas", used)}
+    turned = actions.apply(after, turn, "vegas", used)
+    assert turned.unit_at(Hex.parse("c2")).facing is Direction.NE
+    again = actions.spend(after, turn, "vegas", used)
+    with pytest.raises(IllegalAction, match="just taken"):
+        actions.apply(turned, Move(Hex.parse("c2"), Hex.parse("c2"), Direction.S, "takeover"), "vegas", again)
+
+
+def test_a_unit_held_since_an_earlier_turn_gets_no_takeover_rotation():
+    """RULINGS 18: the turn comes only "at the moment of takeover" ("w momencie przejmowania"); a unit held since
+    before the turn began is no longer being taken."""
+    from solver.position import Move
+    from solver.hexes import Direction
+    held = position("a1 vegas:hq N\nc3 vegas:agitator N\nc2 smart:ripper N\ne1 smart:hq N\nto-move vegas")
+    assert not any(isinstance(a, Move) and a.by == "takeover" for a in actions.legal_actions(held, "vegas"))
+    with pytest.raises(IllegalAction):
+        actions.apply(held, Move(Hex.parse("c2"), Hex.parse("c2"), Direction.S, "takeover"), "vegas")
+
+
+def test_vegas_may_move_a_unit_it_controls():
+    """PL VEGAS, Sztab: a taken unit "pod każdym względem traktowana jest jak własna" (is in every respect
+    Vegas's own): Vegas's Move tile moves it, and Smart can no longer move it."""
+    text = "a1 vegas:hq N\nc3 vegas:agitator N\nc2 smart:ripper N\ne1 smart:hq N\nhand vegas vegas:move\nhand smart smart:move"
+    p = position(text)
+    assert "use vegas:move c2 d1 N" in {str(a) for a in actions.legal_actions(p, "vegas")}
+    assert not any(str(a).startswith("use smart:move c2") for a in actions.legal_actions(p, "smart"))
+
+
+# --- Rotation and Castling (PL ŻETONY NATYCHMIASTOWE) ----------------------------------------------------------
+
+INSTANTS = """
+    a1 vegas:hq N
+    b1 vegas:guardian N
+    c3 smart:hq N
+    to-move vegas
+    hand vegas vegas:rotation vegas:castling
+"""
+
+
+def test_rotation_turns_one_own_unit_the_hq_too():
+    """PL OBRÓT: "Zagranie tego żetonu pozwala dowolnie obrócić jeden własny Żeton." (Playing it turns one own tile
+    as the player likes.) The Vegas HQ is a tile of its own, and its facing matters (its one takeover edge)."""
+    p = position(INSTANTS)
+    after = actions.apply(p, notation.parse_action("use vegas:rotation a1 SE", "vegas"), "vegas")
+    assert after.unit_at(Hex.parse("a1")).facing.name == "SE" and after.hand("vegas") == (p.hand("vegas")[1],)
+    with pytest.raises(IllegalAction):
+        actions.apply(p, notation.parse_action("use vegas:rotation c3 SE", "vegas"), "vegas")
+
+
+def test_rotation_of_a_netted_unit_is_not_allowed():
+    """RULINGS 26; PL KWESTIA SIECIARZA: "Zasieciowana jednostka nie może się poruszyć w żaden sposób" (a netted
+    unit cannot move in any way)."""
+    p = position(INSTANTS + "c1 smart:net-fighter NE\n")  # its net (S, turned to SW) points at b1
+    assert Hex.parse("b1") in actions.netted(p)
+    with pytest.raises(IllegalAction):
+        actions.apply(p, notation.parse_action("use vegas:rotation b1 S", "vegas"), "vegas")
+
+
+def test_castling_swaps_two_adjacent_own_units_keeping_their_facings():
+    """PL ROSZADA: "Dwie sąsiadujące ze sobą własne jednostki (także Sztab) mogą zamienić się miejscami, lecz nie
+    mogą się przy tym obrócić." (Two adjacent own units, the HQ too, may swap places, without turning.) RULINGS 40."""
+    p = position(INSTANTS.replace("b1 vegas:guardian N", "b1 vegas:guardian S"))
+    after = actions.apply(p, notation.parse_action("use vegas:castling b1 a1", "vegas"), "vegas")
+    assert after.unit_at(Hex.parse("a1")).tile.key == "vegas:guardian"
+    assert after.unit_at(Hex.parse("a1")).facing.name == "S"
+    assert after.unit_at(Hex.parse("b1")).is_hq
+
+
+def test_castling_with_a_netted_unit_is_not_allowed():
+    """PL ROSZADA: "Zasieciowana jednostka nie może wykonać Roszady." (A netted unit cannot castle.)"""
+    p = position(INSTANTS + "c1 smart:net-fighter NE\n")
+    with pytest.raises(IllegalAction):
+        actions.apply(p, notation.parse_action("use vegas:castling a1 b1", "vegas"), "vegas")

@@ -36,15 +36,31 @@ takers only shrinks and the reading ends.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Iterable
 
+from ..errors import IllegalAction
 from ..hexes import Hex, around
+from ..position import Move
 from ..tiles import Kind
 from . import Ability, Units
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..position import Unit
+    from ..actions import Spent
+    from ..position import Action, Position, Unit
     from ..rules import RuleSet
+
+#: ``move HEX HEX FACING by takeover`` (NOTATION §10.2): the taker's army turns the unit it has just taken.
+BY_TAKEOVER = "takeover"
+#: Spent markers: the hexes held by a takeover before the last action, and that an action was done this turn.
+HELD_BEFORE = "held-before-last-action"
+SNAPSHOT = "takeover-snapshot"
+_NOWHERE = Hex(99, 99)
+
+NOT_JUST_TAKEN = ("takeover rotation: only a unit just taken over, at the moment of the takeover, and only by "
+                  "the army that took it (PL VEGAS, Sztab: \"w momencie przejmowania gracz prowadzący armią Vegas "
+                  "może dowolnie obrócić przejmowaną właśnie jednostkę\"; RULINGS 18)")
+TAKEOVER_IN_PLACE = "takeover rotation: the unit turns where it stands (NOTATION §10.2: TO = FROM)"
 
 TAKEOVER = "control-takeover"
 SCOPER = "take-over-enemy-modules"
@@ -125,7 +141,58 @@ def _held_by_scopers(units: Units, active: list[Unit], nets: frozenset[Hex], sid
 
 
 class ControlTakeover(Ability):
+    """The takeover (the point ``takeovers``) and the free turn of a unit at the moment it is taken.
+
+    PL VEGAS, Sztab: "w momencie przejmowania gracz prowadzący armią Vegas może dowolnie obrócić przejmowaną właśnie
+    jednostkę" (at the moment of takeover Vegas may turn the unit being taken as it likes); Sytuacje szczególne:
+    "Fakt, że jednostka uwolniła się spod kontroli … nie oznacza, że obraca się ona automatycznie w poprzednim
+    kierunku" (a freed unit does not turn back by itself). RULINGS 18: once per takeover, right after the action
+    that caused it. A unit is "just taken" when it is held now on a hex that was not held before the last action
+    (the turn's ``used`` carries that snapshot; the first action of a turn has none before it, so nothing is
+    just taken then). The turn after a takeover inside a battle is not offered (the battle ends the turn).
+    """
+
     module_effects = frozenset({TAKEOVER})
 
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return controlled(units, rules)
+
+    def _just_taken(self, position: Position, army: str, used: frozenset[Spent]) -> list[Unit]:
+        if not any(s.source == SNAPSHOT for s in used):
+            return []
+        from ..actions import sides
+        before = {s.hex for s in used if s.source == HELD_BEFORE}
+        return [u for u in position.units if sides(position).get(u.hex) == army and u.hex not in before
+                and not u.is_hq]
+
+    def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
+                     every_destination: bool) -> Iterable[Action]:
+        from ..actions import _same_look, distinct_facings
+        for unit in self._just_taken(position, army, used):
+            for facing in distinct_facings(unit.tile):
+                if not _same_look(unit.tile, facing, unit.facing):
+                    yield Move(unit.hex, unit.hex, facing, BY_TAKEOVER)
+
+    def turn_results(self, position: Position, action: Action, army: str,
+                     used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
+        if not isinstance(action, Move) or action.by != BY_TAKEOVER:
+            return None
+        from .. import actions
+        if action.target != action.source:
+            raise IllegalAction(str(action), TAKEOVER_IN_PLACE)
+        unit = position.unit_at(action.source)
+        if unit is None or unit not in self._just_taken(position, army, used):
+            raise IllegalAction(str(action), NOT_JUST_TAKEN)
+        if action.facing is None or action.facing == unit.facing:
+            raise IllegalAction(str(action), actions.MOVE_NOTHING)
+        return (("", replace(position, units=actions._moved(position, unit.hex, unit.hex, action.facing))),)
+
+    def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
+        from ..actions import Spent, sides
+        kept = {s for s in used if s.source not in (HELD_BEFORE, SNAPSHOT)}
+        if isinstance(action, Move) and action.by == BY_TAKEOVER:
+            # Turned once: the unit is no longer "just taken"; others taken by the same action still are.
+            held = {s for s in used if s.source == HELD_BEFORE} | {Spent(action.source, HELD_BEFORE)}
+        else:
+            held = {Spent(h, HELD_BEFORE) for h in sides(position)}
+        return frozenset(kept | held | {Spent(_NOWHERE, SNAPSHOT)})
