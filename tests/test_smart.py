@@ -190,3 +190,46 @@ def test_a_smart_hq_on_the_board_does_not_stop_ordinary_placements():
     assert "place smart:cyborg b3 N" in {str(a) for a in actions.legal_actions(p, "smart")}
     v = position("c3 smart:hq N\na1 vegas:hq SE\nto-move vegas\nhand vegas vegas:shooter")
     assert "place vegas:shooter b3 N" in {str(a) for a in actions.legal_actions(v, "vegas")}
+
+
+# --- in a game record (solver/game.py) -------------------------------------------------------------------------
+
+DUEL = """
+game
+players smart vegas
+deck smart 20
+deck vegas 20
+c3 smart:hq
+a1 vegas:hq
+"""
+
+
+def _check(text: str):
+    from solver import game
+    record = notation.parse(text)
+    return game.check(record)
+
+
+def test_a_destroyed_bio_droid_is_the_first_tile_drawn():
+    """PL SMART, Bio-droid: "Gdy gracz będzie dociągał żetony, pierwszy na rękę trafi Bio-droid." (When the player
+    draws, the Bio-droid is the first tile to come to hand.) RULINGS 24. The Vegas HQ kills it in the battle."""
+    opening = DUEL + ("1. smart: draw bio-droid battle move; discard move; place bio-droid b1 N; use battle\n"
+                      "2. vegas: draw shooter guardian bodyguard; discard bodyguard; place shooter e3 N\n")
+    report = _check(opening + "3. smart: draw cyborg ripper twister; discard ripper; place cyborg e1 N\n")
+    assert report.verdict == "illegal" and "first tile drawn" in report.problem, report.problem
+    report = _check(opening + "3. smart: draw bio-droid cyborg ripper; discard ripper; place cyborg e1 N\n")
+    assert report.ok, report.problem
+    assert tile("smart:bio-droid") not in report.state.discard_pile("smart")
+
+
+def test_after_terror_the_opponent_places_nothing_for_one_turn():
+    """PL TERROR: "w najbliższej turze przeciwnik nie może wystawić żadnej jednostki na planszę (może jednak
+    normalnie zagrywać Żetony Natychmiastowe, poruszać jednostki itd.)" (in their next turn the opponent may place
+    no unit, but may play instants, move units, etc.) RULINGS 23: Mines and Transporter swaps too; one turn."""
+    opening = DUEL + "1. smart: draw terror cyborg ripper; discard ripper; use terror; place cyborg e1 N\n"
+    report = _check(opening + "2. vegas: draw shooter guardian medic; discard medic; place shooter e3 N\n")
+    assert report.verdict == "illegal" and "Terror" in report.problem, report.problem
+    report = _check(opening + "2. vegas: draw shooter guardian move; discard guardian; use move a1 a2 N\n"
+                    "3. smart: draw twister golem-mk3 battle; discard battle\n"
+                    "4. vegas: draw medic scout; discard scout; place shooter e3 N\n")
+    assert report.ok, report.problem
