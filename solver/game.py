@@ -381,7 +381,9 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
 def _turn_action(state: GameState, action: Action, army: str, number: int, now: _Turn) -> GameState:
     """One action of a normal turn, checked against the order of the turn (3E DRAWING TILES, BATTLE)."""
     text = str(action)
-    if now.over:
+    if now.over and not (isinstance(action, Move) and action.by == "takeover"):
+        # RULINGS 18: the one thing after a battle is the turn of a unit taken over during it ("może ją obrócić
+        # natychmiast po zakończeniu Bitwy", PL VEGAS, Sytuacje szczególne).
         raise IllegalAction(text, BATTLE_BEGUN)
     if isinstance(action, Draw):
         return _draw(state, action, army, number, now)
@@ -404,6 +406,8 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
     state, now.used = _act(state, action, army, now.used)
     if actions.starts_battle(action, state.position):
         now.over = True
+        # What the battle takes over is "just taken" after it: the turn rules reckon it from this moment.
+        now.used = actions.spend(state.position, Pass(), army, now.used)
         why = "the Battle tile" if isinstance(action, Use) else "the board is full"
         state = _battle(state, f"{why}; 3E BATTLE")
     return state

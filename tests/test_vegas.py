@@ -294,3 +294,31 @@ def test_castling_with_a_netted_unit_is_not_allowed():
     p = position(INSTANTS + "c1 smart:net-fighter NE\n")
     with pytest.raises(IllegalAction):
         actions.apply(p, notation.parse_action("use vegas:castling a1 b1", "vegas"), "vegas")
+
+
+def test_a_unit_taken_over_during_a_battle_may_be_turned_right_after_it():
+    """PL VEGAS, Sytuacje szczególne: "Jeśli Agitator (lub Sztab Vegas) przejmie kontrolę nad wrogą jednostką w
+    trakcie Bitwy, może ją obrócić natychmiast po zakończeniu Bitwy." (If the Agitator takes over an enemy unit
+    during a Battle, Vegas may turn it right after the Battle.) RULINGS 18; NOTATION §10.2: the rotation follows
+    the last action before the battle. The Shooter kills the Net Fighter holding the Agitator in phase 3; in
+    phase 2 the Agitator takes the Ripper."""
+    from solver import game
+    record = """
+game
+players vegas smart
+deck vegas 20
+deck smart 20
+a1 vegas:hq
+e3 smart:hq
+c3 vegas:agitator N
+c2 smart:ripper N
+c4 smart:net-fighter S
+"""
+    turned = game.check(notation.parse(
+        record + "1. vegas: draw shooter battle move; discard move; place shooter b4 N; use battle; "
+                 "move c2 c2 S by takeover\n"))
+    assert turned.ok, turned.problem
+    assert turned.state.position.unit_at(Hex.parse("c2")).facing.name == "S"
+    early = game.check(notation.parse(
+        record + "1. vegas: draw shooter battle move; discard move; move c2 c2 S by takeover\n"))
+    assert early.verdict == "illegal" and "just taken" in early.problem

@@ -149,7 +149,10 @@ class ControlTakeover(Ability):
     kierunku" (a freed unit does not turn back by itself). RULINGS 18: once per takeover, right after the action
     that caused it. A unit is "just taken" when it is held now on a hex that was not held before the last action
     (the turn's ``used`` carries that snapshot; the first action of a turn has none before it, so nothing is
-    just taken then). The turn after a takeover inside a battle is not offered (the battle ends the turn).
+    just taken then). For a takeover inside a battle the turn comes right after it ("może ją obrócić natychmiast po
+    zakończeniu Bitwy", PL VEGAS, Sytuacje szczególne): the game record's checker snapshots the held units when
+    the battle begins and accepts the rotation after it; the solver's search ends with the battle and does not
+    list it. The rotation is the taker's decision whoever's turn it is (NOTATION §10.2).
     """
 
     module_effects = frozenset({TAKEOVER})
@@ -157,13 +160,15 @@ class ControlTakeover(Ability):
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return controlled(units, rules)
 
-    def _just_taken(self, position: Position, army: str, used: frozenset[Spent]) -> list[Unit]:
+    def _just_taken(self, position: Position, army: str | None, used: frozenset[Spent]) -> list[Unit]:
+        """Units just taken over by ``army`` (None: by anyone)."""
         if not any(s.source == SNAPSHOT for s in used):
             return []
         from ..actions import sides
         before = {s.hex for s in used if s.source == HELD_BEFORE}
-        return [u for u in position.units if sides(position).get(u.hex) == army and u.hex not in before
-                and not u.is_hq]
+        held = sides(position)
+        return [u for u in position.units if u.hex in held and (army is None or held[u.hex] == army)
+                and u.hex not in before and not u.is_hq]
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
@@ -181,7 +186,9 @@ class ControlTakeover(Ability):
         if action.target != action.source:
             raise IllegalAction(str(action), TAKEOVER_IN_PLACE)
         unit = position.unit_at(action.source)
-        if unit is None or unit not in self._just_taken(position, army, used):
+        # The taker's decision, whoever's turn it is (NOTATION §10.2: the record writes it in the turn line of
+        # the action that caused the takeover); the turn rules list it only for the taker (turn_actions).
+        if unit is None or unit not in self._just_taken(position, None, used):
             raise IllegalAction(str(action), NOT_JUST_TAKEN)
         if action.facing is None or action.facing == unit.facing:
             raise IllegalAction(str(action), actions.MOVE_NOTHING)
