@@ -322,3 +322,30 @@ c4 smart:net-fighter S
     early = game.check(notation.parse(
         record + "1. vegas: draw shooter battle move; discard move; move c2 c2 S by takeover\n"))
     assert early.verdict == "illegal" and "just taken" in early.problem
+
+
+DUEL_POSITION = """
+to-move vegas
+a1 vegas:hq SE
+e1 smart:hq
+c3 vegas:agitator N
+c2 smart:ripper N
+d3 smart:transporter N
+b3 vegas:mine
+hand vegas vegas:rotation vegas:castling vegas:mine
+"""
+
+
+def test_battle_moves_and_check_accept_a_smart_and_vegas_position(tmp_path, capsys):
+    """Issue 11: "`battle`, `moves` and `check` accept every Smart and Vegas position"; the battle's trace names
+    the takeover (PL VEGAS, Agitator)."""
+    from solver.cli import main
+    path = tmp_path / "duel.nhex"
+    path.write_text(DUEL_POSITION)
+    assert main(["battle", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "smart:ripper on c2 fights for vegas" in out
+    assert main(["moves", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "use vegas:castling c2 c3" in out and "place vegas:mine b2 N" in out and "use vegas:rotation a1 N" in out
+    assert main(["check", str(path)]) == 0

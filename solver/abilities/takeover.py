@@ -47,6 +47,7 @@ from . import Ability, Units
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
+    from ..battle import Fight
     from ..position import Action, Position, Unit
     from ..rules import RuleSet
 
@@ -159,6 +160,26 @@ class ControlTakeover(Ability):
 
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return controlled(units, rules)
+
+    def phase_hits(self, fight: Fight, phase: int) -> list:
+        """No hits: a judge's trace names every takeover and release as control is read at the phase's start."""
+        if fight.tracing:
+            seen: dict = fight.__dict__.setdefault("_control_noted", {})
+            now = dict(fight.sides)
+            for hex_ in sorted(set(seen) | set(now)):
+                if seen.get(hex_) == now.get(hex_):
+                    continue
+                unit = fight.units.get(hex_)
+                if unit is None:
+                    continue
+                if hex_ in now:
+                    fight.note(phase, "takeover", f"{unit.tile.key} on {hex_} fights for {now[hex_]} (control "
+                               "takeover)", "PL VEGAS, Sztab, Agitator; RULINGS 17")
+                else:
+                    fight.note(phase, "takeover", f"{unit.tile.key} on {hex_} is released and fights for "
+                               f"{unit.army} again", "PL VEGAS, Sztab: 'dopóki jest przyłączona'; RULINGS 17")
+            fight.__dict__["_control_noted"] = now
+        return []
 
     def _just_taken(self, position: Position, army: str | None, used: frozenset[Spent]) -> list[Unit]:
         """Units just taken over by ``army`` (None: by anyone)."""
