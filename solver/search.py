@@ -364,7 +364,24 @@ class Enumerator:
             if self.families:
                 found += self.family_places(state)
         found += self.free_moves(state)
+        if self.families:
+            found = [self.opponent_turns(step) for step in found]
         return found
+
+    def opponent_turns(self, step: Step) -> Step:
+        """A takeover the player's action causes lets the taking army turn the unit at once (RULINGS 18): each
+        way it may is one more branch of the opponent's choice."""
+        from .abilities.takeover import ControlTakeover
+        branches = []
+        for label, nxt in step.branches:
+            if not any(u.tile.module is not None and u.tile.module.type == "control-takeover"
+                                   for u in nxt.position.units):
+                branches.append((label, nxt))
+                continue
+            for turn, position, used in ControlTakeover().pending_turns(nxt.position, self.player, nxt.used):
+                branches.append(("; ".join(filter(None, (label, turn))),
+                                 replace(nxt, position=self._norm(position), used=used)))
+        return replace(step, branches=tuple(branches))
 
     def placement_runs(self, state: State) -> list[Step]:
         """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes."""

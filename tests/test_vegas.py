@@ -349,3 +349,23 @@ def test_battle_moves_and_check_accept_a_smart_and_vegas_position(tmp_path, caps
     out = capsys.readouterr().out
     assert "use vegas:castling c2 c3" in out and "place vegas:mine b2 N" in out and "use vegas:rotation a1 N" in out
     assert main(["check", str(path)]) == 0
+
+
+def test_the_solver_lets_vegas_turn_a_unit_the_players_move_hands_it():
+    """RULINGS 18; PL VEGAS, Sztab: the takeover rotation is Vegas's at the moment of takeover, whoever's turn it
+    is. Smart moving its Ripper onto the Agitator's link lets Vegas turn it against the Smart HQ: that play no
+    longer keeps the Smart HQ whole, while moving it elsewhere does."""
+    from solver.search import Solver
+    card = notation.parse('''puzzle "t"
+player smart
+offer smart:move
+play 1
+goal hp smart >= 20
+b2 smart:hq
+e3 vegas:hq
+c3 vegas:agitator N
+d1 smart:ripper N
+''')
+    plays = [s.actions for s in Solver(card, jobs=1).solve().solutions]
+    assert ("use smart:move d1 c1 N",) in plays
+    assert not any(a.startswith("use smart:move d1 c2") for play in plays for a in play)

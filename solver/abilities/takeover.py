@@ -141,6 +141,11 @@ def _held_by_scopers(units: Units, active: list[Unit], nets: frozenset[Hex], sid
     return held
 
 
+def sides_of(position: Position) -> dict:
+    from ..actions import sides
+    return dict(sides(position))
+
+
 class ControlTakeover(Ability):
     """The takeover (the point ``takeovers``) and the free turn of a unit at the moment it is taken.
 
@@ -190,6 +195,29 @@ class ControlTakeover(Ability):
         held = sides(position)
         return [u for u in position.units if u.hex in held and (army is None or held[u.hex] == army)
                 and u.hex not in before and not u.is_hq]
+
+    def pending_turns(self, position: Position, player: str, used: frozenset[Spent]
+                      ) -> list[tuple[str, Position, frozenset[Spent]]]:
+        """Every way the other armies may turn the units they have just taken over (their decision, RULINGS 18),
+        for a search that plays only ``player``'s actions: ``(label, position, used)``, the first one turning
+        nothing. Only ``[("", position, used)]`` when nothing is pending."""
+        from ..actions import Spent, _moved, distinct_facings
+        theirs = [u for u in self._just_taken(position, None, used) if sides_of(position).get(u.hex) != player]
+        results = [("", position, used)]
+        for unit in theirs:
+            taker = sides_of(position)[unit.hex]
+            grown = []
+            for label, now, spent in results:
+                done = spent | {Spent(unit.hex, HELD_BEFORE)}
+                grown.append((label, now, done))
+                for facing in distinct_facings(unit.tile):
+                    if facing == unit.facing:
+                        continue
+                    turned = replace(now, units=_moved(now, unit.hex, unit.hex, facing))
+                    text = f"{taker} turns the unit it took on {unit.hex} to {facing.name}"
+                    grown.append(("; ".join(filter(None, (label, text))), turned, done))
+            results = grown
+        return results
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
