@@ -153,3 +153,18 @@ def test_a_mine_does_not_count_for_a_full_board():
     p = position(BASE + "hand vegas vegas:mine")
     after = actions.apply(p, Place(tile("vegas:mine"), H("e3"), Direction.N), "vegas")
     assert not actions.starts_battle(Place(tile("vegas:mine"), H("e3"), Direction.N), after)
+
+
+def test_new_yorks_mine_follows_the_same_rule():
+    """B13 FOUNDATION TILES, Mine: the same tile rule as the Duel Mine (a unit entering is destroyed with it):
+    one family serves both armies."""
+    p = position("""
+        c3 moloch:hq N
+        a1 outpost:hq N
+        d2 new-york:mine N
+        d3 moloch:blocker N
+        to-move moloch
+        hand moloch moloch:move
+    """)
+    after = actions.apply(p, Use(tile("moloch:move"), (H("d3"), H("d2")), Direction.N), "moloch")
+    assert "d2" not in board(after) and "d3" not in board(after) and mines(after) == set()

@@ -369,3 +369,25 @@ d1 smart:ripper N
     plays = [s.actions for s in Solver(card, jobs=1).solve().solutions]
     assert ("use smart:move d1 c1 N",) in plays
     assert not any(a.startswith("use smart:move d1 c2") for play in plays for a in play)
+
+
+def test_a_netted_vegas_hq_takes_nothing():
+    """RULINGS 19; PL OPIS POSZCZEGÓLNYCH IKON, Sieć: a netted unit may not "wykonywać jakichkolwiek akcji" (perform
+    any actions). The Net Fighter nets the Vegas HQ without being on its takeover edge."""
+    assert sides("""
+        c3 vegas:hq N
+        d3 smart:ripper N
+        c4 smart:net-fighter S
+    """) == {}
+
+
+def test_the_former_armys_modules_no_longer_boost_a_taken_unit():
+    """RULINGS 17: "its former army's modules do not" work on it (PL VEGAS, Sztab: "pod każdym względem"). A Smart
+    Officer linked to the taken Cyborg adds nothing: the Cyborg's shot at the Smart HQ is 1, not 2."""
+    outcome = fight("""
+        c3 vegas:agitator N
+        c2 smart:cyborg N
+        b2 smart:officer NE
+        d1 smart:hq N
+    """)
+    assert outcome.hq["smart"] == 20 - 1
