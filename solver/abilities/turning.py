@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction
 from ..position import Use
-from ..tiles import Kind
+from ..tiles import Kind, Tile
 from . import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,7 +41,7 @@ def _usable(position: Position, action: Action, name: str, army: str) -> bool:
     return isinstance(action, Use) and action.tile.kind is Kind.INSTANT and action.tile.name == name
 
 
-def _common(position: Position, use: Use, army: str):
+def _common(position: Position, use: Use, army: str) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
     """The checks every instant shares, and the hands without it."""
     from .. import actions
     if use.tile.army != army:
@@ -58,7 +58,7 @@ def _own_free(position: Position, army: str, hex_: Hex) -> bool:
     return unit is not None and controller(position, unit) == army and hex_ not in netted(position)
 
 
-def _in_hand(position: Position, army: str, name: str):
+def _in_hand(position: Position, army: str, name: str) -> list[Tile]:
     return [t for t in dict.fromkeys(position.hand(army))
             if t.kind is Kind.INSTANT and t.name == name and t.army == army]
 
