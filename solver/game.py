@@ -393,6 +393,9 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
         raise IllegalAction(text, HQ_LATE)
     if isinstance(action, Place) and now.terror:
         raise IllegalAction(text, TERROR_BAN)
+    if isinstance(action, Use) and action.tile.name == "battle" and state.last_tile_turn is not None:
+        # A Bio-droid back on an emptied pile does not undo that the last tile was drawn (RULINGS 24).
+        raise IllegalAction(text, actions.BATTLE_AFTER_LAST_TILE)
     if not isinstance(action, Move):
         if now.must_draw and not now.drawn:
             raise IllegalAction(text, DRAW_FIRST)

@@ -233,3 +233,19 @@ def test_after_terror_the_opponent_places_nothing_for_one_turn():
                     "3. smart: draw twister golem-mk3 battle; discard battle\n"
                     "4. vegas: draw medic scout; discard scout; place shooter e3 N\n")
     assert report.ok, report.problem
+
+
+def test_a_bio_droid_back_on_an_empty_pile_does_not_undo_the_last_draw():
+    """RULINGS 24: "if that happens after the last tile was drawn, the end of the game stays triggered" (PL SMART,
+    Bio-droid; 3E BATTLE: no Battle tile once a player has drawn their last tile)."""
+    text = DUEL.replace("deck smart 20", "deck smart 3") + (
+        "1. smart: draw bio-droid move ripper; discard move; place bio-droid b1 N\n"
+        "2. vegas: draw sniper battle shooter; discard shooter; use sniper b1; use battle\n")
+    report = _check(text)
+    assert report.verdict == "illegal" and "last tile" in report.problem, report.problem
+    assert report.action == "use vegas:battle"
+    # the Sniper's kill did put the Bio-droid back: the pile's count is 1 again
+    shot = position("a1 vegas:hq N\nc3 smart:hq N\nb1 smart:bio-droid N\ndeck smart 0\ndeck vegas 5\n"
+                    "to-move vegas\nhand vegas vegas:sniper")
+    after = actions.apply(shot, Use(tile("vegas:sniper"), (H("b1"),)), "vegas")
+    assert after.unit_at(H("b1")) is None and after.deck("smart") == 1
