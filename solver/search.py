@@ -474,6 +474,9 @@ class Enumerator:
             name = action.tile.name
             if name == "move":
                 watched = _follow(watched, action.targets[0], action.targets[1])
+            elif name == "castling":  # two units trade hexes (PL ROSZADA; B13 Castling)
+                a, b = action.targets[0], action.targets[1]
+                watched = tuple((g, b if now == a else a if now == b else now) for g, now in watched)
             elif name == "push-back":
                 pushed = action.targets[1]
                 landed = next((h for h in after.board if after.unit_at(h) is not None
@@ -540,8 +543,11 @@ class Enumerator:
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                watched = state.watched
+                if action.by is not None:  # the unit that stood there (a Transporter) left the board
+                    watched = tuple((g, None if now == action.hex else now) for g, now in watched)
                 nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
-                              played=state.played + 1, after_batch=False, used=used)
+                              played=state.played + 1, after_batch=False, used=used, watched=watched)
                 branches.append((label, self.settle(nxt)))
             found.append(Step((str(action),), tuple(branches)))
         return found

@@ -249,3 +249,24 @@ def test_a_bio_droid_back_on_an_empty_pile_does_not_undo_the_last_draw():
                     "to-move vegas\nhand vegas vegas:sniper")
     after = actions.apply(shot, Use(tile("vegas:sniper"), (H("b1"),)), "vegas")
     assert after.unit_at(H("b1")) is None and after.deck("smart") == 1
+
+
+def test_the_solver_counts_a_swapped_transporter_as_gone():
+    """PL SMART, Transporter: "może zdjąć z planszy Transporter" (it is taken off the board): a goal naming the
+    Transporter's hex follows the Transporter, not the tile put in its place."""
+    from solver.search import Enumerator
+    card = notation.parse('''puzzle "t"
+player smart
+offer smart:ripper
+play 1
+goal dead d3
+c3 smart:hq
+a1 vegas:hq
+d3 smart:transporter N
+''')
+    enumerator = Enumerator(card)
+    steps = enumerator.family_places(enumerator.start())
+    swap = next(s for s in steps if s.action == ("place smart:ripper d3 N by transporter",))
+    (_, after), = swap.branches
+    assert dict(after.watched)[H("d3")] is None
+    assert after.position.unit_at(H("d3")).tile.key == "smart:ripper"

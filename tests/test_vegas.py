@@ -391,3 +391,21 @@ def test_the_former_armys_modules_no_longer_boost_a_taken_unit():
         d1 smart:hq N
     """)
     assert outcome.hq["smart"] == 20 - 1
+
+
+def test_the_solver_follows_both_units_of_a_castling():
+    """PL ROSZADA: the two units "mogą zamienić się miejscami" (swap places): a goal naming one of them follows it."""
+    from solver.search import Enumerator
+    card = notation.parse('''puzzle "t"
+player vegas
+offer vegas:castling
+play 1
+goal alive b1
+a1 vegas:hq
+b1 vegas:guardian N
+e3 smart:hq
+''')
+    enumerator = Enumerator(card)
+    step = next(s for s in enumerator.instants(enumerator.start()) if s.action == ("use vegas:castling a1 b1",))
+    (_, after), = step.branches
+    assert dict(after.watched)[Hex.parse("b1")] == Hex.parse("a1")
