@@ -409,3 +409,28 @@ e3 smart:hq
     step = next(s for s in enumerator.instants(enumerator.start()) if s.action == ("use vegas:castling a1 b1",))
     (_, after), = step.branches
     assert dict(after.watched)[Hex.parse("b1")] == Hex.parse("a1")
+
+
+def test_rotation_of_the_hq_follows_the_option_rotation_turns_hq():
+    """Option rotation-turns-hq (default yes): PL OBRÓT "jeden własny Żeton" (one own tile) names no exception."""
+    rotate = notation.parse_action("use vegas:rotation a1 SE", "vegas")
+    assert actions.apply(position(INSTANTS), rotate, "vegas").unit_at(Hex.parse("a1")).facing.name == "SE"
+    with pytest.raises(IllegalAction):
+        actions.apply(position("rules 3.0 rotation-turns-hq=no\n" + INSTANTS), rotate, "vegas")
+
+
+def test_vegas_swaps_onto_a_transporter_it_has_taken_over_by_default():
+    """Option transporter-swap-by-controller (default yes): PL VEGAS, Sztab "pod każdym względem" (in every
+    respect) against PL SMART, Transporter "gracz dowodzący armią Smarta" (the Smart player)."""
+    text = """
+        a1 vegas:hq N
+        e3 smart:hq N
+        c3 vegas:agitator N
+        c2 smart:transporter N
+        to-move vegas
+        hand vegas vegas:shooter
+    """
+    swap = notation.parse_action("place vegas:shooter c2 N by transporter", "vegas")
+    assert actions.apply(position(text), swap, "vegas").unit_at(Hex.parse("c2")).tile.key == "vegas:shooter"
+    with pytest.raises(IllegalAction):
+        actions.apply(position("rules 3.0 transporter-swap-by-controller=no\n" + text), swap, "vegas")

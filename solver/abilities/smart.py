@@ -128,6 +128,8 @@ class Transporter(Ability):
         unit = position.unit_at(hex_)
         if unit is None or "transport" not in unit.tile.abilities or controller(position, unit) != army:
             return False
+        if unit.army != army and not position.rules.enabled("transporter-swap-by-controller"):
+            return False  # a Transporter taken over: only its own army's ability (option)
         return hex_ not in netted(position) or position.rules.enabled("transporter-netted-swap")
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],

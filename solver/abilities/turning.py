@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..position import Action, Position
 
 ROTATION_OWN = ("Rotation: one unit the player controls, not netted, turned to a new facing (PL OBRÓT: \"dowolnie "
-                "obrócić jeden własny Żeton\"; RULINGS 26)")
+                "obrócić jeden własny Żeton\"; RULINGS 26; an HQ unless rotation-turns-hq=no)")
 CASTLING_PAIR = ("Castling: two adjacent units the player controls, an HQ too, neither netted (PL ROSZADA: \"Dwie "
                  "sąsiadujące ze sobą własne jednostki (także Sztab)\"; \"Zasieciowana jednostka nie może wykonać "
                  "Roszady\"; RULINGS 40)")
@@ -72,9 +72,10 @@ class Rotation(Ability):
         tiles = _in_hand(position, army, "rotation")
         if not tiles or board_full(position):
             return
+        hq_too = position.rules.enabled("rotation-turns-hq")
         for tile in tiles:
             for unit in position.units:
-                if _own_free(position, army, unit.hex):
+                if _own_free(position, army, unit.hex) and (hq_too or not unit.is_hq):
                     for facing in distinct_facings(unit.tile):
                         if not _same_look(unit.tile, facing, unit.facing):
                             yield Use(tile, (unit.hex,), facing)
@@ -88,7 +89,8 @@ class Rotation(Ability):
         hands = _common(position, action, army)
         hex_ = action.targets[0]
         unit = position.unit_at(hex_)
-        if unit is None or not _own_free(position, army, hex_) or action.facing is None:
+        if (unit is None or not _own_free(position, army, hex_) or action.facing is None
+                or (unit.is_hq and not position.rules.enabled("rotation-turns-hq"))):
             raise IllegalAction(str(action), ROTATION_OWN)
         if action.facing == unit.facing:
             raise IllegalAction(str(action), actions.MOVE_NOTHING)
