@@ -7,7 +7,7 @@ and the Transport from the army sheets (ES, PL). Battles belong to :mod:`solver.
 Glossary (see also :mod:`solver.hexes` and :mod:`solver.battle`):
 
 own unit
-    A unit the acting player commands (``unit.army``).
+    A unit the acting player controls (:func:`controller`: its army, or the army that took it over).
 free move
     A move of one hex and/or a rotation that the board grants instead of a tile in hand: Mobility, a
     Transport. It is written ``move FROM TO FACING [by SOURCE]`` (NOTATION §5).
@@ -59,6 +59,8 @@ OFF_BOARD = "the hex is not on the board (3E BOARD DESCRIPTION)"
 HEX_TAKEN = "a tile goes on an empty hex (3E USING TILES: 'each space may only contain a single unit')"
 BOARD_FULL = "the board is full: a Battle has begun and the turn is over (3E USING TILES, BATTLE)"
 HQ_BY_PLACE = "the HQ is placed at the start of the game, with `hq HEX` (3E GAME SEQUENCE)"
+PLACE_BY = ("`place … by transporter` puts the tile on the hex of the player's own Transporter (PL SMART, "
+            "Transporter): there is none there")
 INSTANT_NOT_PLACED = "an Instant Action tile is used, not placed on the board (3E USING TILES)"
 UNIT_NOT_USED = "a unit tile is placed on the board, not used (3E USING TILES)"
 SECOND_HQ = "the army's HQ is already on the board (3E GAME SEQUENCE)"
@@ -130,22 +132,32 @@ NOTHING_USED: frozenset[Spent] = frozenset()
 
 
 @lru_cache(maxsize=4096)
-def _nets(units: tuple[Unit, ...]) -> frozenset[Hex]:
-    return effects.netted({u.hex: u for u in units})
-
-
-@lru_cache(maxsize=1024)
-def _team_nets(units: tuple[Unit, ...], teams: tuple[tuple[str, ...], ...], rules: RuleSet) -> frozenset[Hex]:
+def _reading(units: tuple[Unit, ...], rules: RuleSet, teams: tuple[tuple[str, ...], ...] = ()
+             ) -> tuple[effects.Sides, frozenset[Hex]]:
     by_hex = {u.hex: u for u in units}
-    return effects.read(by_hex, rules, teams=teams).nets
+    sides = effects.takeovers(by_hex, rules)
+    if not teams:
+        return sides, effects.netted(by_hex, sides)
+    # Team play: Nets spare teammates (3E TEAM MATCH; solver.teams); control stays the takeovers'.
+    return sides, effects.read(by_hex, rules, teams=teams).nets
 
 
 def netted(position: Position) -> frozenset[Hex]:
     """The netted hexes of ``position`` (memoised: the turn rules ask about one position many times). In team
     play Nets spare teammates (3E TEAM MATCH; :mod:`solver.teams`)."""
-    if position.teams:
-        return _team_nets(position.units, position.teams, position.rules)
-    return _nets(position.units)
+    return _reading(position.units, position.rules, position.teams)[1]
+
+
+def sides(position: Position) -> effects.Sides:
+    """Who controls each unit taken over in ``position`` (PL VEGAS: derived, never written)."""
+    return _reading(position.units, position.rules, position.teams)[0]
+
+
+def controller(position: Position, unit: Unit) -> str:
+    """Who controls ``unit`` between battles: the army that took it over, else its commander (PL VEGAS, Sztab:
+    a taken unit "pod każdym względem traktowana jest jak własna", in every respect Vegas's own; RULINGS 17).
+    Every "is this the player's unit" of the turn rules asks this."""
+    return effects.side(unit, sides(position))
 
 
 @lru_cache(maxsize=64)
@@ -255,11 +267,12 @@ def _recon_reach(position: Position, army: str, nets: frozenset[Hex], by_tile: b
     """
     if not by_tile and position.rules.option("recon-center-moves") == "move-tile":
         return 1
-    captured = effects.captured_modules({u.hex: u for u in position.units}, nets)
+    taken = sides(position)
+    captured = effects.captured_modules({u.hex: u for u in position.units}, nets, taken)
     for unit in position.units:
         module = unit.tile.module
         if (module is not None and module.type == "double-move" and unit.hex not in nets
-                and effects.side_of(unit, captured) == army):
+                and effects.side_of(unit, captured, taken) == army):
             return 2  # a Recon Center a Scoper holds works for the Scoper's side (RULINGS 8)
     return 1
 
@@ -306,7 +319,7 @@ def _mover_problem(position: Position, army: str, source: Hex, nets: frozenset[H
     unit = position.unit_at(source)
     if unit is None:
         return f"{NO_UNIT} ({source})"
-    if unit.army != army:
+    if controller(position, unit) != army:
         return own_rule
     if source in nets:
         return MOVE_NETTED
@@ -324,8 +337,9 @@ def _fixed(position: Position, unit: Unit) -> bool:
 def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
     """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
     units = {u.hex: u for u in position.units}
-    return sorted(module.hex for module, target, side in effects.links(units, nets)
-                  if target.hex == unit.hex and side.army == army
+    taken = sides(position)
+    return sorted(module.hex for module, target, side in effects.links(units, nets, taken)
+                  if target.hex == unit.hex and effects.side(side, taken) == army
                   and effects.link_effect(module).type == "grant-mobility")
 
 
@@ -385,9 +399,10 @@ def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: He
     target = position.unit_at(target_hex)
     if pusher is None:
         return f"{NO_UNIT} ({pusher_hex})"
-    if pusher.army != army:
+    if controller(position, pusher) != army:
         return PUSH_OWN
-    if target is None or not teams.hostile(position, army, target.army) or pusher_hex.distance(target_hex) != 1:
+    if (target is None or not teams.hostile(position, army, controller(position, target))
+            or pusher_hex.distance(target_hex) != 1):
         return PUSH_ADJACENT
     if pusher_hex in nets or target_hex in nets:
         return PUSH_NETTED
@@ -424,7 +439,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
     pushed = position.unit_at(target)
     assert pushed is not None  # _push_problem found a unit to push there
     # 2E Mad Bomber: "If pushed back, the player doing the pushing determines the direction" (RULINGS 56).
-    owner = army if pushed.is_neutral else pushed.army
+    owner = army if pushed.is_neutral else controller(position, pushed)
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
                   _arrived(replace(position, units=_moved(position, target, dest, None), hands=hands), dest))
@@ -436,7 +451,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
 
 def _sniper_problem(position: Position, army: str, target: Hex) -> str | None:
     unit = position.unit_at(target)
-    if unit is None or teams.allied(position, unit.army, army) or unit.is_hq:
+    if unit is None or teams.allied(position, controller(position, unit), army) or unit.is_hq:
         return SNIPER_TARGET
     return None
 
@@ -448,7 +463,8 @@ def _grenade_problem(position: Position, army: str, target: Hex, nets: frozenset
     if hq.hex in nets:
         return GRENADE_NETTED
     unit = position.unit_at(target)
-    if unit is None or teams.allied(position, unit.army, army) or unit.is_hq or hq.hex.distance(target) != 1:
+    if (unit is None or teams.allied(position, controller(position, unit), army) or unit.is_hq
+            or hq.hex.distance(target) != 1):
         return GRENADE_TARGET
     return None
 
@@ -479,7 +495,7 @@ def _hits(position: Position, use: Use, army: str) -> list[tuple[Hex, int]]:
         # toughness given by modules included.
         unit = position.unit_at(target)
         assert unit is not None
-        bonus = effects.bonuses({u.hex: u for u in position.units}, nets, position.rules).get(target)
+        bonus = effects.bonuses({u.hex: u for u in position.units}, nets, position.rules, sides(position)).get(target)
         return [(target, unit.health + (bonus.toughness if bonus else 0))]
     area = air_strike_area(position, target)
     if area is None:
@@ -546,6 +562,8 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), HQ_BY_PLACE)
     if tile.army != army and not mercenaries.is_mercenary(tile):  # a hired mercenary is the army's (2E)
         raise IllegalAction(str(place), OWN_TILES)
+    if place.by is not None:  # a family claims the placements it grants (the Smart Transporter's)
+        raise IllegalAction(str(place), PLACE_BY)
     missing = _missing_turn_rule(tile)
     if missing is not None:
         raise RuleNotImplemented(missing)
@@ -569,7 +587,8 @@ def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
     if position.unit_at(action.hex) is not None:
         raise IllegalAction(str(action), HEX_TAKEN)
     # 3E GAME SEQUENCE: "The first player places their HQ on any empty space on the board."
-    return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq),))
+    # PL VEGAS, Sztab: a directional HQ's facing decides its takeover edge (NOTATION §10.2 `hq HEX FACING`).
+    return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq, action.facing),))
 
 
 def _draw(position: Position, draw: Draw, army: str) -> Position:
@@ -772,7 +791,7 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
                 yield Use(tile, (unit.hex, target), facing)
     elif name == "push-back":
         for pusher in position.units:
-            if pusher.army != army:
+            if controller(position, pusher) != army:
                 continue
             for _, target in position.board.neighbours(pusher.hex):
                 if _push_problem(position, army, pusher.hex, target, nets) is not None:

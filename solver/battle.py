@@ -139,8 +139,10 @@ def _refuse_missing_rules(position: Position) -> None:
         missing = abilities.missing_rule(unit.tile)
         if missing is not None:
             raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
-    if position.foundations:
-        raise RuleNotImplemented(f"foundations in battle ({position.foundations[0].tile.key}, Babel 13)")
+    for foundation in position.foundations:
+        # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
+        if not abilities.present(frozenset({foundation.tile})):
+            raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
 
 
 class Fight:
@@ -691,7 +693,8 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
         reading = effects.read(units, position.rules, fight.points, position.teams)
         fight.sides, fight.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
-        return Outcome(replace(position, units=tuple(units.values())), {}, tuple(script.made))
+        # fight.position: an ability may have changed more than the units (a Bio-droid back on its pile)
+        return Outcome(replace(fight.position, units=tuple(units.values())), {}, tuple(script.made))
 
     results: dict[tuple, tuple[tuple[str, ...], Position]] = {}
     for outcome in leaves(_explore(run)):

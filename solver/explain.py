@@ -98,8 +98,8 @@ def facts(units: Units, reading: effects.Reading, found: dict[Hex, list[Source]]
 
     for hex_, army in sorted(sides.items()):
         if hex_ in units and army != units[hex_].army:
-            told[("control", hex_, army)] = ("control", f"{name(hex_)} is controlled by {army}",
-                                              "RULINGS 17 (takeover)")
+            told[("control", hex_, army)] = ("control", f"{name(hex_)} fights for {army} (control takeover)",
+                                              "PL VEGAS, Sztab, Agitator; RULINGS 17")
     aims = effects.net_targets(units, sides)
     netters: dict[Hex, list[Hex]] = {}
     for source, targets in aims.items():

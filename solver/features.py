@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from .cards import GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
-from .hexes import Direction
 from .tiles import NEUTRAL_ARMY
-from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Use
+from .position import BuyEnergy, Position, Procedure, Push, PutPrize, Use
 
 Action = object  # any action value; only the §10 ones are looked at
 
@@ -74,10 +73,6 @@ def unimplemented_action(action: Action) -> Feature | None:
         return Feature("the New York Pusher's push (B13 Push Back icon)")
     if isinstance(action, PutPrize):
         return Feature("putting Prize markers on units (B13 PRIZE MARKERS)")
-    if isinstance(action, Place) and action.by is not None:
-        return Feature("the Smart Transporter's placement (PL Transporter)")
-    if isinstance(action, PlaceHQ) and action.facing is not Direction.N:
-        return Feature("directional HQs (an HQ placed facing other than N; PL Vegas, Sztab)")
     if isinstance(action, Use) and action.foundations:
         return Feature("hitting foundations instead of units (B13 ROOTS ISSUES)")
     return None

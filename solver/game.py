@@ -64,6 +64,10 @@ BATTLE_BEGUN = ("the Battle has begun: the turn is over and no other tile may be
                 "(3E BATTLE)")
 TIE_BREAK_HAND = ("in the tie-break turn a player with nothing left to draw may only use the abilities of the "
                   "tiles on the board (3E VICTORY; option tie-break-hand)")
+DRAWN_FIRST = ("a destroyed Bio-droid goes back on top of the pile and is the first tile drawn (PL SMART, Bio-droid: "
+               "'Gdy gracz będzie dociągał żetony, pierwszy na rękę trafi Bio-droid'; RULINGS 24)")
+TERROR_BAN = ("Terror: in the turn after an opponent's Terror no tile may be placed on the board (PL ŻETONY "
+              "NATYCHMIASTOWE, TERROR: 'w najbliższej turze przeciwnik nie może wystawić żadnej jednostki'; RULINGS 23)")
 NOT_IN_DECK = "the army has no copy of that tile left to draw (3E SETUP: each army has its 35 tiles)"
 MAYBE = "outcome depends on choices"
 
@@ -131,6 +135,10 @@ class GameState:
     @property
     def in_play(self) -> tuple[str, ...]:
         return tuple(a for a in self.armies if a not in self.out)
+    #: Tiles back on top of a pile, to be drawn first (a destroyed Smart Bio-droid: RULINGS 24).
+    on_top: Piles = ()
+    #: Armies whose next turn allows no placement (an opponent's Terror: RULINGS 23).
+    terror: frozenset[str] = frozenset()
 
     def pool(self, army: str) -> tuple[Tile, ...]:
         return next((tiles for name, tiles in self.pools if name == army), ())
@@ -258,11 +266,18 @@ def _gone(before: Iterable[Unit], after: Iterable[Unit]) -> Counter[tuple[str, T
     return Counter((u.army, u.tile) for u in before) - Counter((u.army, u.tile) for u in after)
 
 
-def _to_discards(state: GameState, before: Position, after: Position) -> Piles:
-    discards = state.discards
+def _to_discards(state: GameState, before: Position, after: Position) -> GameState:
+    """``state`` with the units that left the board between ``before`` and ``after`` on their discard piles, or,
+    for a tile that regenerates (the battle and the turn rules counted it back into its deck), back on top of
+    its pile."""
+    discards, pools, on_top = state.discards, state.pools, state.on_top
     for (army, tile), n in _gone(before.units, after.units).items():
-        discards = _with_pile(discards, army, [tile] * n)
-    return discards
+        if "regenerate" in tile.abilities and (after.deck(tile.army) or 0) > (before.deck(tile.army) or 0):
+            pools = _with_pile(pools, tile.army, [tile] * n)
+            on_top = _with_pile(on_top, tile.army, [tile] * n)
+        else:
+            discards = _with_pile(discards, army, [tile] * n)
+    return replace(state, discards=discards, pools=pools, on_top=on_top)
 
 
 def _fight(state: GameState, why: str) -> GameState:
@@ -274,7 +289,7 @@ def _fight(state: GameState, why: str) -> GameState:
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
         raise Undecidable("battle", f"battle {MAYBE}: {ways}")
     after = outcomes[0].position
-    state = replace(state, position=after, discards=_to_discards(state, state.position, after))
+    state = replace(_to_discards(state, state.position, after), position=after)
     hq = state.hq
     line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
     if state.mode == "score":
@@ -474,6 +489,7 @@ class _Turn:
     drawn: bool = False
     must_discard: bool = False
     unlucky: bool = False  # all the tiles in front are instants and nothing but discards happened since
+    terror: bool = False  # an opponent's Terror forbids placing this turn (RULINGS 23)
     over: bool = False
     used: frozenset[actions.Spent] = field(default_factory=frozenset)
 
@@ -486,7 +502,8 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
     tie_break = state.tie_break_last is not None
     now = _Turn(limit=limit, must_draw=deck > 0 and len(position.hand(army)) < limit,
                 hand_locked=tie_break and deck == 0 and not position.rules.enabled("tie-break-hand"),
-                play_limit=_play_limit(state, army))
+                play_limit=_play_limit(state, army), terror=army in state.terror)
+    state = replace(state, terror=state.terror - {army})  # the ban lasts this one turn
     for action in turn.actions:
         try:
             state = _turn_action(state, action, army, turn.number, now)
@@ -503,7 +520,9 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
 def _turn_action(state: GameState, action: Action, army: str, number: int, now: _Turn) -> GameState:
     """One action of a normal turn, checked against the order of the turn (3E DRAWING TILES, BATTLE)."""
     text = str(action)
-    if now.over:
+    if now.over and not (isinstance(action, Move) and action.by == "takeover"):
+        # RULINGS 18: the one thing after a battle is the turn of a unit taken over during it ("może ją obrócić
+        # natychmiast po zakończeniu Bitwy", PL VEGAS, Sytuacje szczególne).
         raise IllegalAction(text, BATTLE_BEGUN)
     if isinstance(action, Draw):
         return _draw(state, action, army, number, now)
@@ -511,6 +530,11 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
         return state  # nothing happens; a turn that had to draw still fails on the missing draw
     if isinstance(action, PlaceHQ):
         raise IllegalAction(text, HQ_LATE)
+    if isinstance(action, Place) and now.terror:
+        raise IllegalAction(text, TERROR_BAN)
+    if isinstance(action, Use) and action.tile.name == "battle" and state.last_tile_turn is not None:
+        # A Bio-droid back on an emptied pile does not undo that the last tile was drawn (RULINGS 24).
+        raise IllegalAction(text, actions.BATTLE_AFTER_LAST_TILE)
     if not isinstance(action, Move):
         if now.must_draw and not now.drawn:
             raise IllegalAction(text, DRAW_FIRST)
@@ -527,6 +551,8 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
     state, now.used = _act(state, action, army, now.used)
     if actions.starts_battle(action, state.position):
         now.over = True
+        # What the battle takes over is "just taken" after it: the turn rules reckon it from this moment.
+        now.used = actions.spend(state.position, Pass(), army, now.used)
         why = "the Battle tile" if isinstance(action, Use) else "the board is full"
         state = _battle(state, f"{why}; 3E BATTLE")
     return state
@@ -537,10 +563,16 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     """One action from the hand or the board, with its tiles going to the discard pile."""
     before = state.position
     after = _decided(actions.results(before, action, army, used), action)
-    discards = _to_discards(state, before, after)
+    state = _to_discards(state, before, after)
+    discards = state.discards
     if isinstance(action, (Discard, Use)):
         discards = _with_pile(discards, army, [action.tile])
-    return replace(state, position=after, discards=discards), actions.spend(before, action, army, used)
+    terror = state.terror
+    if isinstance(action, Use) and action.tile.name == "terror":
+        # "każdy z pozostałych graczy" (each of the other players) in a multiplayer game
+        terror = terror | {p for p in state.players if p != army}
+    return (replace(state, position=after, discards=discards, terror=terror),
+            actions.spend(before, action, army, used))
 
 
 def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> GameState:
@@ -558,6 +590,9 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
     if len(draw.tiles) != count:
         raise IllegalAction(text, draw_count_rule(count, opening=now.limit < 3))
     left = Counter(state.pool(army))
+    first = dict(state.on_top).get(army, ())
+    if first and Counter(first[:len(draw.tiles)]) - Counter(draw.tiles):
+        raise IllegalAction(text, DRAWN_FIRST)
     for t in draw.tiles:
         if t.army == army and left[t] <= 0:
             raise IllegalAction(text, f"{NOT_IN_DECK}: {t.key}")
@@ -575,8 +610,9 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
         # 3E ENDING THE GAME: this player finishes the turn, the others take theirs, then the Final Battle (THE
         # MULTIPLAYER MODE, THE FINAL BATTLE: "the others complete their own turns as usual").
         last, awaited = number, frozenset(state.in_play) - {army}
+    on_top = tuple((a, tiles[len(draw.tiles):] if a == army else tiles) for a, tiles in state.on_top)
     return replace(state, position=position, pools=_minus_pool(state.pools, army, draw.tiles),
-                   drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited)
+                   drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited, on_top=on_top)
 
 
 def _end_turn(state: GameState, number: int, army: str, normal: bool) -> GameState:

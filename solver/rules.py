@@ -144,6 +144,35 @@ OPTIONS: tuple[RuleOption, ...] = (
         "the game in a draw'. 'compare-health' ends it as after the Final Battle.",
         source="3E",
     ),
+    RuleOption(
+        "transporter-netted-swap", "no", ("no", "yes"),
+        "Whether Smart may swap a placed tile onto the hex of a netted Transporter.",
+        "RULINGS 22 (unsettled there); PL SMART, Transporter: the player 'może zdjąć z planszy Transporter'; PL "
+        "OPIS POSZCZEGÓLNYCH IKON, Sieć: a netted unit may not 'wykonywać jakichkolwiek akcji' and PL KWESTIA "
+        "SIECIARZA: 'Zasieciowana jednostka nie może się poruszyć w żaden sposób'. 'no': the swap is the "
+        "Transporter's ability, which a net stops; 'yes' reads it as the player's placement only.",
+    ),
+    RuleOption(
+        "takeover-by-captured-agitator", "yes", ("yes", "no"),
+        "Whether an Agitator that an Outpost Scoper holds takes over for the Outpost (its link works for the "
+        "Scoper's side) or takes nothing ('no').",
+        "PL VEGAS, Sytuacje szczególne: 'w normalny sposób Skoper przejmuje Agitatora' (the Scoper takes the "
+        "Agitator as usual); RULINGS 8: a module a Scoper holds works for the Outpost. The book does not say "
+        "what the held Agitator's takeover does.",
+    ),
+    RuleOption(
+        "rotation-turns-hq", "yes", ("yes", "no"),
+        "Whether the Rotation instant may turn the player's own HQ (the Vegas HQ's facing decides its takeover edge).",
+        "PL ŻETONY NATYCHMIASTOWE, OBRÓT: 'pozwala dowolnie obrócić jeden własny Żeton' (one own tile, the HQ "
+        "named nowhere as an exception; ROSZADA says 'także Sztab'). 'no' keeps HQs out, as 3E MOVE's 'unit' might.",
+    ),
+    RuleOption(
+        "transporter-swap-by-controller", "yes", ("yes", "no"),
+        "Whether the army that controls a Transporter (Vegas, having taken it over) may swap a placed tile onto its "
+        "hex ('yes'), or only Smart, and only while it controls the Transporter ('no').",
+        "PL VEGAS, Sztab: a taken unit 'pod każdym względem traktowana jest jak własna' (RULINGS 17: no exception); "
+        "PL SMART, Transporter: 'gracz dowodzący armią Smarta może zdjąć z planszy Transporter'.",
+    ),
     # --- variants and multiplayer (NOTATION §10.6) ---
     RuleOption(
         "beginning", "standard", ("standard", "alternative"),

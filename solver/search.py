@@ -130,6 +130,9 @@ def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
     scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
                  for u in position.units)
+    if any(u.tile.module is not None and u.tile.module.type == "control-takeover" for u in position.units):
+        # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
+        return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing) for u in position.units)
     return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u, scoper))
                  for u in position.units)
 
@@ -330,6 +333,12 @@ class Enumerator:
         self.player = puzzle.player
         self.limit = puzzle.tiles_to_play
         self.naive = naive
+        # Ability families acting between battles (a Mine, the Smart HQ, a takeover, the Transporter): their
+        # placements and free moves go through the turn rules instead of the fast paths below.
+        from . import abilities
+        tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
+        points = abilities.turn_points_of(frozenset(tiles | set(puzzle.offer)))
+        self.families = bool(points.turn_actions or points.arrived or points.spent)
 
     def start(self) -> State:
         position = self.puzzle.position
@@ -368,8 +377,27 @@ class Enumerator:
             if not state.after_batch:
                 found += self.placement_runs(state)
             found += self.instants(state)
+            if self.families:
+                found += self.family_places(state)
         found += self.free_moves(state)
+        if self.families:
+            found = [self.opponent_turns(step) for step in found]
         return found
+
+    def opponent_turns(self, step: Step) -> Step:
+        """A takeover the player's action causes lets the taking army turn the unit at once (RULINGS 18): each
+        way it may is one more branch of the opponent's choice."""
+        from .abilities.takeover import ControlTakeover
+        branches = []
+        for label, nxt in step.branches:
+            if not any(u.tile.module is not None and u.tile.module.type == "control-takeover"
+                                   for u in nxt.position.units):
+                branches.append((label, nxt))
+                continue
+            for turn, position, used in ControlTakeover().pending_turns(nxt.position, self.player, nxt.used):
+                branches.append(("; ".join(filter(None, (label, turn))),
+                                 replace(nxt, position=self._norm(position), used=used)))
+        return replace(step, branches=tuple(branches))
 
     def placement_runs(self, state: State) -> list[Step]:
         """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes."""
@@ -419,6 +447,15 @@ class Enumerator:
             lines.append(str(Place(tile, hex_, facing)))
         position = position.with_units(units)
         used = state.used
+        if self.families:
+            # Through the turn rules, one tile after another (a unit placed on a Mine); what the run has used is
+            # reckoned from the position before the run (a takeover is "just made" by the run as a whole).
+            before = replace(state.position, hands=((self.player, tuple(tiles)),), to_move=self.player)
+            position = before
+            for tile, (hex_, facing) in zip(tiles, cells):
+                position = self.actions.apply(position, Place(tile, hex_, facing), self.player, state.used)
+            used = self.actions.spend(before, Place(tiles[0], cells[0][0], cells[0][1]), self.player, used)
+            position = replace(position, hands=state.position.hands, to_move=state.position.to_move)
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
         nxt = replace(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
@@ -453,6 +490,9 @@ class Enumerator:
             name = action.tile.name
             if name == "move":
                 watched = _follow(watched, action.targets[0], action.targets[1])
+            elif name == "castling":  # two units trade hexes (PL ROSZADA; B13 Castling)
+                a, b = action.targets[0], action.targets[1]
+                watched = tuple((g, b if now == a else a if now == b else now) for g, now in watched)
             elif name == "push-back":
                 pushed = action.targets[1]
                 landed = next((h for h in after.board if after.unit_at(h) is not None
@@ -479,9 +519,9 @@ class Enumerator:
     def free_moves(self, state: State) -> list[Step]:
         # Free moves come only from Mobility and from a Transport (actions: free move); without either on the
         # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
-        if not any((u.tile.mobility and u.army == self.player)
-                   or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
-                   for u in state.position.units) and not self._granted_moves(state.position):
+        if not self.families and not any((u.tile.mobility and u.army == self.player)
+                                         or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
+                                         for u in state.position.units) and not self._granted_moves(state.position):
             return []
         position = replace(state.position, hands=(), to_move=self.player)
         found = []
@@ -510,6 +550,30 @@ class Enumerator:
         if hq is None or not hq.tile.abilities:
             return False
         return bool(abilities.turn_points(replace(position, hands=())).turn_actions)
+    def family_places(self, state: State) -> list[Step]:
+        """Placements an ability family grants besides the empty hexes: a foundation (a Mine), a tile put on a
+        Smart Transporter's hex. Each is one tile played."""
+        position = replace(state.position, hands=((self.player, state.hand),), to_move=self.player)
+        found = []
+        for action in self.actions.player_actions(position, self.player, state.used):
+            if not isinstance(action, Place) or (action.by is None and action.tile.kind is not Kind.FOUNDATION):
+                continue
+            try:
+                results = self.actions.results(position, action, self.player, state.used)
+            except IllegalAction:
+                continue
+            used = self.actions.spend(position, action, self.player, state.used)
+            branches = []
+            for label, after in results:
+                after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                watched = state.watched
+                if action.by is not None:  # the unit that stood there (a Transporter) left the board
+                    watched = tuple((g, None if now == action.hex else now) for g, now in watched)
+                nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+                              played=state.played + 1, after_batch=False, used=used, watched=watched)
+                branches.append((label, self.settle(nxt)))
+            found.append(Step((str(action),), tuple(branches)))
+        return found
 
 
 class _OutOfTime(Exception):

@@ -558,29 +558,6 @@ def test_player_actions_leave_the_push_destination_open():
     assert opened == ["use moloch:push-back c3 d3"]
 
 
-def test_other_armies_special_rules_are_refused_by_name():
-    """The brief: a rule not yet implemented raises RuleNotImplemented naming it (non-base armies)."""
-    p = pos("c3 vegas:hq\nc1 moloch:hq\nhand vegas vegas:rotation")
-    with pytest.raises(RuleNotImplemented):
-        legal_actions(p, "vegas")
-    smart = pos("c3 smart:hq\nc1 moloch:hq\nhand smart smart:move")
-    with pytest.raises(RuleNotImplemented):
-        legal_actions(smart, "smart")
-
-
-def test_placing_is_cheap():
-    """The solver applies placements millions of times: a placement is one tuple insert (a loose bound, to
-    catch an accidental re-validation of the whole position)."""
-    import time
-
-    p = pos("c3 outpost:hq\nc1 moloch:hq\nb2 moloch:blocker\nhand outpost outpost:commando")
-    action = act("place commando c2 SW", "outpost")
-    start = time.perf_counter()
-    for _ in range(2000):
-        apply(p, action, "outpost")
-    assert (time.perf_counter() - start) / 2000 < 200e-6
-
-
 def _every_action(position: Position, army: str):
     """Every action the notation can write with the hexes of the board and the tiles in hand."""
     hexes = list(position.board)

@@ -354,30 +354,6 @@ def test_cli_check_on_positions_and_puzzles(capsys, tmp_path):
     assert "illegal: a tile goes on an empty hex" in capsys.readouterr().out
 
 
-def test_cli_check_names_a_rule_it_does_not_implement(capsys, tmp_path):
-    """The brief: a rule not yet implemented raises RuleNotImplemented naming it; `nhex check` reports it at
-    its line and column (exit 4, NOTATION §9: nhex cannot judge this input) instead of guessing."""
-    agitator = tmp_path / "vegas.nhex"
-    agitator.write_text(MIDGAME.replace("outpost", "vegas")
-                        + "1. vegas: draw agitator scout medic; discard scout; place agitator c2 N\n")
-    assert main(["check", str(agitator)]) == 4
-    assert capsys.readouterr().err == (f"{agitator}:8:53: not implemented yet: control takeover (Vegas HQ and "
-                                       "Agitator, Duel) (vegas:agitator) (needed by place vegas:agitator c2 N)\n")
-
-
-def test_cli_moves(capsys):
-    """`nhex moves FILE`: every legal action of the side to move, grouped by tile (--json: an array)."""
-    import json
-
-    assert main(["moves", "--json", "tests/data/notation-crossfire.nhex"]) == 0
-    lines = json.loads(capsys.readouterr().out)
-    assert "place outpost:commando c2 SW" in lines and "use outpost:move c3 d3 N" in lines
-    assert main(["moves", "tests/data/notation-crossfire.nhex"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("outpost to move, holding outpost:commando outpost:scout outpost:move:")
-    assert "\noutpost:scout (" in out and "\n  place outpost:scout a1 N" in out
-
-
 @pytest.mark.parametrize("rules", ["rules 2.0\n", "rules 3.0 tie-break=no\n"])
 def test_equal_health_after_the_final_battle_is_a_draw_without_the_tie_break(rules):
     """RULINGS 29: under rules 2.0 (2E VICTORY) or with tie-break=no (PL ZWYCIESTWO) equal HQ health after the

@@ -298,8 +298,7 @@ def test_the_reinforcement_variant_allows_six_tiles_in_hand():
     assert actions.player_actions(position, "moloch")
 
 
-@pytest.mark.parametrize("action", ["procedure detonation", "energy hq 1", "push c3 c2 c1", "prize mobility c3",
-                                    "place smart:cyborg b3 N by transporter", "hq c3 SE"])
+@pytest.mark.parametrize("action", ["procedure detonation", "energy hq 1", "push c3 c2 c1", "prize mobility c3"])
 def test_applying_a_v11_action_is_refused(action):
     position = parse("c3 smart:hq\nc1 outpost:hq\n")
     with pytest.raises(RuleNotImplemented):

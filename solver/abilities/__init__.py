@@ -182,8 +182,6 @@ NOT_IMPLEMENTED = {
     "shotgun": "the Shotgun (New York, Babel 13)",
     "rocket": "the Rocket Launcher (New York, Babel 13)",
     "push": "the Pusher (New York, Babel 13)",
-    "regenerate": "regeneration (Smart Bio-droid, Duel)",
-    "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
 
@@ -293,12 +291,8 @@ def points_on(units: Iterable[Unit]) -> Points:
 
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
 TURN_NOT_IMPLEMENTED = {
-    "transport": "the Smart Transporter's swap on placement (Duel)",
     "push": "the Pusher's push (New York, Babel 13)",
-    "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "spy": "spies (New York, Babel 13)",
-    "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
-    "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",
     "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
 
