@@ -36,7 +36,7 @@ from . import actions, battle
 from .cards import ExpectHp, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
-from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from .position import Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Procedure, Unit, Use
 from .tiles import Kind, Tile, army as army_data
 
 # --- the rules of a turn, one sentence each ---------------------------------------------------------------------
@@ -371,7 +371,9 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
         return state  # nothing happens; a turn that had to draw still fails on the missing draw
     if isinstance(action, PlaceHQ):
         raise IllegalAction(text, HQ_LATE)
-    if not isinstance(action, Move):
+    # Free moves and Duel-board Procedures come at any moment of the turn (3E MOBILITY; PL PROCEDURY: "w dowolnym
+    # momencie swojej tury"), before the draw too, and use no tile in hand.
+    if not isinstance(action, (Move, Procedure)):
         if now.must_draw and not now.drawn:
             raise IllegalAction(text, DRAW_FIRST)
         if now.must_discard and not isinstance(action, Discard):
@@ -382,6 +384,12 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
         if not isinstance(action, Discard):
             now.unlucky = False
     state, now.used = _act(state, action, army, now.used)
+    hq = state.position.hq(army)
+    if isinstance(action, BuyEnergy) and hq is not None and hq.hp == 0:
+        # Option energy-hq-last-point=yes: the HQ paid its last point. PL ZWYCIĘSTWO: "Gra kończy się ... gdy
+        # Wytrzymałość Sztabu jednego z graczy spadnie do zera" (the game ends when an HQ's health drops to 0).
+        now.over = True
+        return _over(state, next(a for a in state.players if a != army), "an HQ is destroyed (PL ZWYCIĘSTWO)")
     if actions.starts_battle(action, state.position):
         now.over = True
         why = "the Battle tile" if isinstance(action, Use) else "the board is full"
@@ -397,6 +405,8 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     discards = _to_discards(state, before, after)
     if isinstance(action, (Discard, Use)):
         discards = _with_pile(discards, army, [action.tile])
+    elif isinstance(action, BuyEnergy) and action.tile is not None:
+        discards = _with_pile(discards, army, [action.tile])  # a tile sold for Energy is discarded too
     return replace(state, position=after, discards=discards), actions.spend(before, action, army, used)
 
 
@@ -555,6 +565,10 @@ def moves_listing(position: Position, army: str) -> list[tuple[str, list[str]]]:
     for action in actions.legal_actions(position, army):
         if isinstance(action, Move):
             title = f"free moves by {action.by}"
+        elif isinstance(action, Procedure):
+            title = f"procedure {action.kind} ({action.cost} Energy)"
+        elif isinstance(action, BuyEnergy):
+            title = "Energy purchases (they end the turn)"
         else:
             assert isinstance(action, (Discard, Place, Use))  # the only other legal actions
             title = action.tile.key
