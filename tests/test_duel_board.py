@@ -427,3 +427,27 @@ def test_a_swapped_unit_keeps_the_free_move_it_has_used():
     swapped = actions.apply(turned, swap, "outpost", used)
     assert swapped.unit_at(h("b2")).tile.name == "mobile-armor"
     illegal(swapped, "move b2 b2 S", "once in its player's turn", army="outpost", used=used)
+
+
+# --- the solver on a Duel card ----------------------------------------------------------------------------------------
+
+
+def test_the_solver_plays_procedures_short_circuit_is_sound_with_the_laser_as_key():
+    """puzzles/16-short-circuit.nhex: `nhex solve` enumerates Procedures as actions of the player's turn (PL
+    PROCEDURY). The only win is the Laser between the HQ and the Medic, then the Hybrid on the last empty hex;
+    the other order fills the board first and the Battle ends the turn (PL PRZEBIEG GRY: "Rozegranie Bitwy
+    kończy turę gracza")."""
+    from pathlib import Path
+
+    from solver import notation
+    from solver.search import Solver
+
+    path = Path(__file__).parent.parent / "puzzles" / "16-short-circuit.nhex"
+    puzzle = notation.load(str(path))
+    report = Solver(puzzle, jobs=1).solve()
+    assert report.verdict == "sound" and report.contains_intended is True
+    (solution,) = report.solutions
+    assert solution.actions == ("procedure laser a1 e3", "place moloch:hybrid b4 SE")
+    # Without the Energy there is no win: the Procedure is the key.
+    poor = replace(puzzle, position=replace(puzzle.position, energy=()))
+    assert Solver(poor, jobs=1).solve().verdict == "none"
