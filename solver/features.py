@@ -17,6 +17,7 @@ from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .hexes import Direction
+from .tiles import NEUTRAL_ARMY
 from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Use
 
 Action = object  # any action value; only the §10 ones are looked at
@@ -57,7 +58,7 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
         if unit.is_neutral:
             add("the neutral Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as non player character; RULINGS 56)",
                 f"unit {unit.hex.label}")
-        elif unit.tile.army != unit.army and unit.tile.army == "mercenary":
+        elif unit.tile.army == NEUTRAL_ARMY:
             add("the hired Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as a mercenary; RULINGS 57)",
                 f"unit {unit.hex.label}")
     if position.teams:

@@ -317,3 +317,12 @@ def test_checking_a_record_with_v11_lines_is_refused():
 
 def test_a_plain_position_has_no_unimplemented_feature():
     assert unimplemented(Position((Unit(h("c3"), tile("moloch:hq")),))) == []
+
+
+def test_battle_json_names_the_owner_of_a_unit_written_with_owner():
+    """NOTATION §10.8: `owner` for every unit written with owner=."""
+    from solver.render.trace import outcome_json
+
+    position = parse("c3 moloch:hq\nc1 outpost:hq\ne3 moloch:blocker owner=outpost\n")
+    units = outcome_json(battle.resolve(position)[0])["units"]
+    assert units["e3"]["owner"] == "outpost" and "owner" not in units["c3"]
