@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import ExpectDraw, ExpectScore, ExpectWinner, GameRecord
+from .cards import ExpectScore, GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .hexes import Direction
@@ -103,7 +103,7 @@ def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     if len(record.players) != len(set(record.players)):
         found.append(Feature("1 player vs a team (3E THE MULTIPLAYER MODE, 1 PLAYER VS A TEAM)"))
     for entry in record.entries:
-        if isinstance(entry, (ExpectWinner, ExpectDraw, ExpectScore)):
+        if isinstance(entry, ExpectScore):  # `expect winner` and `expect draw` are checked (solver/game.py)
             found.append(Feature(f"`{entry}` lines (NOTATION §10.7)", entry.where))
     return found
 

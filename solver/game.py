@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from . import actions, battle
-from .cards import ExpectHp, GameRecord, Turn
+from .cards import ExpectDraw, ExpectHp, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
 from .position import Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Procedure, Unit, Use
@@ -514,7 +514,15 @@ def check(record: GameRecord) -> CheckReport:
                 return CheckReport(state, "wrong", entry.line, f"expect hp {entry.army} {entry.hp}",
                                    f"the {entry.army} HQ has {health} health", turns)
             continue
-        if not isinstance(entry, Turn):  # the §10.7 lines, which start() has refused already
+        if isinstance(entry, (ExpectWinner, ExpectDraw)):
+            # NOTATION §10.7: the game is over at this line, and these armies won (or nobody).
+            found = "the game goes on" if state.result is None else (
+                "a draw" if state.result == "draw" else f"{state.result} won")
+            if (state.result != "draw" if isinstance(entry, ExpectDraw)
+                    else state.result is None or (state.result,) != entry.armies):
+                return CheckReport(state, "wrong", entry.line, str(entry), found, turns)
+            continue
+        if not isinstance(entry, Turn):  # `expect score`, which start() has refused already
             raise RuleNotImplemented(f"`{entry}` lines (NOTATION §10.7)")
         try:
             state = play_turn(state, entry)

@@ -144,7 +144,7 @@ def test_hq_health_keeps_its_last_point_unless_the_option_says_otherwise():
     record = ("game\nplayers moloch outpost\n" + "rules 3.0 energy-hq-last-point=yes\n" + TERMINALS +
               "deck moloch 10\ndeck outpost 10\nc3 moloch:hq hp=2\na1 outpost:hq\n"
               "1. moloch: draw moloch:hybrid moloch:blocker moloch:guard; discard moloch:guard; energy hq 2\n")
-    report = game.check(parse(record, "<test>"))
+    report = game.check(parse(record + "expect winner outpost\n", "<test>"))
     assert report.ok, report.fault("<test>")
     assert report.state.result == "outpost"
 
@@ -396,8 +396,11 @@ def test_equal_hq_health_after_the_final_battle_is_a_draw_under_the_duel_rule():
     (when both HQs have the same health, the game ends in a draw). RULINGS 29: option tie-break=no (the
     default under rules 2.0); under rules 3.0 the 3E tie-break turns are played."""
     turns = "1. moloch: draw moloch:blocker; place moloch:blocker a1 N\n2. outpost: draw outpost:runner outpost:hmg\n"
-    duel_rule = game.check(parse(ENDGAME.format(rules="rules 3.0 tie-break=no\n") + turns, "<test>"))
+    duel_rule = game.check(parse(ENDGAME.format(rules="rules 3.0 tie-break=no\n") + turns + "expect draw\n", "<test>"))
     assert duel_rule.ok and duel_rule.state.result == "draw"
+    wrong = game.check(parse(ENDGAME.format(rules="rules 3.0 tie-break=no\n") + turns + "expect winner moloch\n",
+                             "<test>"))
+    assert wrong.verdict == "wrong" and wrong.problem == "a draw"
     third = game.check(parse(ENDGAME.format(rules="") + turns, "<test>"))
     assert third.ok and third.state.result is None and third.state.tie_break_last is not None
 
@@ -408,10 +411,13 @@ def test_both_hqs_destroyed_in_one_battle_is_a_draw():
     its end; if the other HQ is destroyed in it too, the game is a draw)."""
     record = ("game\nplayers moloch outpost\n" + TERMINALS + "deck moloch 10\ndeck outpost 10\n"
               "c3 moloch:hq hp=1\nc1 outpost:hq hp=1\nd1 moloch:hybrid NW\nd3 outpost:runner N\n"
-              "1. moloch: draw moloch:battle moloch:blocker moloch:guard; discard moloch:guard; use moloch:battle\n")
+              "1. moloch: draw moloch:battle moloch:blocker moloch:guard; discard moloch:guard; use moloch:battle\n"
+              "expect draw\n")
     report = game.check(parse(record, "<test>"))
     assert report.ok, report.fault("<test>")
     assert report.state.result == "draw"
+    early = game.check(parse(record.replace("; use moloch:battle\n", "\n"), "<test>"))
+    assert early.verdict == "wrong" and early.problem == "the game goes on"
 
 
 def test_the_family_is_present_only_on_a_duel_board():

@@ -309,9 +309,10 @@ def test_applying_a_v11_action_is_refused(action):
 
 
 def test_checking_a_record_with_v11_lines_is_refused():
-    record = parse("game\nplayers moloch outpost\n1. moloch: hq c3\n2. outpost: hq c1\nexpect winner moloch\n",
+    # `expect winner` and `expect draw` are checked (tests/test_duel_board.py); `expect score` is not played yet.
+    record = parse("game\nplayers moloch outpost\n1. moloch: hq c3\n2. outpost: hq c1\nexpect score moloch 3\n",
                    "r.nhex")
-    with pytest.raises(RuleNotImplemented, match=r"expect winner moloch.*r\.nhex:5:1"):
+    with pytest.raises(RuleNotImplemented, match=r"expect score moloch 3.*r\.nhex:5:1"):
         game.check(record)
 
 
