@@ -535,3 +535,56 @@ def test_the_solver_lets_the_owner_choose_where_a_procedure_pushes():
     assert safe.solutions[0].actions == ("procedure push c3 c2", "# the pushed unit's owner chooses among b1, c1, d1")
     both = Solver(notation.parse(SHOVE.format(goal="survive and alive b2"), "<card>"), jobs=1).solve()
     assert both.verdict == "none"
+
+
+# --- rotation invariance on generated Duel positions (hypothesis) ----------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WARRIORS = ("moloch:hybrid", "moloch:blocker", "moloch:medic", "outpost:runner", "outpost:hmg", "outpost:medic",
+             "outpost:mobile-armor")
+
+
+@st.composite
+def duel_positions(draw):
+    from solver.hexes import STANDARD
+
+    hexes = sorted(STANDARD.hexes)
+    chosen = draw(st.lists(st.sampled_from(hexes), min_size=4, max_size=9, unique=True))
+    terminals = draw(st.lists(st.sampled_from(hexes), min_size=3, max_size=7, unique=True))
+    units = [Unit(chosen[0], tile("moloch:hq")), Unit(chosen[1], tile("outpost:hq"))]
+    counts: dict[str, int] = {}
+    for hex_ in chosen[2:]:
+        key = draw(st.sampled_from(_WARRIORS))
+        if counts.get(key, 0) >= 2:
+            continue
+        counts[key] = counts.get(key, 0) + 1
+        units.append(Unit(hex_, tile(key), draw(st.sampled_from(list(Direction)))))
+    from solver.position import Position
+
+    return Position(tuple(units), to_move="moloch", terminals=tuple(terminals), energy=(("moloch", 5),))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(duel_positions(), st.integers(1, 5))
+def test_turning_a_duel_position_turns_its_procedures(position, steps):
+    """Rotating a whole Duel position by 60° (Terminals too) changes nothing but labels: the same Procedures
+    are legal, turned, and each has the same results, turned."""
+    def turn(action):
+        return Procedure(action.kind, tuple(x.rotated(steps) for x in action.hexes),
+                         tuple(f.rotated(steps) for f in action.facings))
+
+    def look(action, where):
+        # Facings that give a tile the same edges are one choice; the listing names the first clockwise from N.
+        tiles = [where.unit_at(x).tile for x in action.hexes[:len(action.facings)]]
+        return action.kind, action.hexes, tuple(t.oriented(f).edges for t, f in zip(tiles, action.facings))
+
+    rotated = position.rotated(steps)
+    mine = [a for a in actions.legal_actions(position, "moloch") if isinstance(a, Procedure)]
+    assert sorted(map(str, {look(turn(a), rotated) for a in mine})) == sorted(map(str, {
+        look(a, rotated) for a in actions.legal_actions(rotated, "moloch") if isinstance(a, Procedure)}))
+    for action in mine:
+        if action.kind in ("laser", "erase", "detonation", "push"):
+            assert {p.rotated(steps) for _, p in actions.results(position, action, "moloch")} == \
+                   {p for _, p in actions.results(rotated, turn(action), "moloch")}
