@@ -509,6 +509,18 @@ def test_the_pl_example_game_ends_its_battle_with_the_books_hq_health():
 
 
 
+def test_three_points_of_contact_is_sound_with_erase_as_key():
+    """puzzles/17-three-points-of-contact.nhex: PL KASACJA, "Jedna wroga jednostka sąsiadująca z 3 naszymi
+    Ogniwami ... zostaje unicestwiona" (one enemy unit adjacent to 3 of our Cells is annihilated)."""
+    from solver import notation
+    from solver.search import Solver
+
+    puzzle = notation.load(str(Path(__file__).parent.parent / "puzzles" / "17-three-points-of-contact.nhex"))
+    report = Solver(puzzle, jobs=1).solve()
+    assert report.verdict == "sound" and report.contains_intended is True
+    assert report.solutions[0].actions == ("procedure erase c3",)
+
+
 SHOVE = """puzzle "Shove"
 player moloch
 offer moloch:blocker
