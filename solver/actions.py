@@ -743,6 +743,12 @@ def _actions(position: Position, army: str, used: frozenset[Spent], every_destin
     if board_full(position):
         return
     _supported(position)
+    points = abilities.turn_points(position)
+    if any(family.turn_over(position, used) for family in points.turn_over):
+        # A family has closed the turn but for its own actions (after buying Energy, only purchases: PL LICZNIK ENERGII).
+        for family in points.turn_actions:
+            yield from family.turn_actions(position, army, used, every_destination)
+        return
     nets = netted(position)
     hand = position.hand(army)
     for tile in dict.fromkeys(hand):
@@ -754,7 +760,7 @@ def _actions(position: Position, army: str, used: frozenset[Spent], every_destin
         elif tile.kind is Kind.INSTANT and tile.army == army:
             yield from _instant_actions(position, army, tile, nets, every_destination)
     yield from _free_moves(position, army, nets, used)
-    for family in abilities.turn_points(position).turn_actions:
+    for family in points.turn_actions:
         yield from family.turn_actions(position, army, used, every_destination)
 
 

@@ -33,7 +33,7 @@ from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
 from .features import refuse
 from .fight import Attack, Event, Hit, Strike
-from .hexes import Direction, Hex, around
+from .hexes import DIRECTIONS, Direction, Hex, around
 from .position import Position, Unit
 from .tiles import Kind
 from .rules import RuleSet

@@ -43,11 +43,7 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
     def add(rule: str, key: str) -> None:
         found.append(Feature(rule, position.location(key)))
 
-    if position.terminals:
-        add("the Duel board's Terminals and Cells (PL OPIS PLANSZY, TERMINALE)", "terminals")
-    for army, points in position.energy:
-        if points:
-            add(f"Energy Points and procedures (PL ENERGIA; {army} has {points})", f"energy {army}")
+    # The Duel board's Terminals and Energy: solver/abilities/duel_board.py.
     for element in position.terrain:
         add(f"terrain ({element.type} {','.join(element.features)}; B13 THE GENERAL RULES OF TERRAIN)",
             f"terrain {element.hexes[0].label}")
@@ -65,10 +61,12 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
 
 def unimplemented_action(action: Action) -> Feature | None:
     """The §10 feature an action needs whose rule the engine lacks, if any."""
+    # Procedures and purchases are the Duel board family's (solver/abilities/duel_board.py), present wherever the
+    # position states `terminals` or `energy`; elsewhere there is no Duel board to run them on.
     if isinstance(action, Procedure):
-        return Feature(f"the Duel board's procedures (procedure {action.kind}; PL PROCEDURY)")
+        return Feature(f"procedure {action.kind}: the position has no Duel board (no `terminals`, NOTATION §10.2)")
     if isinstance(action, BuyEnergy):
-        return Feature("buying Energy (PL ENERGIA)")
+        return Feature("buying Energy: the position has no Duel board (no `terminals` or `energy`, NOTATION §10.2)")
     if isinstance(action, Push):
         return Feature("the New York Pusher's push (B13 Push Back icon)")
     if isinstance(action, PutPrize):

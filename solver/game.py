@@ -36,7 +36,8 @@ from . import actions, battle
 from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
-from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ,
+                       Position, Procedure, Unit, Use)
 from .tiles import Kind, Tile, army as army_data
 
 # --- the rules of a turn, one sentence each ---------------------------------------------------------------------
@@ -535,7 +536,9 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
     if isinstance(action, Use) and action.tile.name == "battle" and state.last_tile_turn is not None:
         # A Bio-droid back on an emptied pile does not undo that the last tile was drawn (RULINGS 24).
         raise IllegalAction(text, actions.BATTLE_AFTER_LAST_TILE)
-    if not isinstance(action, Move):
+    # Free moves and Duel-board Procedures come at any moment of the turn (3E MOBILITY; PL PROCEDURY: "w dowolnym
+    # momencie swojej tury"), before the draw too, and use no tile in hand.
+    if not isinstance(action, (Move, Procedure)):
         if now.must_draw and not now.drawn:
             raise IllegalAction(text, DRAW_FIRST)
         if now.must_discard and not isinstance(action, Discard):
@@ -549,6 +552,12 @@ def _turn_action(state: GameState, action: Action, army: str, number: int, now: 
             if now.play_limit is not None and now.played > now.play_limit:
                 raise IllegalAction(text, PLAY_LIMIT.format(now.play_limit))
     state, now.used = _act(state, action, army, now.used)
+    hq = state.position.hq(army)
+    if isinstance(action, BuyEnergy) and hq is not None and hq.hp == 0:
+        # Option energy-hq-last-point=yes: the HQ paid its last point. PL ZWYCIĘSTWO: "Gra kończy się ... gdy
+        # Wytrzymałość Sztabu jednego z graczy spadnie do zera" (the game ends when an HQ's health drops to 0).
+        now.over = True
+        return _over(state, tuple(a for a in state.armies if a != army), "an HQ is destroyed (PL ZWYCIĘSTWO)")
     if actions.starts_battle(action, state.position):
         now.over = True
         # What the battle takes over is "just taken" after it: the turn rules reckon it from this moment.
@@ -567,6 +576,8 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     discards = state.discards
     if isinstance(action, (Discard, Use)):
         discards = _with_pile(discards, army, [action.tile])
+    elif isinstance(action, BuyEnergy) and action.tile is not None:
+        discards = _with_pile(discards, army, [action.tile])  # a tile sold for Energy is discarded too
     terror = state.terror
     if isinstance(action, Use) and action.tile.name == "terror":
         # "każdy z pozostałych graczy" (each of the other players) in a multiplayer game
@@ -780,6 +791,10 @@ def moves_listing(position: Position, army: str) -> list[tuple[str, list[str]]]:
     for action in actions.legal_actions(position, army):
         if isinstance(action, Move):
             title = f"free moves by {action.by}"
+        elif isinstance(action, Procedure):
+            title = f"procedure {action.kind} ({action.cost} Energy)"
+        elif isinstance(action, BuyEnergy):
+            title = "Energy purchases (they end the turn)"
         else:
             assert isinstance(action, (Discard, Place, Use))  # the only other legal actions
             title = action.tile.key

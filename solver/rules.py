@@ -211,6 +211,15 @@ OPTIONS: tuple[RuleOption, ...] = (
         edition_defaults=(("2.0", "no"),),
         source="3E",
     ),
+    # --- the Duel board (NOTATION §10.2) ---
+    RuleOption(
+        "energy-hq-last-point", "no", ("no", "yes"),
+        "Whether HQ health may buy Energy down to 0 (destroying the HQ): 'no' keeps at least 1 health.",
+        "RULINGS 27 (unsettled); PL LICZNIK ENERGII, 2: 'zakupić punkty Energii w zamian za punkty "
+        "Wytrzymałości Sztabu, w cenie 1 PE za 1 punkt' (buy Energy for HQ health, 1 for 1). The book names a "
+        "destroyed HQ only as the work of the enemy (PL CEL GRY, ZWYCIĘSTWO) and no purchase that ends the game; "
+        "'yes' reads the price as unlimited.",
+    ),
 )
 
 _BY_NAME = {option.name: option for option in OPTIONS}

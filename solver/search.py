@@ -39,7 +39,7 @@ from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Move, Place, Position, Unit, Use
+from .position import Move, Place, Position, Procedure, Unit, Use
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -380,6 +380,7 @@ class Enumerator:
             if self.families:
                 found += self.family_places(state)
         found += self.free_moves(state)
+        found += self.granted(state)
         if self.families:
             found = [self.opponent_turns(step) for step in found]
         return found
@@ -540,6 +541,52 @@ class Enumerator:
                               watched=_follow(state.watched, action.source, action.target))
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
+        return found
+
+    def granted(self, state: State) -> list[Step]:
+        """The Duel board's Procedures (PL PROCEDURY: at any moment of the turn, paid with Energy, no tile used).
+
+        Energy purchases are left out: they end the turn and only lower the player's HQ health or sell a tile
+        that this turn no longer plays (PL LICZNIK ENERGII), for Energy that no battle reads, so no goal is won
+        by one that is not won without it."""
+        position = state.position
+        if not position.terminals or not position.energy:
+            return []
+        from .abilities.duel_board import procedure_moves
+
+        position = replace(position, hands=(), to_move=self.player)
+        found = []
+        for action in self.actions.player_actions(position, self.player, state.used):
+            if not isinstance(action, Procedure):
+                continue
+            try:
+                results = self.actions.results(position, action, self.player, state.used)
+            except IllegalAction:
+                continue
+            used = self.actions.spend(position, action, self.player, state.used)
+            branches = []
+            for label, after in results:
+                watched = state.watched
+                moves = procedure_moves(action)
+                if action.kind == "push" and len(action.hexes) == 2:
+                    landed = next((h for h in after.board if after.unit_at(h) is not None
+                                   and position.unit_at(h) is None), action.hexes[1])
+                    moves = ((action.hexes[1], landed),)
+                if moves:
+                    watched = tuple((goal_hex, next((to for frm, to in moves if frm == now), now))
+                                    for goal_hex, now in watched)
+                after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                branches.append((label, replace(state, position=self._norm(after), used=used, after_batch=False,
+                                                watched=watched)))
+            text: tuple[str, ...] = (str(action),)
+            if action.kind == "push" and len(action.hexes) == 2:
+                destinations = self.actions.push_destinations(position, action.hexes[0], action.hexes[1])
+                if len(destinations) == 1:  # no choice left to the owner: the canonical line names the hex
+                    text = (str(replace(action, hexes=action.hexes + (destinations[0],))),)
+                else:
+                    text += (f"# the pushed unit's owner chooses among "
+                             f"{', '.join(sorted(h.label for h in destinations))}",)
+            found.append(Step(text, tuple(branches)))
         return found
 
 

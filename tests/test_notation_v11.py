@@ -272,8 +272,6 @@ def test_statement_locations_are_kept_for_refusals():
 
 
 @pytest.mark.parametrize("text, feature", [
-    ("terminals a1\n", "Terminals"),
-    ("energy moloch 2\n", "Energy Points"),
     ("terrain forest thick b1\n", "terrain"),
     ("terrain bunker turrets b1\nturret b1 N\n", "terrain"),
     ("prizes moloch mobility\n", "held Prize markers"),

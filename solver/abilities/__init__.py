@@ -46,10 +46,13 @@ A battle (:mod:`solver.battle`):
     Consequences at the end of a phase (removed units going elsewhere) and of the battle.
 
 Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
-applies one, ``turn_problem`` says why one is illegal.
+applies one, ``turn_problem`` says why one is illegal, ``turn_over`` says that the family has closed the turn to
+every action but its own (the Duel board's Energy purchases).
 
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
-the board (or the position) carries one of its triggers; the loops ask only the families present, and of
+the board (or in a hand) carries one of its triggers, or, between battles, when the position states one of its
+``position_features`` (the Duel board is no tile: its family is present where the position has ``terminals`` or
+``energy``, NOTATION §10.2); the loops ask only the families present, and of
 them only those that override the point, so a battle of plain warriors pays nothing for the expansions.
 """
 
@@ -83,7 +86,8 @@ class Ability:
     module_effects: frozenset[str] = frozenset()
     #: Edge icons (``edge …: NAME``) that make it present.
     edge_specials: frozenset[str] = frozenset()
-    #: Features of the position itself (not of a tile) that make it present: see :func:`features_of`.
+    #: Position fields (:class:`~solver.position.Position` attribute names) whose being non-empty makes the family
+    #: present between battles though no tile carries it (the Duel board's ``terminals``).
     position_features: frozenset[str] = frozenset()
     #: Where several families act at one point, lower ``order`` acts first.
     order: int = 100
@@ -163,6 +167,11 @@ class Ability:
         family's; None when it is not. Raises IllegalAction naming the rule an action of its own breaks."""
         return None
 
+    def turn_over(self, position: Position, used: frozenset[Spent]) -> bool:
+        """Whether ``used`` shows that this family has ended the turn but for its own actions (after buying
+        Energy only more purchases follow): the turn rules then list only the families' actions."""
+        return False
+
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         """What a turn-limited grant of this family has used once ``action`` is done (``used`` by default)."""
         return used
@@ -226,16 +235,23 @@ def present_on(units: Iterable[Unit]) -> tuple[Ability, ...]:
 
 
 def features_of(position: Position) -> frozenset[str]:
-    """The features of a position, not of its tiles, that rules hang on: ``multiplayer`` (three or more armies
-    with an HQ on the board), ``score`` (the score mode), ``teams``."""
-    found = []
+    """The features of a position, not of its tiles, that families are present by (:attr:`Ability.position_features`):
+    every non-empty field of the position a family names (``terminals``, ``energy``, ``teams``, ...), and
+    ``multiplayer`` (three or more HQs on the board) and ``score`` (the score mode)."""
+    found = {name for name in _field_features() if getattr(position, name)}
     if sum(1 for u in position.units if u.is_hq) >= 3:
-        found.append("multiplayer")
+        found.add("multiplayer")
     if position.mode == "score":
-        found.append("score")
-    if position.teams:
-        found.append("teams")
+        found.add("score")
     return frozenset(found)
+
+
+_DERIVED_FEATURES = frozenset({"multiplayer", "score"})
+
+
+@lru_cache(maxsize=None)
+def _field_features() -> tuple[str, ...]:
+    return tuple(name for name in position_features() if name not in _DERIVED_FEATURES)
 
 
 def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
@@ -310,10 +326,11 @@ def missing_turn_rule(tile: Tile) -> str | None:
 class TurnPoints:
     """For one set of tiles (on the board and in hand), the families acting between battles."""
 
-    __slots__ = ("turn_actions", "turn_results", "spent", "arrived", "instants")
+    __slots__ = ("turn_actions", "turn_results", "turn_over", "spent", "arrived", "instants")
 
     def __init__(self, present: tuple[Ability, ...]) -> None:
         self.turn_actions = at_point(present, "turn_actions")
+        self.turn_over = at_point(present, "turn_over")
         self.turn_results = at_point(present, "turn_results")
         self.spent = at_point(present, "spent")
         self.arrived = at_point(present, "arrived")
@@ -322,17 +339,24 @@ class TurnPoints:
 
 
 @lru_cache(maxsize=4096)
-def turn_points_of(tiles: frozenset[Tile]) -> TurnPoints:
+def turn_points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset()) -> TurnPoints:
     return TurnPoints(tuple(family() for family in families()
-                            if any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
+                            if family.position_features & features
+                            or any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
                                    for t in tiles)))
+
+
+@lru_cache(maxsize=None)
+def position_features() -> tuple[str, ...]:
+    """Every position field some family is present by (:attr:`Ability.position_features`)."""
+    return tuple(sorted({name for family in families() for name in family.position_features}))
 
 
 def turn_points(position: Position) -> TurnPoints:
     """The families acting between battles in ``position``: carried by a unit or foundation on the board, or an
-    instant in a hand."""
+    instant in a hand, or present by a feature of the position (:attr:`Ability.position_features`)."""
     tiles = {u.tile for u in position.units}
     tiles.update(f.tile for f in position.foundations)
     for _, hand in position.hands:
         tiles.update(hand)
-    return turn_points_of(frozenset(tiles))
+    return turn_points_of(frozenset(tiles), features_of(position))
