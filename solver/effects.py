@@ -282,7 +282,10 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
         elif kind == "melee-and-ranged-bonus":
             bonus.melee += value
             bonus.ranged += value
-        elif kind == "melee-and-initiative-bonus":
+        elif kind == "melee-and-initiative-bonus":  # Symbiont Gamma: never ranged (RULINGS 39)
+            bonus.melee += value
+            bonus.initiative += value
+        elif kind == "strength-and-initiative-bonus":  # the Boss: ranged only with boss-ranged (RULINGS 13)
             bonus.melee += value
             bonus.initiative += value
             if rules.enabled("boss-ranged"):
