@@ -155,6 +155,9 @@ class Fight:
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
+        #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
+        self.attacks: dict[Attack, list[Hit]] = {}
+        self.absorbed: set[Attack] = set()
         self.points = points = abilities.points_on(position.units)
         self._act = points.act
         self._strikes = points.strikes
@@ -381,6 +384,7 @@ class Fight:
                 self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
+        self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
             if key not in absorbed:

@@ -159,7 +159,6 @@ class Ability:
 #: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
 #: A family that implements one removes its line here.
 NOT_IMPLEMENTED = {
-    "venom": "venom (Neojungle Nightshade, Babel 13)",
     "sharpshooter": "the Sharpshooter's choice of target (Babel 13)",
     "spy": "spies (New York, Babel 13)",
     "shotgun": "the Shotgun (New York, Babel 13)",
