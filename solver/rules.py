@@ -56,6 +56,12 @@ OPTIONS: tuple[RuleOption, ...] = (
         "RULINGS 13; ES Hegemony sheet, Jefe: '+1 de Fuerza'; the 2E example battle applies it to melee only.",
     ),
     RuleOption(
+        "rocket-armor", "yes", ("yes", "no"),
+        "Armor on the side a New York rocket enters from lowers its 3 wounds by 1.",
+        "RULINGS 34 (armor unsettled); B13 NEW YORK, Rocket Launcher is silent; 3E ARMOR lowers 'ranged attacks' "
+        "by 1 and a rocket is shot, as RULINGS 33 reads the Shotgun. 'no': armor does not stop a rocket.",
+    ),
+    RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",

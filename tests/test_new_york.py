@@ -97,3 +97,107 @@ def test_net_placed_on_new_york_hq_kills_the_unit_living_by_its_point():
     netted = after(text, "place net-fighter b2 N", "borgo")
     assert at(netted, "c2") is None
     assert at(netted, "b2") is not None
+
+
+# --- Sharpshooter, Shotgun, Rocket Launcher (B13 DESCRIPTION OF NEW ICONS; NEW YORK) ------------------------------
+
+
+def test_sharpshooter_may_shoot_past_the_first_enemy_on_its_line():
+    """B13 DESCRIPTION OF NEW ICONS, Sharpshooter: it "can choose which enemy unit in the line of fire it shoots.
+    (It does not need to be the first enemy unit.)"; RULINGS 32: an HQ included."""
+    found = outcomes("""
+        c5 new-york:sharpshooter N
+        c4 new-york:cop S
+        c3 borgo:mutant S
+        c2 borgo:hq hp=5 S
+    """)
+    hit_mutant = [o for o in found if at(o.position, "c3") is None]
+    hit_hq = [o for o in found if at(o.position, "c2").hp == 4]
+    assert len(found) == 2 and hit_mutant and hit_hq
+    assert all(any("sharpshooter" in c for c in o.choices) for o in found)
+
+
+def test_sharpshooter_armor_works_normally_against_the_chosen_target():
+    """B13 Sharpshooter: "The armor of the unit being shot at works normally against the shot"."""
+    found = outcomes("""
+        c5 new-york:sharpshooter N
+        c3 borgo:super-mutant S
+        c2 borgo:mutant N
+    """)
+    # shooting the armored Super Mutant's front does nothing; shooting the Mutant behind kills it
+    assert {at(o.position, "c2") is None for o in found} == {True, False}
+    assert all(at(o.position, "c3").wounds == 0 for o in found)
+
+
+def test_shotgun_wounds_by_distance_three_two_one_none():
+    """B13 NEW YORK, Shotgun: 3 wounds adjacent, 2 at two hexes, 1 at three, none farther."""
+    for gap, expected in ((1, 3), (2, 2), (3, 1)):
+        target_row = 5 - gap
+        result = fight(f"""
+            c5 new-york:shotgun N
+            c{target_row} borgo:hq hp=9
+        """)
+        assert at(result.position, f"c{target_row}").hp == 9 - expected
+    result = fight("""
+        c5 new-york:shotgun N
+        c1 borgo:hq hp=9
+    """)
+    assert at(result.position, "c1").hp == 9
+
+
+def test_shotgun_hits_the_first_enemy_only_and_takes_no_bonus():
+    """B13 NEW YORK, Shotgun: "hits the first enemy unit in the line of fire ... No bonuses increasing firepower
+    have an effect on the shotgun" (an Officer II beside it adds nothing)."""
+    result = fight("""
+        c5 new-york:shotgun N
+        b4 new-york:officer-2 NE
+        c3 borgo:hq hp=9
+        c2 borgo:mutant S
+    """)
+    assert at(result.position, "c3").hp == 7
+    assert at(result.position, "c2") is not None
+
+
+def test_shotgun_blast_is_lowered_by_armor():
+    """RULINGS 33: armor lowers the Shotgun's blast by 1 (3E ARMOR)."""
+    result = fight("""
+        c5 new-york:shotgun N
+        c4 borgo:super-mutant S
+    """)
+    assert at(result.position, "c4") is None or at(result.position, "c4").wounds == 2
+
+
+def test_rocket_passes_own_pieces_and_turns_to_the_enemy_its_owner_chooses():
+    """B13 NEW YORK, Rocket Launcher (and EXAMPLE OF ROCKET LAUNCHER SHOT): the rocket enters the hex its edge
+    points at, then "two additional hexes, not necessarily in a straight line, chosen by the owner"; "It moves
+    through the owner's pieces"; 3 wounds to the first enemy, HQ included."""
+    found = outcomes("""
+        c4 new-york:rocket-launcher N
+        c3 new-york:cop S
+        a2 borgo:hq hp=9 S
+        e2 borgo:mutant S
+    """)
+    hq_hit = [o for o in found if at(o.position, "a2").hp == 6]
+    mutant_hit = [o for o in found if at(o.position, "e2") is None]
+    assert hq_hit and mutant_hit
+    # a path through empty hexes meets nobody: the owner may also waste the rocket
+    assert any(at(o.position, "a2").hp == 9 and at(o.position, "e2") is not None for o in found)
+
+
+def test_rocket_cannot_reach_beyond_three_hexes():
+    """B13 Rocket Launcher: the adjacent hex and two more: an enemy four hexes away is safe."""
+    result = fight("""
+        c5 new-york:rocket-launcher N
+        c1 borgo:hq hp=9 S
+    """)
+    assert at(result.position, "c1").hp == 9
+
+
+def test_rocket_takes_no_firepower_bonus():
+    """B13 Rocket Launcher: "No bonuses increasing firepower have effect on the rocket launcher"."""
+    result = fight("""
+        c5 new-york:rocket-launcher N
+        b4 new-york:officer-2 NE
+        c4 borgo:hq hp=9 S
+    """)
+    assert at(result.position, "c4").hp == 6

@@ -159,10 +159,7 @@ class Ability:
 #: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
 #: A family that implements one removes its line here.
 NOT_IMPLEMENTED = {
-    "sharpshooter": "the Sharpshooter's choice of target (Babel 13)",
     "spy": "spies (New York, Babel 13)",
-    "shotgun": "the Shotgun (New York, Babel 13)",
-    "rocket": "the Rocket Launcher (New York, Babel 13)",
     "push": "the Pusher (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "redirect": "redirection (Doomsday Machine)",
