@@ -136,8 +136,10 @@ def _refuse_missing_rules(position: Position) -> None:
         missing = abilities.missing_rule(unit.tile)
         if missing is not None:
             raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
-    if position.foundations:
-        raise RuleNotImplemented(f"foundations in battle ({position.foundations[0].tile.key}, Babel 13)")
+    for foundation in position.foundations:
+        # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
+        if not abilities.present(frozenset({foundation.tile})):
+            raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
 
 
 class Fight:
@@ -201,7 +203,7 @@ class Fight:
     def run(self) -> Outcome:
         units = self.state.units
         hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
-        reading = effects.read(units, self.rules, self.points)
+        reading = effects.read(units, self.rules, self.points, self.position.foundations)
         self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
         slots = self.slots(boni)
         changed = False
@@ -216,7 +218,7 @@ class Fight:
             top = max(top, 0)
         for phase in range(top, -1, -1):
             if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = effects.read(units, self.rules, self.points)
+                reading = effects.read(units, self.rules, self.points, self.position.foundations)
                 self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
@@ -429,8 +431,9 @@ class Fight:
         controller's choice ("its owner decides which attack is absorbed"; "the controlling player chooses which
         Medic"): the controller picks one of the maximal assignments of its Medics to attacks. A Medic works for
         whoever controls it — a Medic on a free Scoper's linked side for the Outpost (RULINGS 8) — and absorbs
-        only an attack of a unit that is an enemy of its controller (3E MEDIC: "an attack of 1 enemy unit"), so
-        a chain of Medics never crosses sides.
+        only an attack of a unit that is an enemy of the unit it saves (3E MEDIC: "an attack of 1 enemy unit"):
+        an enemy Medic linked to a New York Spy saves it from its own side's attack, its owner choosing (B13 Spy;
+        RULINGS 35).
         """
         units = self.state.units
         hit = {target for (_, target) in attacks}
@@ -441,7 +444,7 @@ class Fight:
         controller = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
                  if medic in _medics_of(boni, key[1]) and self.absorbable(key, attacks)
-                 and self.attacker_side(key) != controller[medic]]
+                 and self.attacker_side(key) != self.side(units[key[1]])]
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):
             options = _maximal_assignments([p for p in pairs if controller[p[0]] == owner])
@@ -595,7 +598,7 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
     def run(script: _Script) -> Outcome:
         fight = Fight(position, script, trace=False)
         units = fight.state.units
-        reading = effects.read(units, position.rules)
+        reading = effects.read(units, position.rules, None, position.foundations)
         fight.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
         fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
         return Outcome(replace(position, units=tuple(units.values())), {}, tuple(script.made))

@@ -13,7 +13,7 @@ every phase with the units still standing, and the turn rules can ask about a po
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .abilities import Points, points_on
 from .errors import RuleNotImplemented
@@ -219,12 +219,14 @@ def side_of(unit: Unit, captured: dict[Hex, Unit], sides: Sides = NO_TAKEOVERS) 
     return side(holder if holder is not None else unit, sides)
 
 
-def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> list[tuple[Unit, Unit, Unit]]:
+def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, points: Points | None = None,
+          ground: Sequence[Unit] = ()) -> list[tuple[Unit, Unit, Unit]]:
     """Every working link: ``(module, linked unit, whose side it works for)``.
 
     A module works only through its own link icons, on the adjacent unit it points at (3E MODULES: "any Module
     must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
-    Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8).
+    Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8). Links that are
+    not plain (a Spy's, the Motherland's) are the families' at the point ``links``; ``ground``: the foundations.
     """
     taken = captured_modules(units, nets, sides)
     found = []
@@ -242,6 +244,8 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> li
             other = units.get(near[d])
             if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
                 found.append((unit, other, holder))
+    for family in (points or points_on(units.values())).links:
+        found = family.links(units, nets, sides, ground, found)
     return found
 
 
@@ -253,7 +257,8 @@ def link_effect(module: Unit) -> ModuleEffect:
 
 
 def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
-            sides: Sides = NO_TAKEOVERS) -> dict[Hex, Bonus]:
+            sides: Sides = NO_TAKEOVERS, points: Points | None = None, ground: Sequence[Unit] = ()
+            ) -> dict[Hex, Bonus]:
     """What every unit gets from the modules and HQs linked to it; units with nothing are left out.
 
     3E MODULES: effects are cumulative, work at all times, also on HQs; an HQ's ability never affects the HQ
@@ -261,7 +266,7 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
-    for module_unit, target, _side in links(units, nets, sides):
+    for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
         effect = link_effect(module_unit)
@@ -298,7 +303,7 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
             bonus.medics.append(source)
         elif kind == "melee-counts-as-ranged":
             bonus.quartermasters.append(source)
-        elif kind in _CONTROL_EFFECTS:
+        elif kind in _CONTROL_EFFECTS or kind == "matrix":  # the Motherland is a family's links (RULINGS 38)
             continue
         else:
             raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
@@ -318,7 +323,9 @@ class Reading:
     bonuses: dict[Hex, Bonus]
 
 
-def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None) -> Reading:
+def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None,
+         ground: Sequence[Unit] = ()) -> Reading:
+    """``ground``: the foundation tiles under the units (Roots belong to the Motherland)."""
     sides = takeovers(units, rules, points)
     nets = netted(units, sides)
-    return Reading(sides, nets, bonuses(units, nets, rules, sides))
+    return Reading(sides, nets, bonuses(units, nets, rules, sides, points, ground))

@@ -123,3 +123,128 @@ def test_venom_wounds_carry_over_to_every_battle():
     assert at(first, "c3").hp == 4 and at(first, "c2") is None  # bitten once; the HQ killed the Nightshade
     assert at(second, "c3").hp == 3  # the marker alone wounds it again
     assert at(second, "c3").venom == 1
+
+
+# --- the Motherland (B13 NEOJUNGLE, HQ; EXAMPLE OF THE MOTHERLAND; MODULES AND THE MOTHERLAND; RULINGS 38) -------
+
+from solver import effects  # noqa: E402
+
+
+def bonuses(text: str) -> dict[str, effects.Bonus]:
+    where = position(text)
+    reading = effects.read(effects.by_hex(where), where.rules, None, where.foundations)
+    return {h.label: b for h, b in reading.bonuses.items()}
+
+
+def test_example_of_the_motherland_connected_module_boosts_every_member_and_the_hq():
+    """B13 EXAMPLE OF THE MOTHERLAND (picture lost; its caption): members are the units joined to the HQ through
+    adjacent Neojungle units; "Modules that are properly connected to the Motherland ... provide a bonus to all
+    Motherland units"; "The red Xs show Modules that are not connected to any other unit, and therefore give no
+    bonus"; the red-outlined unit outside gets nothing. B13 NEOJUNGLE, HQ: "(including HQ)"."""
+    found = bonuses("""
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        c1 neojungle:slicer N
+        d1 neojungle:symbiont-alpha SW
+        e3 neojungle:crusher N
+        e2 neojungle:symbiont-beta N
+    """)
+    # Alpha (melee +1) links c2, a member: c1, c2 and the HQ get +1; Alpha does not boost itself
+    assert {h for h, b in found.items() if b.melee == 1} == {"c1", "c2", "c3"}
+    # Beta links nothing (e1 is empty): no initiative for anyone; the Crusher on e3 is joined only through e2,
+    # which is joined to nothing of the Motherland
+    assert all(b.initiative == 0 for b in found.values())
+
+
+def test_module_linked_to_a_unit_outside_the_motherland_helps_that_unit_only():
+    """B13 MODULES AND THE MOTHERLAND: "A Module must be directly linked to some unit in the Motherland ... to
+    affect the Motherland"; linked elsewhere it is an ordinary module."""
+    found = bonuses("""
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        e3 neojungle:crusher N
+        e2 neojungle:symbiont-beta S
+    """)
+    assert found["e3"].initiative == 1
+    assert all(found.get(h, effects.Bonus()).initiative == 0 for h in ("c2", "c3"))
+
+
+def test_vines_act_only_on_the_enemy_unit_they_link():
+    """B13 MODULES AND THE MOTHERLAND: "Vines are a Module which affect only enemy units not friendly units, so
+    Vines do not affect the Motherland"."""
+    found = bonuses("""
+        c3 neojungle:hq
+        c2 neojungle:vines N
+        c1 borgo:mutant S
+        b2 borgo:mutant N
+    """)
+    assert found["c1"].initiative == -1 and found["b2"].initiative == -1  # each linked enemy, directly
+    assert found.get("c3", effects.Bonus()).initiative == 0
+
+
+def test_netted_unit_still_belongs_and_connects_the_motherland():
+    """B13 MODULES AND THE MOTHERLAND: "A netted unit still belongs to the Motherland - being in the Motherland is a
+    passive feature"."""
+    found = bonuses("""
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        b1 borgo:net-fighter N
+        c1 neojungle:slicer N
+        d1 neojungle:symbiont-alpha NW
+    """)
+    # b1's Net (SE) holds c2; the chain HQ - c2 - c1 still stands and Alpha on d1 links c1
+    assert found["c3"].melee == 1 and found["c2"].melee == 1
+
+
+def test_spy_beside_the_neojungle_hq_is_never_in_the_motherland():
+    """B13 MODULES AND THE MOTHERLAND: "No non-Neojungle Unit can be a part of Motherland (even a Spy unit
+    connected to Neojungle HQ)"."""
+    found = bonuses("""
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        d1 neojungle:symbiont-alpha SW
+        b2 new-york:spy-cleaner N
+    """)
+    assert found["c2"].melee == 1
+    assert "b2" not in found or found["b2"].melee == 0
+
+
+def test_roots_join_the_motherland_even_under_an_enemy_unit():
+    """B13 FOUNDATION TILES, Roots: "Roots are part of the Motherland"; ROOTS ISSUES: "If an enemy unit is standing
+    on Roots, they still belong to the Motherland and count for connecting to adjacent friendly Neojungle units"."""
+    text = """
+        c3 neojungle:hq
+        c2 neojungle:roots N
+        c2 borgo:mutant S
+        c1 neojungle:slicer N
+        d1 neojungle:symbiont-alpha NW
+    """
+    found = bonuses(text)
+    assert found["c3"].melee == 1  # Alpha links c1, joined to the HQ through the Roots
+    assert found.get("c2", effects.Bonus()).melee == 0  # the enemy on the Roots is no member
+    without_roots = bonuses(text.replace("c2 neojungle:roots N\n", ""))
+    assert without_roots.get("c3", effects.Bonus()).melee == 0
+
+
+def test_symbiont_gamma_never_gives_ranged_even_with_boss_ranged():
+    """B13 NEOJUNGLE, Modules (Symbiont Gamma: +1 melee, +1 initiative); RULINGS 39: "never ranged, whatever
+    `boss-ranged` says" — that option reads the Hegemony Boss, which still gives ranged with it."""
+    gamma = bonuses("rules 3.0 boss-ranged=yes\nc3 neojungle:symbiont-gamma N\nc2 neojungle:slicer N")["c2"]
+    assert (gamma.melee, gamma.initiative, gamma.ranged) == (1, 1, 0)
+    boss = bonuses("rules 3.0 boss-ranged=yes\nc3 hegemony:boss N\nc2 hegemony:ganger N")["c2"]
+    assert boss.ranged == 1
+
+
+def test_motherland_speeds_every_member_in_battle():
+    """B13 NEOJUNGLE, HQ with Symbiont Beta (+1 initiative) linked to one member: the Slicer far from Beta strikes
+    in phase 3, before the Borgo Butcher (initiative 3 too, so both strike; without the Motherland the Slicer
+    would strike in phase 2, after the Butcher killed it)."""
+    result = fight("""
+        c3 neojungle:hq
+        b3 neojungle:slicer NW
+        d3 neojungle:symbiont-beta NW
+        c2 neojungle:slicer N
+        a2 borgo:butcher SE
+    """)
+    # b3's NW is a2: the Slicer acts in phase 3 with the Butcher and both die together
+    assert at(result.position, "a2") is None

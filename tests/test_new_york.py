@@ -201,3 +201,58 @@ def test_rocket_takes_no_firepower_bonus():
         c4 borgo:hq hp=9 S
     """)
     assert at(result.position, "c4").hp == 6
+
+
+# --- Spies (B13 DESCRIPTION OF NEW ICONS, Spy; RULINGS 35) --------------------------------------------------------
+
+from solver import effects  # noqa: E402
+
+
+def bonuses(text: str) -> dict[str, effects.Bonus]:
+    where = position(text)
+    reading = effects.read(effects.by_hex(where), where.rules, None, where.foundations)
+    return {h.label: b for h, b in reading.bonuses.items()}
+
+
+def test_spy_takes_the_bonus_of_an_enemy_module_that_links_it():
+    """B13 Spy: "A Spy can link itself to enemy Modules ... as if they were friendly ..., automatically receiving
+    their bonuses"; "the module can still aid allies that are connected to it"; RULINGS 35: by the module's own
+    link icons."""
+    found = bonuses("""
+        c3 neojungle:symbiont-alpha N
+        c2 new-york:spy-cleaner N
+        e3 borgo:mutant N
+    """)
+    assert found["c2"].melee == 1
+    turned = bonuses("""
+        c3 neojungle:symbiont-alpha S
+        c2 new-york:spy-cleaner N
+    """)
+    assert turned.get("c2", effects.Bonus()).melee == 0  # the link icon points away: no link
+
+
+def test_spy_takes_the_bonus_of_an_adjacent_enemy_hq():
+    """B13 Spy: "link itself to enemy ... Headquarters"; RULINGS 35: an adjacent enemy HQ (its links point every
+    way). The Borgo HQ gives +1 initiative."""
+    found = bonuses("""
+        c3 borgo:hq
+        c2 new-york:spy-shooter N
+        c4 new-york:cop N
+    """)
+    assert found["c2"].initiative == 1
+    assert found.get("c4", effects.Bonus()).initiative == 0  # an ordinary unit is no spy
+
+
+def test_enemy_medic_linked_to_a_spy_saves_it_its_owner_choosing():
+    """B13 Spy: "If a Medic module is linked to several units (including a Spy) which all take damage
+    simultaneously, then as usual the module's owner decides which linked unit will be cured"; RULINGS 35."""
+    found = outcomes("""
+        c3 neojungle:medic N
+        c2 new-york:spy-shooter N
+        c1 neojungle:slicer S
+    """)
+    # the Slicer bites the Spy (its shots go NE and NW, at nobody); the Neojungle Medic linked to the Spy saves
+    # it from its own army's bite and is discarded
+    assert len(found) == 1
+    after_battle = found[0].position
+    assert at(after_battle, "c2") is not None and at(after_battle, "c3") is None

@@ -16,6 +16,11 @@ Reading a position (:func:`solver.effects.read`), at the start of every battle p
 
 ``takeovers(units, rules)``
     Units whose control passes to another army ("who controls this unit" is derived, never written).
+``links(units, nets, sides, ground, found)``
+    The working module links, given the plain ones ``found`` (a module's link icon pointing at an adjacent unit
+    of the side it helps): a family returns the list with the links that are not plain (a Spy linking itself
+    to enemy modules, the Motherland passing a module's bonus to every member). ``ground`` holds the foundation
+    tiles (Roots belong to the Motherland).
 
 A battle (:mod:`solver.battle`):
 
@@ -94,6 +99,10 @@ class Ability:
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return {}
 
+    def links(self, units: Units, nets: frozenset[Hex], sides: Mapping[Hex, str], ground: Sequence[Unit],
+              found: list[tuple[Unit, Unit, Unit]]) -> list[tuple[Unit, Unit, Unit]]:
+        return found
+
     # --- the battle ---
     def battle_start(self, fight: Fight) -> list[Hit]:
         return []
@@ -159,13 +168,11 @@ class Ability:
 #: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
 #: A family that implements one removes its line here.
 NOT_IMPLEMENTED = {
-    "spy": "spies (New York, Babel 13)",
     "push": "the Pusher (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "redirect": "redirection (Doomsday Machine)",
     "trap": "the Trap (Doomsday Machine)",
     "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
-    "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
 
 
@@ -214,7 +221,7 @@ def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
 
 
 #: Every point of the loops, by name (the methods of :class:`Ability` that a family may override).
-POINTS = ("takeovers", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
+POINTS = ("takeovers", "links", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
           "after_damage", "phase_end", "battle_end")
 
 
@@ -229,6 +236,7 @@ class Points:
             setattr(self, point, at_point(present, point))
 
     takeovers: tuple[Ability, ...]
+    links: tuple[Ability, ...]
     battle_start: tuple[Ability, ...]
     phase_hits: tuple[Ability, ...]
     act: tuple[Ability, ...]
@@ -256,12 +264,10 @@ TURN_NOT_IMPLEMENTED = {
     "transport": "the Smart Transporter's swap on placement (Duel)",
     "push": "the Pusher's push (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
-    "spy": "spies (New York, Babel 13)",
     "trap": "the Trap (Doomsday Machine)",
     "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
     "control-takeover": "control takeover (Vegas HQ and Agitator, Duel)",
     "grant-move-and-rotate": "the Smart HQ's free move of adjacent units (Duel)",
-    "matrix": "the Motherland (Neojungle HQ, Babel 13)",
 }
 
 

@@ -48,7 +48,7 @@ class HQToughness(Ability):
         from .. import effects  # effects imports this package
 
         standing = {h: u for h, u in units.items() if h not in removed}
-        reading = effects.read(standing, fight.rules, fight.points)
+        reading = effects.read(standing, fight.rules, fight.points, fight.position.foundations)
         for hex_, unit in standing.items():
             if unit.is_hq or not unit.wounds:
                 continue

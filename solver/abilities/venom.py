@@ -110,6 +110,6 @@ def _refuse_double_marker_medic(fight: Fight, hex_: Hex) -> None:
     target as one attack for the Medics: refuse where a Medic could tell the difference."""
     from .. import effects
 
-    bonus = effects.read(fight.units, fight.rules, fight.points).bonuses.get(hex_)
+    bonus = effects.read(fight.units, fight.rules, fight.points, fight.position.foundations).bonuses.get(hex_)
     if bonus is not None and bonus.medics:
         raise RuleNotImplemented(f"a Medic and two venom markers on one unit ({hex_}; RULINGS 37)")
