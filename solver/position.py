@@ -503,7 +503,9 @@ class Push:
     destination: Hex
 
     def __str__(self) -> str:
-        return f"push {self.pusher.label} {self.target.label} {self.destination.label}"
+        # Without a destination: the push as its player decides it, before the pushed unit's owner chooses.
+        dest = f" {self.destination.label}" if self.destination is not None else ""
+        return f"push {self.pusher.label} {self.target.label}{dest}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,12 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     # --- between battles (solver/actions.py, solver/game.py) ---
     RuleOption(
+        "pusher-when-placed", "yes", ("yes", "no"),
+        "The New York Pusher may make its free push in the turn it is placed.",
+        "RULINGS 36 (unsettled); B13 DESCRIPTION OF NEW ICONS, Push Back: 'once during each of his turns', no "
+        "exception named. 'no': from its owner's next turn on.",
+    ),
+    RuleOption(
         "push-back-hq", "yes", ("yes", "no"),
         "Push Back may push an enemy HQ.",
         "3E PUSH BACK: 'an adjacent enemy unit', no exception; 2E TILE DESCRIPTIONS: tiles 'affect both: unit "

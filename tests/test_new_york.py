@@ -256,3 +256,78 @@ def test_enemy_medic_linked_to_a_spy_saves_it_its_owner_choosing():
     assert len(found) == 1
     after_battle = found[0].position
     assert at(after_battle, "c2") is not None and at(after_battle, "c3") is None
+
+
+# --- the Pusher (B13 DESCRIPTION OF NEW ICONS, Push Back; RULINGS 36) ---------------------------------------------
+
+import pytest  # noqa: E402
+
+from solver.actions import NOTHING_USED, legal_actions, player_actions, results, spend  # noqa: E402
+from solver.errors import IllegalAction  # noqa: E402
+from solver.position import Push  # noqa: E402
+
+PUSHER = """
+    c3 new-york:pusher N
+    c2 borgo:mutant S
+    e3 new-york:hq
+    a3 borgo:hq
+    to-move new-york
+"""
+
+
+def test_pusher_pushes_an_adjacent_enemy_for_free_its_owner_choosing_where():
+    """B13 Push Back icon: "The unit with the Push Back can - once during each of his turns - push back one enemy
+    unit freely"; 3E PUSH BACK: one hex further, the pushed unit's owner choosing the hex."""
+    start = position(PUSHER)
+    listed = [a for a in legal_actions(start, "new-york") if isinstance(a, Push)]
+    assert {str(a) for a in listed} == {"push c3 c2 b1", "push c3 c2 c1", "push c3 c2 d1"}
+    decided = [a for a in player_actions(start, "new-york") if isinstance(a, Push)]
+    assert [str(a) for a in decided] == ["push c3 c2"]
+    found = results(start, decided[0], "new-york")
+    assert len(found) == 3 and all(at(p, "c2") is None for _, p in found)
+    after_push = results(start, notation.parse_action("push c3 c2 c1", "new-york"), "new-york")[0][1]
+    assert at(after_push, "c1").tile.key == "borgo:mutant" and at(after_push, "c1").facing.name == "S"
+
+
+def test_pusher_pushes_only_once_a_turn():
+    """B13 Push Back icon: "once during each of his turns"."""
+    start = position(PUSHER)
+    push = notation.parse_action("push c3 c2 c1", "new-york")
+    after_push = results(start, push, "new-york")[0][1]
+    used = spend(start, push, "new-york", NOTHING_USED)
+    with pytest.raises(IllegalAction, match="once"):
+        results(after_push.with_units_in_order(after_push.units), Push(Hex.parse("c3"), Hex.parse("c1"), None),
+                "new-york", used)
+    assert not [a for a in legal_actions(after_push, "new-york", used) if isinstance(a, Push)]
+
+
+def test_netted_pusher_cannot_push():
+    """RULINGS 36; 3E PUSH BACK and USING NETS: netted units cannot push."""
+    start = position(PUSHER + "\nb2 borgo:net-fighter N\n")  # its Net (SE) holds c3
+    assert not [a for a in legal_actions(start, "new-york") if isinstance(a, Push)]
+    with pytest.raises(IllegalAction):
+        results(start, notation.parse_action("push c3 c2 c1", "new-york"), "new-york")
+
+
+def test_only_a_pusher_pushes_for_free():
+    """B13 Push Back icon: the free push belongs to "The unit with the Push Back"."""
+    start = position(PUSHER + "\nd3 new-york:cop N\nd2 borgo:mutant S\n")
+    with pytest.raises(IllegalAction, match="Push Back icon"):
+        results(start, notation.parse_action("push d3 d2 d1", "new-york"), "new-york")
+
+
+def test_pusher_may_push_in_the_turn_it_is_placed_unless_the_option_says_no():
+    """RULINGS 36 (unsettled): option pusher-when-placed (default yes)."""
+    for option, expected in (("yes", True), ("no", False)):
+        start = position(f"""
+            rules 3.0 pusher-when-placed={option}
+            c2 borgo:mutant S
+            e3 new-york:hq
+            a3 borgo:hq
+            hand new-york pusher
+            to-move new-york
+        """)
+        place = notation.parse_action("place pusher c3 N", "new-york")
+        placed = results(start, place, "new-york")[0][1]
+        used = spend(start, place, "new-york", NOTHING_USED)
+        assert bool([a for a in legal_actions(placed, "new-york", used) if isinstance(a, Push)]) is expected

@@ -168,7 +168,6 @@ class Ability:
 #: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
 #: A family that implements one removes its line here.
 NOT_IMPLEMENTED = {
-    "push": "the Pusher (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "redirect": "redirection (Doomsday Machine)",
     "trap": "the Trap (Doomsday Machine)",
@@ -262,7 +261,6 @@ def points_on(units: Iterable[Unit]) -> Points:
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
 TURN_NOT_IMPLEMENTED = {
     "transport": "the Smart Transporter's swap on placement (Duel)",
-    "push": "the Pusher's push (New York, Babel 13)",
     "regenerate": "regeneration (Smart Bio-droid, Duel)",
     "trap": "the Trap (Doomsday Machine)",
     "rotate-one-unit-per-turn": "the Doomsday HQ's rotation of a friendly unit (Doomsday Machine)",
