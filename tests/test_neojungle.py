@@ -248,3 +248,129 @@ def test_motherland_speeds_every_member_in_battle():
     """)
     # b3's NW is a2: the Slicer acts in phase 3 with the Butcher and both die together
     assert at(result.position, "a2") is None
+
+
+# --- Small Bomb (B13 THE NEW INSTANT TILES, Small bomb; RULINGS 41) -----------------------------------------------
+
+import pytest  # noqa: E402
+
+from solver.actions import legal_actions  # noqa: E402
+from solver.errors import IllegalAction  # noqa: E402
+from solver.position import Place, Use  # noqa: E402
+
+BOMB = """
+    c3 neojungle:hq
+    a1 borgo:hq
+    b3 borgo:mutant N
+    b4 neojungle:slicer N
+    c4 borgo:super-mutant S
+    hand neojungle small-bomb
+    to-move neojungle
+"""
+
+
+def test_small_bomb_wounds_friend_and_foe_on_three_mutually_adjacent_hexes_but_no_hq():
+    """B13 Small bomb: "one wound to every unit (enemy and friendly) which stands on the three hexes"; "does not
+    wound Headquarters"; RULINGS 41: armor no help (the Super Mutant's front armor faces the bomb in vain)."""
+    (only,) = after(BOMB, "use small-bomb b3 b4 c4", "neojungle")
+    result = only[1]
+    assert at(result, "b3") is None and at(result, "b4") is None
+    assert at(result, "c4").wounds == 1
+    (hq_spared,) = after(BOMB, "use small-bomb b3 c3 c4", "neojungle")
+    assert at(hq_spared[1], "c3").hp == 20
+
+
+def test_small_bomb_hexes_must_be_mutually_adjacent_and_on_the_board():
+    """B13 Small bomb: "The 3 hexes must be mutually adjacent ... All 3 hexes must be on the board"."""
+    with pytest.raises(IllegalAction, match="mutually adjacent"):
+        after(BOMB, "use small-bomb b3 b4 c5", "neojungle")
+    listed = [a for a in legal_actions(position(BOMB), "neojungle") if isinstance(a, Use)]
+    assert len(listed) == 24  # the triangles of the standard board, each once
+    assert all(a.targets[0].distance(a.targets[1]) == a.targets[1].distance(a.targets[2]) == 1 for a in listed)
+
+
+def test_small_bomb_destroys_lone_roots_and_the_attacker_chooses_on_a_shared_hex():
+    """B13 FOUNDATION TILES: foundations are destroyed by "Small bomb"; ROOTS ISSUES: on a hex with Roots and a unit
+    "the attacker chooses whether the Roots or the Unit is hit"; NOTATION §10.3 `foundation HEX`."""
+    text = BOMB.replace("b4 neojungle:slicer N", "b4 neojungle:roots N")
+    (only,) = after(text, "use small-bomb b3 b4 c4", "neojungle")
+    assert only[1].foundations == ()
+    shared = BOMB + "\nb3 neojungle:roots N\n"
+    (unit_hit,) = after(shared, "use small-bomb b3 b4 c4", "neojungle")
+    assert at(unit_hit[1], "b3") is None and len(unit_hit[1].foundations) == 1
+    (roots_hit,) = after(shared, "use small-bomb b3 b4 c4 foundation b3", "neojungle")
+    assert at(roots_hit[1], "b3") is not None and roots_hit[1].foundations == ()
+
+
+# --- Roots (B13 FOUNDATION TILES, Roots; ROOTS ISSUES) ---------------------------------------------------------
+
+
+ROOTS = """
+    c3 neojungle:hq
+    a1 borgo:hq
+    c2 borgo:mutant S
+    hand neojungle roots
+    to-move neojungle
+"""
+
+
+def test_roots_in_hand_are_placeable_on_empty_hexes_only():
+    """B13 FOUNDATION TILES: "A Foundation Tile can be placed only on an empty hex"; issue 12: Roots in hand are
+    placeable."""
+    start = position(ROOTS)
+    places = [a for a in legal_actions(start, "neojungle") if isinstance(a, Place)]
+    assert len(places) == 19 - 3
+    (placed,) = after(ROOTS, "place roots b2 N", "neojungle")
+    assert [str(f) for f in placed[1].foundations] == ["b2 neojungle:roots N"]
+    with pytest.raises(IllegalAction, match="empty hex"):
+        after(ROOTS, "place roots c2 N", "neojungle")
+
+
+def test_units_stand_on_roots_and_battles_run_with_them():
+    """B13 FOUNDATION TILES: "any unit (friendly or enemy) can be placed or move onto ... a foundation tile
+    normally"; nothing refused in battle."""
+    result = fight("""
+        c3 neojungle:hq
+        c2 neojungle:roots N
+        c2 borgo:mutant S
+    """)
+    assert at(result.position, "c2") is None  # the HQ's melee kills the Mutant; the Roots stay
+    assert len(result.position.foundations) == 1
+
+
+def test_sniper_on_roots_and_a_unit_hits_what_the_attacker_chooses():
+    """B13 ROOTS ISSUES: "If there is a hex with Roots and a unit, and it's attacked by an instant tile (Grenade,
+    Bomb, Sniper), then the attacker chooses whether the Roots or the Unit is hit by the attack"."""
+    text = """
+        c3 neojungle:hq
+        e3 new-york:hq
+        c2 neojungle:roots N
+        c2 neojungle:slicer S
+        b2 neojungle:roots N
+        hand new-york sniper
+        to-move new-york
+    """
+    start = position(text)
+    uses = {str(a) for a in legal_actions(start, "new-york") if isinstance(a, Use)}
+    assert {"use new-york:sniper c2", "use new-york:sniper c2 foundation c2", "use new-york:sniper b2"} <= uses
+    (unit_hit,) = after(text, "use sniper c2", "new-york")
+    assert at(unit_hit[1], "c2") is None and len(unit_hit[1].foundations) == 2
+    (roots_hit,) = after(text, "use sniper c2 foundation c2", "new-york")
+    assert at(roots_hit[1], "c2") is not None and [f.hex.label for f in roots_hit[1].foundations] == ["b2"]
+    (lone,) = after(text, "use sniper b2", "new-york")
+    assert [f.hex.label for f in lone[1].foundations] == ["c2"]
+
+
+def test_castling_of_two_neojungle_units_uses_the_shared_family():
+    """B13 THE NEW INSTANT TILES, Castling: "Two adjacent owned units (including Headquarters) can switch places, but
+    they do not change their facing"; RULINGS 40. One family owns the instant `castling` for Vegas and Neojungle
+    (solver/abilities/turning.py, on branch duel-armies): this test runs once it is merged."""
+    pytest.importorskip("solver.abilities.turning")
+    (swapped,) = after("""
+        c3 neojungle:hq
+        c2 neojungle:slicer S
+        a1 borgo:hq
+        hand neojungle castling
+        to-move neojungle
+    """, "use castling c2 c3", "neojungle")
+    assert at(swapped[1], "c2").is_hq and at(swapped[1], "c3").facing.name == "S"
