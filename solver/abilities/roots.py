@@ -9,6 +9,10 @@ the Motherland ... Roots are not units, so modules cannot be linked to Roots." B
 Roots and a unit attacked by an instant tile, "the attacker chooses whether the Roots or the Unit is hit"
 (``use … foundation HEX``, NOTATION §10.3); an enemy unit on Roots does not cut them off.
 
+The Roots under a unit are a target of their own: a Sniper or Grenade may choose enemy Roots under any unit (an
+HQ, or the attacker's own unit, included), since the choice is "whether the Roots or the Unit is hit" and the
+Roots are a legal target alone (B13 FOUNDATION TILES); the unit's legality matters only when it is hit.
+
 This family owns placing Roots, a unit arriving on them (nothing happens), and the Sniper, Grenade, Air Strike
 and Bomb when they touch Roots; their part in the Motherland is :mod:`.motherland`'s, the Small Bomb's is
 :mod:`.small_bomb`'s. Where an instant touches Roots and Mines at once this family refuses (exit 4) rather than
@@ -64,14 +68,12 @@ class Roots(Ability):
                         yield Place(tile, hex_, Direction.N)
             elif tile.kind is Kind.INSTANT and tile.army == army and tile.name in ("sniper", "grenade"):
                 for roots in position.foundations:
-                    if (is_roots(roots.tile) and roots.army != army and position.unit_at(roots.hex) is None
+                    if not (is_roots(roots.tile) and roots.army != army
                             and (tile.name == "sniper" or _grenade_reach(position, army, roots.hex))):
+                        continue
+                    if position.unit_at(roots.hex) is None:
                         yield Use(tile, (roots.hex,))
-                    elif is_roots(roots.tile) and (unit := position.unit_at(roots.hex)) is not None:
-                        try:  # the unit there is a legal target: the Roots may be chosen instead
-                            self._touch(position, Use(tile, (roots.hex,)), army)
-                        except IllegalAction:
-                            continue
+                    else:  # the attacker may choose the Roots under a unit (ROOTS ISSUES)
                         yield Use(tile, (roots.hex,), None, (roots.hex,))
 
     def turn_results(self, position: Position, action: Action, army: str,
@@ -125,9 +127,6 @@ class Roots(Ability):
                 owner = next(f.army for f in position.foundations if f.hex == target)
                 if owner == army or (name == "grenade" and not _grenade_reach(position, army, target)):
                     raise IllegalAction(str(use), ROOTS_TARGET)
-            if not lone and target in use.foundations:
-                # the unit must be one the instant may hit (the attacker chooses between two legal targets)
-                actions._hits(position, replace(use, foundations=()), army)
         return roots
 
     def _instant(self, position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...] | None:
