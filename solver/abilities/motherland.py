@@ -24,13 +24,14 @@ from typing import Mapping, Sequence
 
 from ..hexes import Hex, around
 from ..position import Unit
+from ..tiles import Tile
 from . import Ability
 
 RULE = "B13 NEOJUNGLE, HQ; MODULES AND THE MOTHERLAND; ROOTS ISSUES; RULINGS 38"
 Link = tuple[Unit, Unit, Unit]
 
 
-def is_roots(tile) -> bool:
+def is_roots(tile: Tile) -> bool:
     return tile.kind.value == "foundation" and tile.name == "roots"
 
 

@@ -28,12 +28,12 @@ from . import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
-    from ..position import Position
+    from ..position import Position, Unit
 
 RULE = "RULINGS 30; B13 NEW YORK, HQ: the unit 'immediately loses the additional Toughness'"
 
 
-def _gives_toughness(unit) -> bool:
+def _gives_toughness(unit: Unit) -> bool:
     module = unit.tile.module
     return module is not None and module.type == "toughness-bonus"
 

@@ -24,7 +24,7 @@ from . import Ability
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
     from ..hexes import Hex
-    from ..position import Action, Position
+    from ..position import Action, Position, Unit
 
 PUSHER_ONCE = "the Pusher pushes once in each of its owner's turns (B13 DESCRIPTION OF NEW ICONS, Push Back)"
 PUSHER_ONLY = "only a unit with the Push Back icon pushes for free (B13 DESCRIPTION OF NEW ICONS, Push Back)"
@@ -32,7 +32,7 @@ PUSHER_PLACED = ("the Pusher does not push in the turn it is placed (option push
 PUSHED, PLACED = "push", "placed"
 
 
-def _can_push(unit) -> bool:
+def _can_push(unit: Unit | None) -> bool:
     return unit is not None and "push" in unit.tile.abilities
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..fight import Hit
+from ..hexes import Direction
 from . import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,7 +54,7 @@ class Sharpshooter(Ability):
         return hits
 
 
-def targets(fight: Fight, unit: Unit, direction, strength: int, phase: int) -> list[Hit]:
+def targets(fight: Fight, unit: Unit, direction: Direction, strength: int, phase: int) -> list[Hit]:
     """One hit per enemy on the line the Sharpshooter may choose (armor applied), in the order of the line."""
     found: list[Hit] = []
     for hex_ in fight.board.line_of_fire(unit.hex, direction):

@@ -37,12 +37,13 @@ FOUNDATION_HEX = ("foundation: a hex under attack holding a unit and a foundatio
 def triangles(position: Position) -> list[tuple[Hex, Hex, Hex]]:
     """Every set of three mutually adjacent hexes of the board, each once, in label order."""
     board = position.board
-    found = set()
+    found: set[tuple[Hex, Hex, Hex]] = set()
     for a in board:
         near = [h for _, h in board.neighbours(a)]
         for b, c in combinations(near, 2):
             if b.distance(c) == 1:
-                found.add(tuple(sorted((a, b, c))))
+                x, y, z = sorted((a, b, c))
+                found.add((x, y, z))
     return sorted(found)
 
 
