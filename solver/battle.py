@@ -383,7 +383,7 @@ class Fight:
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
-                self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
+                self.note(phase, hit.kind, f"{_name(units, hit.source, hit.kind)} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
@@ -448,7 +448,7 @@ class Fight:
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):
             options = _maximal_assignments([p for p in pairs if controller[p[0]] == owner])
-            labels = ["; ".join(f"Medic on {m} absorbs {_name(units, k[0])} → {_name(units, k[1])}" for m, k in option)
+            labels = ["; ".join(f"Medic on {m} absorbs {_name(units, k[0], attacks[k][0].kind)} → {_name(units, k[1])}" for m, k in option)
                       for option in options]
             chosen = options[self.oracle.choose(owner, "Medics", labels)]
             busy = {m for m, _ in chosen}
@@ -460,7 +460,7 @@ class Fight:
                 spent.add(discarded)
                 removed.add(discarded)
                 if self.tracing:
-                    self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0])} → "
+                    self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0], attacks[key][0].kind)} → "
                               f"{_name(units, key[1])}; the Medic on {discarded} is discarded", "3E USING MEDICS")
         return absorbed
 
@@ -542,9 +542,9 @@ def _medics_of(boni: dict[Hex, Bonus], hex_: Hex) -> list[Hex]:
     return bonus.medics if bonus else []
 
 
-def _name(units: dict[Hex, Unit], hex_: Hex | None) -> str:
-    if hex_ is None:
-        return "the instant tile"
+def _name(units: dict[Hex, Unit], hex_: Hex | None, kind: str = "instant") -> str:
+    if hex_ is None:  # no unit strikes: an instant tile, or a marker such as venom (named by the hit's kind)
+        return "the instant tile" if kind == "instant" else f"the {kind}"
     unit = units.get(hex_)
     return f"{unit.tile.key} on {hex_}" if unit else str(hex_)
 
