@@ -331,3 +331,17 @@ def test_pusher_may_push_in_the_turn_it_is_placed_unless_the_option_says_no():
         placed = results(start, place, "new-york")[0][1]
         used = spend(start, place, "new-york", NOTHING_USED)
         assert bool([a for a in legal_actions(placed, "new-york", used) if isinstance(a, Push)]) is expected
+
+
+def test_rocket_armor_is_a_rule_option():
+    """RULINGS 34: armor against the rocket is unsettled; option rocket-armor (default yes, as for any shot: 3E
+    ARMOR, and RULINGS 33 for the Shotgun)."""
+    text = """
+        rules 3.0 rocket-armor={}
+        c4 new-york:rocket-launcher N
+        c3 neojungle:wall-of-trees S
+    """
+    armored = fight(text.format("yes"))
+    assert at(armored.position, "c3").wounds == 2
+    bare = fight(text.format("no"))
+    assert at(bare.position, "c3") is None
