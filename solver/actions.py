@@ -655,9 +655,7 @@ def _claimed(position: Position, action: Action, army: str, used: frozenset[Spen
 
 def _arrived(position: Position, hex_: Hex) -> Position:
     """A unit has just been placed, moved or pushed onto ``hex_``: the families that react to it (a Mine under
-    it) act. Only foundations react today, so a position without them costs nothing."""
-    if not position.foundations:
-        return position
+    it, a unit leaving the New York HQ's toughness point) act."""
     for family in abilities.turn_points(position).arrived:
         position = family.arrived(position, hex_)
     return position

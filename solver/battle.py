@@ -174,6 +174,9 @@ class Fight:
         self.scratch: dict[object, object] = {}
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
+        #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
+        self.attacks: dict[Attack, list[Hit]] = {}
+        self.absorbed: set[Attack] = set()
         self.points = points = abilities.points_for(position)
         self._act = points.act
         self._strikes = points.strikes
@@ -218,7 +221,7 @@ class Fight:
     def run(self) -> Outcome:
         units = self.state.units
         hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
-        reading = effects.read(units, self.rules, self.points, self.teams)
+        reading = effects.read(units, self.rules, self.points, self.teams, self.position.foundations)
         self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         slots = self.slots(boni)
         if self.tracing:
@@ -235,7 +238,7 @@ class Fight:
             top = max(top, 0)
         for phase in range(top, -1, -1):
             if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = effects.read(units, self.rules, self.points, self.teams)
+                reading = effects.read(units, self.rules, self.points, self.teams, self.position.foundations)
                 self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
@@ -274,7 +277,8 @@ class Fight:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
         captures, takeovers and initiatives that take effect or end now (:mod:`solver.explain`)."""
         units = self.state.units
-        self.sources = explain.sources(units, reading.nets, self.rules, reading.sides)
+        self.sources = explain.sources(units, reading.nets, self.rules, reading.allies, self.points,
+                                       self.position.foundations)
         facts = explain.facts(units, reading, self.sources)
         for kind, text, rule in explain.changes(self.facts, facts, units):
             self.note(phase, kind, text, rule)
@@ -420,9 +424,10 @@ class Fight:
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
-                self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
+                self.note(phase, hit.kind, f"{_name(units, hit.source, hit.kind)} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
+        self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
             if key not in absorbed:
@@ -473,8 +478,9 @@ class Fight:
         controller's choice ("its owner decides which attack is absorbed"; "the controlling player chooses which
         Medic"): the controller picks one of the maximal assignments of its Medics to attacks. A Medic works for
         whoever controls it — a Medic on a free Scoper's linked side for the Outpost (RULINGS 8) — and absorbs
-        only an attack of a unit that is an enemy of its controller (3E MEDIC: "an attack of 1 enemy unit"), so
-        a chain of Medics never crosses sides.
+        only an attack of a unit that is an enemy of the unit it saves (3E MEDIC: "an attack of 1 enemy unit"):
+        an enemy Medic linked to a New York Spy saves it from its own side's attack, its owner choosing (B13 Spy;
+        RULINGS 35).
         """
         units = self.state.units
         hit = {target for (_, target) in attacks}
@@ -486,7 +492,7 @@ class Fight:
         harm = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
                  if medic in _medics_of(boni, key[1]) and key[1] not in removed and self.absorbable(key, attacks)
-                 and self.attacker_side(key, attacks) != harm[medic]]
+                 and self.attacker_side(key, attacks) != self.side(units[key[1]])]
         absorbed: set[Attack] = set()
         for owner in sorted({controller[m] for m, _ in pairs}):
             own = frozenset(m for m in usable if controller[m] == owner)
@@ -498,8 +504,8 @@ class Fight:
                 removed.add(discarded)
                 if self.tracing:
                     wounds = sum(h.wounds for h in attacks[key])
-                    self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0])} → "
-                              f"{_name(units, key[1])}; the Medic on {discarded} is discarded",
+                    self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0], attacks[key][0].kind)}"
+                              f" → {_name(units, key[1])}; the Medic on {discarded} is discarded",
                               "3E USING MEDICS" + ("; RULINGS 4" if discarded != medic else ""),
                               f"{wounds} wound{'s' if wounds != 1 else ''} of that attack ignored"
                               + (f"; the loss passes to the latter Medic on {discarded}" if discarded != medic else ""))
@@ -634,9 +640,9 @@ def _medics_of(boni: dict[Hex, Bonus], hex_: Hex) -> list[Hex]:
     return bonus.medics if bonus else []
 
 
-def _name(units: dict[Hex, Unit], hex_: Hex | None) -> str:
-    if hex_ is None:
-        return "the instant tile"
+def _name(units: dict[Hex, Unit], hex_: Hex | None, kind: str = "instant") -> str:
+    if hex_ is None:  # no unit strikes: an instant tile, or a marker such as venom (named by the hit's kind)
+        return "the instant tile" if kind == "instant" else f"the {kind}"
     unit = units.get(hex_)
     return f"{unit.tile.key} on {hex_}" if unit else str(hex_)
 
@@ -690,7 +696,7 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
     def run(script: _Script) -> Outcome:
         fight = Fight(position, script, trace=False)
         units = fight.state.units
-        reading = effects.read(units, position.rules, fight.points, position.teams)
+        reading = effects.read(units, position.rules, fight.points, position.teams, position.foundations)
         fight.sides, fight.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
         # fight.position: an ability may have changed more than the units (a Bio-droid back on its pile)

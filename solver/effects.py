@@ -227,8 +227,8 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
     A module works only through its own link icons, on the adjacent unit it points at (3E MODULES: "any Module
     must be directly connected to a unit"), and not while netted (3E NET: a netted unit cannot "add bonuses").
     Enemy modules on a free Scoper's linked sides work for the Scoper's side instead (RULINGS 8). Links that are
-    not plain (a long-distance module's, RULINGS 54) are the families' at the point ``links``; ``ground``: the
-    foundations.
+    not plain (a long-distance module's, RULINGS 54; a Spy's; the Motherland's) are the families' at the point
+    ``links``; ``ground``: the foundations.
     """
     taken = captured_modules(units, nets, sides)
     found = []
@@ -259,7 +259,8 @@ def link_effect(module: Unit) -> ModuleEffect:
 
 
 def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
-            sides: Sides = NO_TAKEOVERS) -> dict[Hex, Bonus]:
+            sides: Sides = NO_TAKEOVERS, points: Points | None = None, ground: Sequence[Unit] = ()
+            ) -> dict[Hex, Bonus]:
     """What every unit gets from the modules and HQs linked to it; units with nothing are left out.
 
     3E MODULES: effects are cumulative, work at all times, also on HQs; an HQ's ability never affects the HQ
@@ -267,7 +268,7 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
-    for module_unit, target, _side in links(units, nets, sides):
+    for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
         effect = link_effect(module_unit)
@@ -288,7 +289,10 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
         elif kind == "melee-and-ranged-bonus":
             bonus.melee += value
             bonus.ranged += value
-        elif kind == "melee-and-initiative-bonus":
+        elif kind == "melee-and-initiative-bonus":  # Symbiont Gamma: never ranged (RULINGS 39)
+            bonus.melee += value
+            bonus.initiative += value
+        elif kind == "strength-and-initiative-bonus":  # the Boss: ranged only with boss-ranged (RULINGS 13)
             bonus.melee += value
             bonus.initiative += value
             if rules.enabled("boss-ranged"):
@@ -301,7 +305,7 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
             bonus.medics.append(source)
         elif kind == "melee-counts-as-ranged":
             bonus.quartermasters.append(source)
-        elif kind in _CONTROL_EFFECTS:
+        elif kind in _CONTROL_EFFECTS or kind == "matrix":  # the Motherland is a family's links (RULINGS 38)
             continue
         else:
             raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
@@ -327,11 +331,13 @@ class Reading:
 
 
 def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = None,
-         teams: tuple[tuple[str, ...], ...] = ()) -> Reading:
+         teams: tuple[tuple[str, ...], ...] = (), ground: Sequence[Unit] = ()) -> Reading:
+    """``teams``: the position's teams (:mod:`solver.teams`); ``ground``: the foundation tiles under the units
+    (Roots belong to the Motherland)."""
     sides = takeovers(units, rules, points)
     if not teams:
         nets = netted(units, sides)
-        return Reading(sides, nets, bonuses(units, nets, rules, sides), sides)
+        return Reading(sides, nets, bonuses(units, nets, rules, sides, points, ground), sides)
     harm, help_ = team_keys({h: sides.get(h, u.army) for h, u in units.items()}, teams, rules)
     nets = netted(units, harm)
-    return Reading(harm, nets, bonuses(units, nets, rules, help_), help_)
+    return Reading(harm, nets, bonuses(units, nets, rules, help_, points, ground), help_)

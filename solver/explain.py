@@ -10,9 +10,12 @@ names the very links that made the bonuses; a property test checks that the sour
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from . import effects
+from .abilities import Points
 from .effects import Bonus, Sides, Units
+from .position import Unit
 from .hexes import Hex
 from .rules import RuleSet
 
@@ -23,6 +26,7 @@ _FIELDS = {
     "melee-and-ranged-bonus": ("melee", "ranged"),
     "initiative-bonus": ("initiative",),
     "melee-and-initiative-bonus": ("melee", "initiative"),
+    "strength-and-initiative-bonus": ("melee", "initiative"),
     "toughness-bonus": ("toughness",),
     "extra-initiative": ("extra_actions",),
 }
@@ -42,16 +46,17 @@ class Source:
         return f"{self.giver} {'+' if self.value >= 0 else '−'}{abs(self.value)}"
 
 
-def sources(units: Units, nets: frozenset[Hex], rules: RuleSet, sides: Sides = effects.NO_TAKEOVERS
-            ) -> dict[Hex, list[Source]]:
-    """Every unit's bonuses one by one, with the module or HQ giving each (3E MODULES; RULINGS 5-8, 13)."""
+def sources(units: Units, nets: frozenset[Hex], rules: RuleSet, sides: Sides = effects.NO_TAKEOVERS,
+            points: Points | None = None, ground: Sequence[Unit] = ()) -> dict[Hex, list[Source]]:
+    """Every unit's bonuses one by one, with the module or HQ giving each (3E MODULES; RULINGS 5-8, 13), read
+    from the same links as :func:`solver.effects.bonuses` (the families' links too)."""
     found: dict[Hex, list[Source]] = {}
-    for module, target, holder in effects.links(units, nets, sides):
+    for module, target, holder in effects.links(units, nets, sides, points, ground):
         if target.hex == module.hex:
             continue  # an HQ's ability never affects the HQ itself (3E THE HQs)
         effect = effects.link_effect(module)
         fields = _FIELDS.get(effect.type, ())
-        if effect.type == "melee-and-initiative-bonus" and rules.enabled("boss-ranged"):
+        if effect.type == "strength-and-initiative-bonus" and rules.enabled("boss-ranged"):
             fields = fields + ("ranged",)
         giver = f"{module.tile.key} on {module.hex}"
         if holder is not module:

@@ -795,8 +795,9 @@ def moves_listing(position: Position, army: str) -> list[tuple[str, list[str]]]:
             title = f"procedure {action.kind} ({action.cost} Energy)"
         elif isinstance(action, BuyEnergy):
             title = "Energy purchases (they end the turn)"
-        else:
-            assert isinstance(action, (Discard, Place, Use))  # the only other legal actions
+        elif isinstance(action, (Discard, Place, Use)):
             title = action.tile.key
+        else:  # an action an ability grants (a Pusher's push): grouped by its verb
+            title = f"{str(action).split()[0]} actions"
         groups.setdefault(title, []).append(str(action))
     return list(groups.items())

@@ -246,7 +246,8 @@ class Position:
         return replace(
             self,
             units=tuple(u.rotated(steps) for u in self.units),
-            foundations=tuple(f.rotated(steps) for f in self.foundations),
+            # a foundation has no facing: it is written and placed facing N (NOTATION §10.1)
+            foundations=tuple(replace(f, hex=f.hex.rotated(steps)) for f in self.foundations),
             board=self.board.rotated(steps),
             terminals=tuple(h.rotated(steps) for h in self.terminals),
             terrain=tuple(e.rotated(steps) for e in self.terrain),
@@ -503,7 +504,9 @@ class Push:
     destination: Hex
 
     def __str__(self) -> str:
-        return f"push {self.pusher.label} {self.target.label} {self.destination.label}"
+        # Without a destination: the push as its player decides it, before the pushed unit's owner chooses.
+        dest = f" {self.destination.label}" if self.destination is not None else ""
+        return f"push {self.pusher.label} {self.target.label}{dest}"
 
 
 @dataclass(frozen=True, slots=True)

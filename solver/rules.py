@@ -70,6 +70,12 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="ES; 2E example",
     ),
     RuleOption(
+        "rocket-armor", "yes", ("yes", "no"),
+        "Armor on the side a New York rocket enters from lowers its 3 wounds by 1.",
+        "RULINGS 34 (armor unsettled); B13 NEW YORK, Rocket Launcher is silent; 3E ARMOR lowers 'ranged attacks' "
+        "by 1 and a rocket is shot, as RULINGS 33 reads the Shotgun. 'no': armor does not stop a rocket.",
+    ),
+    RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
@@ -91,6 +97,12 @@ OPTIONS: tuple[RuleOption, ...] = (
         "the board puts his army marker ... on him' (RULINGS 56-57).",
     ),
     # --- between battles (solver/actions.py, solver/game.py) ---
+    RuleOption(
+        "pusher-when-placed", "yes", ("yes", "no"),
+        "The New York Pusher may make its free push in the turn it is placed.",
+        "RULINGS 36 (unsettled); B13 DESCRIPTION OF NEW ICONS, Push Back: 'once during each of his turns', no "
+        "exception named. 'no': from its owner's next turn on.",
+    ),
     RuleOption(
         "push-back-hq", "yes", ("yes", "no"),
         "Push Back may push an enemy HQ.",

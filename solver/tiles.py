@@ -39,6 +39,7 @@ EDGE_SPECIALS = frozenset({"gauss", "shotgun", "rocket", "redirect-entrance", "r
 #: What a module (or an HQ acting as one) does to the units it is linked to.
 MODULE_EFFECTS = frozenset({
     "melee-bonus", "ranged-bonus", "initiative-bonus", "melee-and-ranged-bonus", "melee-and-initiative-bonus",
+    "strength-and-initiative-bonus",
     "medic", "extra-initiative", "toughness-bonus", "melee-counts-as-ranged", "grant-mobility",
     "grant-move-and-rotate", "control-takeover", "take-over-enemy-modules", "double-move", "matrix",
 })

@@ -708,7 +708,18 @@ def test_rotating_the_2e_example_rotates_the_outcome(steps):
     assert turned.position.units == plain.position.rotated(steps).units
 
 
-def test_an_expansion_ability_without_rules_is_refused_by_name():
+@pytest.fixture
+def shotgun_marked_missing(monkeypatch):
+    """Every expansion ability may get its rules: mark one as missing to test the refusal itself."""
+    from solver import abilities
+
+    monkeypatch.setitem(abilities.NOT_IMPLEMENTED, "shotgun", "the Shotgun (New York, Babel 13)")
+    abilities.missing_rule.cache_clear()
+    yield
+    abilities.missing_rule.cache_clear()
+
+
+def test_an_expansion_ability_without_rules_is_refused_by_name(shotgun_marked_missing):
     """A rule not yet implemented is named, never silently skipped (developers' guide)."""
     from solver.errors import RuleNotImplemented
 
@@ -719,7 +730,7 @@ def test_an_expansion_ability_without_rules_is_refused_by_name():
         """))
 
 
-def test_the_cli_names_a_missing_rule_without_a_traceback(tmp_path, capsys):
+def test_the_cli_names_a_missing_rule_without_a_traceback(tmp_path, capsys, shotgun_marked_missing):
     from solver.cli import main
 
     path = tmp_path / "ny.nhex"

@@ -19,7 +19,8 @@ Reading a position (:func:`solver.effects.read`), at the start of every battle p
 ``links(units, nets, sides, ground, found)``
     The working module links, given the plain ones ``found`` (a module's link icon pointing at an adjacent unit
     of the side it helps): a family returns the list with the links that are not plain (a long-distance module
-    reaching two hexes, RULINGS 54). ``ground`` holds the foundation tiles.
+    reaching two hexes, RULINGS 54; a Spy linking itself to enemy modules; the Motherland passing a module's bonus
+    to every member). ``ground`` holds the foundation tiles (Roots belong to the Motherland).
 
 A battle (:mod:`solver.battle`):
 
@@ -184,14 +185,7 @@ class Ability:
 #: Abilities, module effects and edge icons whose rules nhex does not implement yet, with the rule each needs. A
 #: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
 #: A family that implements one removes its line here.
-NOT_IMPLEMENTED = {
-    "venom": "venom (Neojungle Nightshade, Babel 13)",
-    "sharpshooter": "the Sharpshooter's choice of target (Babel 13)",
-    "spy": "spies (New York, Babel 13)",
-    "shotgun": "the Shotgun (New York, Babel 13)",
-    "rocket": "the Rocket Launcher (New York, Babel 13)",
-    "push": "the Pusher (New York, Babel 13)",
-    "matrix": "the Motherland (Neojungle HQ, Babel 13)",
+NOT_IMPLEMENTED: dict[str, str] = {
 }
 
 
@@ -306,10 +300,7 @@ def points_on(units: Iterable[Unit]) -> Points:
 
 
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
-TURN_NOT_IMPLEMENTED = {
-    "push": "the Pusher's push (New York, Babel 13)",
-    "spy": "spies (New York, Babel 13)",
-    "matrix": "the Motherland (Neojungle HQ, Babel 13)",
+TURN_NOT_IMPLEMENTED: dict[str, str] = {
 }
 
 

@@ -1,0 +1,69 @@
+"""The New York HQ's toughness point, and its immediate loss.
+
+B13 NEW YORK, HQ: "The HQ gives its own adjacent units one additional Toughness (Endurance) point. (If the unit
+receives one wound it doesn't die - instead a wound marker should be placed on it). If such a unit becomes
+nonadjacent to the HQ, or when the HQ is caught in a net, the unit immediately loses the additional Toughness,
+and it could die immediately as a result".
+
+The point itself is an ordinary link bonus (module effect ``toughness-bonus`` on the HQ's six link icons, read by
+:func:`solver.effects.bonuses`). This family owns its *loss* (RULINGS 30):
+
+* in a battle, when the HQ is destroyed a unit that lived by its point dies at the end of that phase, with the
+  HQ (RULINGS 14: a destroyed unit keeps its effects until the end of its phase) — the point ``after_damage``;
+* between battles, when a unit moves or is pushed away, or a Net is placed on the HQ, or the HQ moves away —
+  the point ``arrived``: after every arrival, a unit whose wounds exceed the toughness the position now gives it
+  is removed.
+
+A Medic beside the HQ that absorbs an attack is discarded all the same (RULINGS 31, B13 MORE ON MEDIC IN NEW
+YORK): the battle discards it; the point does not keep it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Mapping
+
+from ..hexes import Hex
+from . import Ability
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..battle import Fight
+    from ..position import Position, Unit
+
+RULE = "RULINGS 30; B13 NEW YORK, HQ: the unit 'immediately loses the additional Toughness'"
+
+
+def _gives_toughness(unit: Unit) -> bool:
+    module = unit.tile.module
+    return module is not None and module.type == "toughness-bonus"
+
+
+class HQToughness(Ability):
+    module_effects = frozenset({"toughness-bonus"})
+
+    def after_damage(self, fight: Fight, phase: int | None, damage: Mapping[Hex, int], removed: set[Hex]) -> None:
+        units = fight.units
+        if not any(h in units and _gives_toughness(units[h]) for h in removed):
+            return  # only a giver leaving the board lowers anyone's toughness (a Net can only come off now)
+        from .. import effects  # effects imports this package
+
+        standing = {h: u for h, u in units.items() if h not in removed}
+        reading = effects.read(standing, fight.rules, fight.points, fight.teams, fight.position.foundations)
+        for hex_, unit in standing.items():
+            if unit.is_hq or not unit.wounds:
+                continue
+            bonus = reading.bonuses.get(hex_)
+            if unit.wounds > unit.tile.toughness + (bonus.toughness if bonus else 0):
+                removed.add(hex_)
+                if fight.tracing:
+                    fight.note(phase, "death", f"{unit.tile.key} on {hex_} loses the HQ's toughness point and dies",
+                               RULE)
+
+    def arrived(self, position: Position, hex_: Hex) -> Position:
+        from ..position import position_toughness
+
+        dead = [u for u in position.units
+                if u.wounds and not u.is_hq and u.wounds > position_toughness(position, u)]
+        if not dead:
+            return position
+        return replace(position, units=tuple(u for u in position.units if u not in dead))

@@ -1,0 +1,83 @@
+"""The Rocket Launcher (New York): a rocket on a path of its owner's choosing; 3 wounds to the first enemy.
+
+B13 NEW YORK, Rocket Launcher: "The Rocket enters the adjacent hex in the direction indicated on the tile, and
+then it can go two additional hexes, not necessarily in a straight line, chosen by the owner. The first enemy it
+hits (including HQ) receives 3 wounds. It moves through the owner's pieces without hitting them. No bonuses
+increasing firepower have effect on the rocket launcher." RULINGS 34: up to two more adjacent hexes in any
+direction; a path that meets no enemy hits nothing.
+
+The owner's choice is asked once per rocket among the distinct results its paths give (each enemy it can reach
+first, and "nothing" when some path meets none), like any battle choice. Revisiting a hex reaches nothing a
+shorter path does not, so paths need not revisit. Armor (unsettled, RULINGS 34) is the option ``rocket-armor``:
+by default the armor on the side the rocket enters from lowers it by 1, as for any shot (3E ARMOR).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..fight import Hit
+from ..hexes import Direction, Hex
+from ..tiles import Edge
+from . import Ability
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..battle import Fight
+    from ..effects import Bonus
+    from ..position import Unit
+
+RULE = "B13 NEW YORK, Rocket Launcher; RULINGS 34"
+#: The rocket's strength and the hexes it may go after the first (B13: "two additional hexes").
+STRENGTH = 3
+FURTHER = 2
+
+
+class Rocket(Ability):
+    edge_specials = frozenset({"rocket"})
+
+    def edge_hits(self, fight: Fight, unit: Unit, direction: Direction, edge: Edge, bonus: Bonus | None,
+                  phase: int) -> list[Hit]:
+        if "rocket" not in edge.special:
+            return []
+        results = reachable(fight, unit, direction, phase)
+        keys = sorted(results, key=lambda k: (k is None, str(k)))
+        if not keys:
+            return []
+        labels = [f"rocket hits {fight.units[k[0]].tile.key} on {k[0]}" if k is not None and k[0] in fight.units
+                  else "rocket hits nothing" if k is None else f"rocket stops on {k[0]}" for k in keys]
+        answer = fight.choose(fight.side(unit), f"{unit.tile.key} on {unit.hex} in phase {phase}: the rocket's path",
+                              labels)
+        if fight.tracing:
+            fight.note(phase, "rocket", f"{unit.tile.key} on {unit.hex}: {labels[answer]}", RULE)
+        return list(results[keys[answer]])
+
+
+def reachable(fight: Fight, unit: Unit, direction: Direction, phase: int) -> dict[tuple | None, tuple[Hit, ...]]:
+    """Every distinct result of the rocket's paths: its hits by (first enemy hex, armor), None for no enemy."""
+    found: dict[tuple | None, tuple[Hit, ...]] = {}
+    board = fight.board
+    armor_counts = fight.rules.enabled("rocket-armor")
+
+    def enter(hex_: Hex, step: Direction, left: int) -> None:
+        if hex_ not in board:
+            return
+        for ability in fight.points.shot_meets:
+            fate = ability.shot_meets(fight, unit, hex_, step, STRENGTH, phase)
+            if fate is not None:
+                found[(hex_, "stopped", tuple((h.target, h.wounds) for h in fate))] = tuple(fate)
+                return
+        target = fight.units.get(hex_)
+        if target is not None and fight.enemies(unit, target):
+            armor = 1 if armor_counts and target.oriented.edges[step.opposite].armor else 0
+            wounds = STRENGTH - armor
+            found[(hex_, armor)] = (Hit(unit.hex, hex_, wounds, "rocket", "armor −1" if armor else ""),) \
+                if wounds > 0 else ()
+            return
+        if left == 0:
+            found[None] = ()
+            return
+        for d, nxt in board.neighbours(hex_):
+            enter(nxt, d, left - 1)
+
+    enter(unit.hex.neighbour(direction), direction, FURTHER)
+    return found
