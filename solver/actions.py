@@ -38,6 +38,7 @@ from typing import Iterator, Sequence
 
 from . import abilities, battle, effects
 from .errors import IllegalAction, NhexError, RuleNotImplemented
+from .features import refuse, refuse_action
 from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .tiles import Kind, Tile, army as army_data
@@ -184,6 +185,7 @@ def _missing_turn_rule(tile: Tile) -> str | None:
 
 def _supported(position: Position) -> None:
     """Refuse, with the rule's name, positions whose units have between-battle rules nhex lacks."""
+    refuse(position)  # NOTATION §10 features the engine does not play yet
     for unit in position.units:
         missing = _missing_turn_rule(unit.tile)
         if missing is not None:
@@ -580,6 +582,7 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
         if len(claimed) > 1:
             raise ChoiceRequired(str(action), [label for label, _ in claimed])
         return claimed[0][1]
+    refuse_action(action)  # NOTATION §10 actions no family has claimed and the engine does not play yet
     if isinstance(action, Place):
         return _arrived(_place(position, action, army), action.hex)
     if isinstance(action, Move):
@@ -633,6 +636,7 @@ def results(position: Position, action: Action, army: str, used: frozenset[Spent
     if claimed is not None:
         return claimed
     if isinstance(action, Use):
+        refuse_action(action)  # NOTATION §10: a Use that hits foundations
         return _use_results(position, action, army)
     return (("", apply(position, action, army, used)),)
 

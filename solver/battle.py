@@ -30,6 +30,7 @@ from typing import Callable, Iterable, Sequence
 from . import abilities, effects
 from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
+from .features import refuse
 from .fight import Attack, Event, Hit, Strike
 from .hexes import Direction, Hex, around
 from .position import Position, Unit
@@ -130,6 +131,7 @@ def _slot_values(unit: Unit, bonus: Bonus | None) -> list[tuple[object, int]]:
 
 
 def _refuse_missing_rules(position: Position) -> None:
+    refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     for unit in position.units:
         missing = abilities.missing_rule(unit.tile)
         if missing is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .expansion import Location
 from .hexes import Hex
 from .position import Action, Position
 from .tiles import Tile
@@ -137,11 +138,59 @@ class ExpectHp:
     hp: int
     line: int = field(default=0, compare=False)
 
+    def __str__(self) -> str:
+        return f"expect hp {self.army} {self.hp}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectWinner:
+    """``expect winner ARMY …`` (NOTATION §10.7): the game is over here and these armies won (sorted)."""
+
+    armies: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+    where: Location | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "armies", tuple(sorted(set(self.armies))))
+
+    def __str__(self) -> str:
+        return " ".join(["expect winner", *self.armies])
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectDraw:
+    """``expect draw`` (NOTATION §10.7): the game is over here and nobody won."""
+
+    line: int = field(default=0, compare=False)
+    where: Location | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "expect draw"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectScore:
+    """``expect score ARMY N`` (NOTATION §10.7): the army's points here, in ``score`` mode."""
+
+    army: str
+    score: int
+    line: int = field(default=0, compare=False)
+    where: Location | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return f"expect score {self.army} {self.score}"
+
+
+Expectation = ExpectHp | ExpectWinner | ExpectDraw | ExpectScore
+
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A whole game: the turn order, the start position (normally an empty board) and every turn."""
+    """A whole game: the turn order, the start position (normally an empty board) and every turn.
+
+    ``players`` may name one army twice: the Loner of 1 vs a team (NOTATION §10.5).
+    """
 
     players: tuple[str, ...]
     position: Position
-    entries: tuple[Turn | ExpectHp, ...] = ()
+    entries: tuple[Turn | Expectation, ...] = ()

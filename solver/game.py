@@ -35,6 +35,7 @@ from typing import Iterable
 from . import actions, battle
 from .cards import ExpectHp, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
+from .features import refuse_record
 from .position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
 from .tiles import Kind, Tile, army as army_data
 
@@ -174,6 +175,7 @@ def position_problems(position: Position) -> list[tuple[str, str, str]]:
 def start(record: GameRecord) -> GameState:
     """The state before the record's first turn: decks full but for what the start position shows."""
     players = record.players
+    refuse_record(record)  # NOTATION §10 features the engine does not play yet (exit 4)
     if len(players) != 2:
         raise RuleNotImplemented("games of 3 or 4 players (3E THE MULTIPLAYER MODE)")
     position = record.position
@@ -437,7 +439,8 @@ def _end_turn(state: GameState, number: int) -> GameState:
           and number == state.last_tile_turn + 1):
         state = _battle(state, "the Final Battle; 3E ENDING THE GAME")
         if state.result is None:
-            state = _compare(state, "the Final Battle", tie=None)
+            # RULINGS 29: the tie-break turns under 3.0 (option tie-break), a draw under 2.0.
+            state = _compare(state, "the Final Battle", tie=None if state.position.rules.enabled("tie-break") else "draw")
     players = state.players
     following = players[(players.index(state.to_move) + 1) % len(players)]
     return replace(state, turn=number + 1, position=replace(state.position, to_move=following))
@@ -501,6 +504,8 @@ def check(record: GameRecord) -> CheckReport:
                 return CheckReport(state, "wrong", entry.line, f"expect hp {entry.army} {entry.hp}",
                                    f"the {entry.army} HQ has {health} health", turns)
             continue
+        if not isinstance(entry, Turn):  # the §10.7 lines, which start() has refused already
+            raise RuleNotImplemented(f"`{entry}` lines (NOTATION §10.7)")
         try:
             state = play_turn(state, entry)
         except IllegalAction as error:

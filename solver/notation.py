@@ -20,12 +20,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import cards
 from .cards import GameRecord, Goal, Puzzle
 from .errors import NotationError
+from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
-from .position import (INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
+from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
                        ProblemKind, Unit, Use)
 from .resources import grammar_text, subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import Kind, Tile, army_name, normal_name, tile
+from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
 
 Document = Position | Puzzle | GameRecord
 _T = TypeVar("_T")
@@ -43,7 +44,7 @@ _PROBLEM_PART = {
 
 _PUZZLE_STATEMENTS = {"puzzle", "level", "story", "player", "offer", "play", "goal", "then", "solution",
                       "explanation"}
-_GAME_STATEMENTS = {"game", "players", "turn", "expect"}
+_GAME_STATEMENTS = {"game", "players", "turn", "expect", *GAME_ONLY}
 _TERMINAL_NAMES = {
     "_NL": "end of line", "HEX": "a hex", "TILE": "a tile", "NAME": "a name", "INT": "a number",
     "STRING": "a quoted string", "VALUE": "a value", "EQUAL": "'='", "COLON": "':'", "SEMICOLON": "';'",
@@ -106,6 +107,8 @@ def parse_action(text: str, army: str, source: str = "<action>") -> Action:
     except UnexpectedInput as error:
         raise _syntax_error(error, text, source) from None
     statements = [s for s in tree.children if isinstance(s, Tree)]
+    if len(statements) == 1 and statements[0].data == "energy":  # `energy tile TILE`, `energy hq N` (§10.2)
+        return _Reader(source).action(statements[0], army)
     if len(statements) != 1 or statements[0].data != "action":
         raise NotationError("expected one action", 1, 1, source)
     return _Reader(source).action(subtree(statements[0].children[0]), army)
@@ -142,8 +145,9 @@ def _unterminated(line: int, column: int, source: str) -> NotationError:
     return NotationError("unterminated string (close it with \" on the same line)", line, column, source)
 
 
-class _Reader:
-    """Turns the parse tree of one file into a document, checking names and values as it goes."""
+class _Reader(AdditionsReader):
+    """Turns the parse tree of one file into a document, checking names and values as it goes (the NOTATION
+    §10 additions: :class:`~solver.notation_additions.AdditionsReader`)."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -169,6 +173,7 @@ class _Reader:
         self.players: tuple[str, ...] = ()
         self.entries: list[Tree[Token] | cards.ExpectHp] = []  # a turn is read once the players are known
         self.turn_trees: list[Tree[Token]] = []
+        self.init_additions()
 
     def fail(self, message: str, node: Tree[Token] | Token) -> NotationError:
         if isinstance(node, Token):
@@ -191,8 +196,14 @@ class _Reader:
         text = str(token)
         if ":" not in text and default_army is None:
             raise self.fail(f"tile {text!r} needs its army here, as in moloch:{text}", token)
+        try:
+            tile(text, default_army)
+        except MissingTileData as error:  # a mercenary nhex has no data for: exit 4, not bad input (§10.4)
+            raise self.not_implemented(str(error), token) from None
+        except ValueError:
+            pass
         found = self.checked(token, lambda t: tile(t, default_army), text)
-        if ":" in text:
+        if ":" in text and found.army != NEUTRAL_ARMY:
             self.first_army = self.first_army or found.army
         return found
 
@@ -235,7 +246,7 @@ class _Reader:
             if statement.data in _GAME_STATEMENTS and self.kind != "game":
                 raise self.fail(f"`{statement.data}` belongs in a game record, which starts with a `game` line",
                                 statement)
-            if self.in_solution and statement.data not in ("action", "explanation"):
+            if self.in_solution and statement.data not in ("action", "explanation", "energy"):
                 raise self.fail("only action lines may follow `solution` (until `explanation`)", statement)
             getattr(self, f"stmt_{statement.data}")(statement, *statement.children)
         position = self.position()
@@ -255,10 +266,12 @@ class _Reader:
         if self.kind == "puzzle" and to_move is None:
             to_move = self.card.get("player")
         position = Position(tuple(self.units), self.board, self.rules, to_move,
-                            tuple(self.hands.items()), tuple(self.decks.items()), tuple(self.foundations))
+                            tuple(self.hands.items()), tuple(self.decks.items()), tuple(self.foundations),
+                            **self.addition_fields())
         problems = position.problems(self.placed)
         if problems:
             raise self.located(problems[0])
+        self.check_additions(position)
         return position
 
     def located(self, problem: Problem) -> NotationError:
@@ -268,7 +281,8 @@ class _Reader:
             node = self.hand_nodes[problem.hand]
             held = terminals(node)[1:]
             if problem.kind is ProblemKind.HAND_TOO_BIG:
-                return self.fail(problem.message, held[3])
+                return self.fail(problem.message,
+                                 held[HAND_SIZE_REINFORCEMENT if self.rules.enabled("reinforcement") else HAND_SIZE])
             hand = self.hands[problem.hand]
             last = max(i for i, t in enumerate(hand) if t == problem.tile)
             return self.fail(problem.message, held[last])
@@ -293,6 +307,7 @@ class _Reader:
 
     def stmt_rules(self, node: Tree[Token], edition: Token, *options: Tree[Token]) -> None:
         settings = [(normal_name(terminal(o.children[0])), normal_name(terminal(o.children[1]))) for o in options]
+        self.locate("rules", node)
         try:
             self.rules = RuleSet.make(str(edition), settings)
         except ValueError as error:
@@ -301,7 +316,7 @@ class _Reader:
 
     def stmt_unit(self, node: Tree[Token], hex_token: Token, tile_token: Token, *rest: Token | Tree[Token]) -> None:
         hex_ = self.hex(hex_token)
-        tile_ = self.tile(tile_token)
+        tile_ = self.unit_tile(tile_token, rest)
         fields: dict = {}
         parts: dict[str, Tree[Token] | Token] = {"line": node, "hex": hex_token, "tile": tile_token}
         for item in rest:
@@ -309,6 +324,7 @@ class _Reader:
                 if "facing" in fields:
                     raise self.fail(f"a second facing {str(item)!r}: a unit has one facing", item)
                 fields["facing"] = self.direction(item)
+                parts["facing"] = item
                 continue
             name_token, value_token = terminals(item)
             name, value = normal_name(name_token), str(value_token)
@@ -322,7 +338,7 @@ class _Reader:
             elif name == "owner":
                 fields["owner"] = self.army(value_token)
             elif name == "prize":
-                fields["prizes"] = tuple(normal_name(p) for p in value.split(",") if p)
+                fields["prizes"] = self.prize_names(value_token, value)
             else:
                 raise self.fail(f"unknown unit attribute {name!r} (expected hp, wounds, venom, owner or prize)",
                                 name_token)
@@ -335,6 +351,7 @@ class _Reader:
             self.units.append(unit)
         self.placed.append(unit)
         self.where[id(unit)] = parts
+        self.check_unit_additions(unit, node, parts)
 
     def stmt_to_move(self, node: Tree[Token], _keyword: Token, army: Token) -> None:
         self.to_move = self.army(army)
@@ -435,6 +452,7 @@ class _Reader:
         solution = None
         if self.solution is not None:
             solution = tuple(self.action(tree, player) for tree, _ in self.solution)
+            self.check_purchases_last([tree for tree, _ in self.solution], solution)
         fields = {k: v for k, v in self.card.items() if k not in ("title",)}
         return Puzzle(position=position, title=self.card["title"], solution=solution, **fields)
 
@@ -484,9 +502,8 @@ class _Reader:
     def stmt_players(self, node: Tree[Token], *armies: Token) -> None:
         if self.players:
             raise self.fail("a second `players` line", node)
-        self.players = tuple(self.army(a) for a in armies)
-        if len(set(self.players)) != len(self.players):
-            raise self.fail("an army is named twice in `players`", node)
+        self.players = tuple(self.player_army(a) for a in armies)
+        self.check_players(node, self.players)
 
     def stmt_turn(self, node: Tree[Token], number: Token, army: Token, *actions: Tree[Token]) -> None:
         self.army(army)
@@ -500,14 +517,17 @@ class _Reader:
             raise self.fail(f"{army} is not among the players", army_token)
         if int(str(number)[:-1]) < 1:
             raise self.fail("turns are numbered from 1", number)
-        return cards.Turn(int(str(number)[:-1]), army, tuple(self.action(subtree(a), army) for a in actions),
-                          node.meta.line)
+        read = tuple(self.action(subtree(a), army) for a in actions)
+        self.check_purchases_last([subtree(a) for a in actions], read)
+        return cards.Turn(int(str(number)[:-1]), army, read, node.meta.line)
 
     def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
 
     # --- actions ---
     def action(self, node: Tree[Token], army: str) -> Action:
+        if node.data in ADDITION_ACTIONS:
+            return self.addition_action(node, army)
         children = terminals(node)  # every action is made of terminals
         if node.data == "discard":
             return Discard(self.tile(children[0], army))
@@ -516,25 +536,32 @@ class _Reader:
             if not tile_.is_unit and tile_.kind is not Kind.FOUNDATION:
                 raise self.fail(f"{tile_.key} is an instant: play it with `use`, not `place`", children[0])
             facing = self.direction(children[2]) if len(children) > 2 else Direction.N
-            return Place(tile_, self.hex(children[1]), facing)
+            if tile_.kind is Kind.FOUNDATION and facing is not Direction.N:
+                raise self.fail(f"a foundation is placed facing N, not {facing.name}", children[2])
+            by = normal_name(children[3]) if len(children) > 3 else None
+            if by not in (None, "transporter"):
+                raise self.fail(f"a tile is placed `by transporter` or from the hand, not by {str(children[3])!r}",
+                                children[3])
+            return Place(tile_, self.hex(children[1]), facing, by)
         if node.data == "use":
             return self.use(node, army)
         if node.data == "move":
             source, target = self.hex(children[0]), self.hex(children[1])
             rest = list(children[2:])
-            by = "mobility"
+            by_token: Token | None = None
             new_facing: Direction | None = None
             if len(rest) == 2:
-                new_facing, by = self.direction(rest[0]), normal_name(rest[1])
+                new_facing, by_token = self.direction(rest[0]), rest[1]
             elif len(rest) == 1:
                 # One word after the hexes: a facing, unless the `by` keyword came before it.
                 if rest[0].type == "NAME" and _is_direction(rest[0]):
                     new_facing = self.direction(rest[0])
                 else:
-                    by = normal_name(rest[0])
+                    by_token = rest[0]
+            by = "mobility" if by_token is None else self.move_source(by_token, source, target, new_facing)
             return Move(source, target, new_facing, by)
         if node.data == "hq":
-            return PlaceHQ(self.hex(children[0]))
+            return PlaceHQ(self.hex(children[0]), self.direction(children[1]) if len(children) > 1 else Direction.N)
         if node.data == "draw":
             return Draw(tuple(self.tile(t, army) for t in children))
         if node.data == "pass_turn":
@@ -544,6 +571,16 @@ class _Reader:
     def use(self, node: Tree[Token], army: str) -> Use:
         tile_token, *arguments = terminals(node)
         tile_ = self.tile(tile_token, army)
+        foundations: tuple[Hex, ...] = ()
+        marker = next((i for i, a in enumerate(arguments) if a.type == "NAME" and normal_name(a) == "foundation"), None)
+        if marker is not None:  # `use TILE TARGET … foundation HEX …` (NOTATION §10.3)
+            listed = arguments[marker + 1:]
+            if not listed or any(a.type != "HEX" for a in listed):
+                raise self.fail("`foundation` is followed by the hexes whose foundation is hit", arguments[marker])
+            foundations = tuple(self.hex(h) for h in listed)
+            if len(set(foundations)) != len(foundations):
+                raise self.fail("a hex is named twice after `foundation`", arguments[marker])
+            arguments = arguments[:marker]
         if tile_.kind is not Kind.INSTANT:
             raise self.fail(f"{tile_.key} is a {tile_.kind} tile: put it on the board with `place`", tile_token)
         counts, takes_facing = INSTANT_ARGUMENTS.get(tile_.name, (None, False))
@@ -560,7 +597,7 @@ class _Reader:
             raise self.fail(f"unexpected {str(words[-1])!r}: {tile_.name} takes no facing" if not takes_facing
                             else f"unexpected {str(words[-1])!r}", words[-1])
         facing = self.direction(words[0]) if words else None
-        return Use(tile_, tuple(self.hex(h) for h in hexes), facing)
+        return Use(tile_, tuple(self.hex(h) for h in hexes), facing, foundations)
 
 
 def _is_direction(token: Token) -> bool:
@@ -582,8 +619,10 @@ def _position_lines(position: Position, *, skip_to_move: str | None = None) -> l
         lines.append(str(position.rules))
     if position.to_move is not None and position.to_move != skip_to_move:
         lines.append(f"to-move {position.to_move}")
+    lines += lines_before_units(position)
     lines += [str(u) for u in position.units]
     lines += [str(f) for f in position.foundations]
+    lines += lines_after_units(position)
     lines += [" ".join(["hand", army, *(t.key for t in tiles)]) for army, tiles in position.hands]
     lines += [f"deck {army} {count}" for army, count in position.decks]
     return lines
@@ -620,10 +659,10 @@ def write_game(game: GameRecord) -> str:
     lines = ["game", " ".join(["players", *game.players])]
     lines += _position_lines(game.position, skip_to_move=game.players[0] if game.players else None)
     for entry in game.entries:
-        if isinstance(entry, cards.ExpectHp):
-            lines.append(f"expect hp {entry.army} {entry.hp}")
-        else:
+        if isinstance(entry, cards.Turn):
             lines.append(f"{entry.number}. {entry.army}: " + "; ".join(str(a) for a in entry.actions))
+        else:
+            lines.append(str(entry))
     return "\n".join(lines) + "\n"
 
 

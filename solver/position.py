@@ -12,11 +12,15 @@ from enum import Enum
 from functools import cached_property
 from typing import Iterable, Iterator
 
+from .expansion import Location, TerrainElement, Turret, label_order, prize_order
 from .hexes import STANDARD, Board, Direction, Hex
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import Kind, Oriented, Tile
+from .tiles import NEUTRAL_ARMY, Kind, Oriented, Tile
 
 HQ_HEALTH = 20
+HAND_SIZE = 3
+#: 3E GAME VARIANTS, REINFORCEMENT: "draw up to 6 tiles instead of 3" (rule option reinforcement=yes).
+HAND_SIZE_REINFORCEMENT = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,8 @@ class Unit:
     def __post_init__(self) -> None:
         if self.hp is None and self.tile.kind is Kind.HQ:
             object.__setattr__(self, "hp", HQ_HEALTH)
+        if len(self.prizes) > 1:  # canonical order (NOTATION §10.3), so equal units are equal
+            object.__setattr__(self, "prizes", prize_order(self.prizes))
         object.__setattr__(self, "army", self.owner or self.tile.army)
         object.__setattr__(self, "oriented", self.tile.oriented(self.facing))
         object.__setattr__(self, "_hash", hash((self.hex, self.tile.key, self.facing, self.wounds, self.hp,
@@ -56,6 +62,11 @@ class Unit:
     @property
     def is_hq(self) -> bool:
         return self.tile.kind is Kind.HQ
+
+    @property
+    def is_neutral(self) -> bool:
+        """The neutral Mad Bomber (NOTATION §10.4): a mercenary tile with no ``owner=`` belongs to no army."""
+        return self.owner is None and self.tile.army == NEUTRAL_ARMY
 
     @property
     def health(self) -> int:
@@ -125,6 +136,11 @@ class Position:
 
     Units are kept sorted by hex, so two positions with the same units are equal however they were built.
     ``foundations`` (mines, roots) share hexes with units.
+
+    The NOTATION §10 (v1.1) additions: ``terminals`` (Duel board, label order), ``energy`` (army, Energy
+    Points), ``terrain`` elements and ``turrets`` (Babel 13), ``held_prizes`` (army, Prize markers held but not
+    put on a unit), ``teams`` (each a sorted tuple of armies), the multiplayer ``mode`` and ``scores``.
+    ``locations`` records where each statement stood in its file (never compared): see :meth:`location`.
     """
 
     units: tuple[Unit, ...] = ()
@@ -134,13 +150,23 @@ class Position:
     hands: tuple[tuple[str, tuple[Tile, ...]], ...] = ()
     decks: tuple[tuple[str, int], ...] = ()
     foundations: tuple[Unit, ...] = ()
+    terminals: tuple[Hex, ...] = ()
+    energy: tuple[tuple[str, int], ...] = ()
+    terrain: tuple[TerrainElement, ...] = ()
+    turrets: tuple[Turret, ...] = ()
+    held_prizes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    teams: tuple[tuple[str, ...], ...] = ()
+    mode: str = "deathmatch"
+    scores: tuple[tuple[str, int], ...] = ()
+    locations: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
 
     def __hash__(self) -> int:
         # Cached: the search keys its tables by positions (the fields never change).
         cached = self.__dict__.get("_hash")
         if cached is None:
             cached = hash((self.units, self.board, self.rules, self.to_move, self.hands, self.decks,
-                           self.foundations))
+                           self.foundations, self.terminals, self.energy, self.terrain, self.turrets,
+                           self.held_prizes, self.teams, self.mode, self.scores))
             self.__dict__["_hash"] = cached
         return cached
 
@@ -149,6 +175,24 @@ class Position:
         object.__setattr__(self, "foundations", tuple(sorted(self.foundations, key=_unit_order)))
         object.__setattr__(self, "hands", tuple(sorted(self.hands)))
         object.__setattr__(self, "decks", tuple(sorted(self.decks)))
+        if self.terminals or self.energy or self.terrain or self.turrets or self.held_prizes or self.teams \
+                or self.scores:
+            self._order_additions()
+
+    def _order_additions(self) -> None:
+        """The §10 fields in canonical order, so that equal positions are equal however they were written."""
+        object.__setattr__(self, "terminals", label_order(tuple(set(self.terminals))))
+        # 0 Energy and 0 points are the defaults and are not kept, as the reader does not keep them.
+        object.__setattr__(self, "energy", tuple(sorted((a, n) for a, n in self.energy if n)))
+        object.__setattr__(self, "terrain", tuple(sorted(self.terrain, key=lambda e: e.hexes)))
+        object.__setattr__(self, "turrets", tuple(sorted(self.turrets, key=lambda t: t.hex)))
+        object.__setattr__(self, "held_prizes", tuple(sorted((a, prize_order(p)) for a, p in self.held_prizes)))
+        object.__setattr__(self, "teams", tuple(sorted(tuple(sorted(team)) for team in self.teams)))
+        object.__setattr__(self, "scores", tuple(sorted((a, n) for a, n in self.scores if n)))
+
+    def location(self, key: str) -> Location | None:
+        """Where the statement ``key`` stood in the file (``terrain c1``, ``unit b3``, ``energy smart``, ...)."""
+        return next((where for name, where in self.locations if name == key), None)
 
     # --- looking things up ---
     @cached_property
@@ -167,7 +211,7 @@ class Position:
     @property
     def armies(self) -> tuple[str, ...]:
         """Every army with a unit on the board, a hand or a deck, sorted by name."""
-        names = {u.army for u in self.units} | {a for a, _ in self.hands} | {a for a, _ in self.decks}
+        names = {u.army for u in self.units if not u.is_neutral} | {a for a, _ in self.hands} | {a for a, _ in self.decks}
         if self.to_move:
             names.add(self.to_move)
         return tuple(sorted(names))
@@ -204,6 +248,9 @@ class Position:
             units=tuple(u.rotated(steps) for u in self.units),
             foundations=tuple(f.rotated(steps) for f in self.foundations),
             board=self.board.rotated(steps),
+            terminals=tuple(h.rotated(steps) for h in self.terminals),
+            terrain=tuple(e.rotated(steps) for e in self.terrain),
+            turrets=tuple(t.rotated(steps) for t in self.turrets),
         )
 
     # --- validity ---
@@ -236,8 +283,9 @@ class Position:
             found += self._unit_problems(unit, unit in foundations, units_at, foundations_at, hq_of)
             count_copy(unit.tile, unit)
         for army, tiles in self.hands:
-            if len(tiles) > 3:
-                found.append(Problem(ProblemKind.HAND_TOO_BIG, f"{army} holds {len(tiles)} tiles; a hand has at most 3", hand=army))
+            most = HAND_SIZE_REINFORCEMENT if self.rules.enabled("reinforcement") else HAND_SIZE
+            if len(tiles) > most:
+                found.append(Problem(ProblemKind.HAND_TOO_BIG, f"{army} holds {len(tiles)} tiles; a hand has at most {most}", hand=army))
             for t in tiles:
                 count_copy(t, hand=army)
         return found
@@ -270,8 +318,8 @@ class Position:
             if unit.army in hq_of:
                 found.append(Problem(ProblemKind.SECOND_HQ, f"{unit.army} already has an HQ on {hq_of[unit.army].hex.label}", unit))
             hq_of.setdefault(unit.army, unit)
-        elif unit.wounds >= tile.health:
-            found.append(Problem(ProblemKind.WOUNDS_KILL, f"{where}: {unit.wounds} wound{'s' if unit.wounds != 1 else ''} would already kill it (it dies at {tile.health})", unit))
+        elif unit.wounds >= tile.health and unit.wounds > position_toughness(self, unit):
+            found.append(Problem(ProblemKind.WOUNDS_KILL, f"{where}: {unit.wounds} wound{'s' if unit.wounds != 1 else ''} would already kill it (it dies at {position_toughness(self, unit) + 1})", unit))
         return found
 
     def __str__(self) -> str:
@@ -282,6 +330,34 @@ class Position:
 
 def _unit_order(unit: Unit) -> tuple[int, int, str]:
     return (unit.hex.q, unit.hex.r, unit.tile.key)
+
+
+def position_toughness(position: Position, unit: Unit) -> int:
+    """The unit's toughness counting every bonus the position itself gives it (NOTATION §10.1 Wounds): its
+    printed toughness, +N from each adjacent friendly unit whose module gives ``toughness-bonus`` (the New York
+    HQ, B13: lost while that HQ is netted), +1 on a Fortress hex (B13 FORTRESS; never for HQs), +1 for a First
+    Aid Kit prize (B13 PRIZE MARKERS). A unit dies when its wounds exceed this number."""
+    toughness = unit.tile.toughness
+    if unit.is_hq:
+        return toughness
+    nets: frozenset[Hex] | None = None
+    for neighbour in position.board.neighbours(unit.hex) if unit.hex in position.board else ():
+        other = position.unit_at(neighbour[1])
+        module = other.tile.module if other is not None else None
+        if other is None or module is None or module.type != "toughness-bonus" or module.target != "friendly" \
+                or other.army != unit.army:
+            continue
+        if nets is None:
+            from .effects import by_hex, netted  # the Nets are derived from the whole position
+
+            nets = netted(by_hex(position))
+        if other.hex not in nets:
+            toughness += module.value or 0
+    if any(unit.hex in element.hexes and element.has("fortress") for element in position.terrain):
+        toughness += 1
+    if "first-aid-kit" in unit.prizes:
+        toughness += 1
+    return toughness
 
 
 # --- actions (NOTATION §5) ---------------------------------------------------------------------------------
@@ -297,12 +373,16 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Place:
+    """A tile put on the board from the hand; ``by`` is ``transporter`` for the Smart Transporter's placement
+    on its own hex (NOTATION §10.2), else None."""
+
     tile: Tile
     hex: Hex
     facing: Direction = Direction.N
+    by: str | None = None
 
     def __str__(self) -> str:
-        return f"place {self.tile.key} {self.hex.label} {self.facing.name}"
+        return f"place {self.tile.key} {self.hex.label} {self.facing.name}" + (f" by {self.by}" if self.by else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,11 +392,22 @@ class Use:
     tile: Tile
     targets: tuple[Hex, ...] = ()
     facing: Direction | None = None
+    #: Hexes holding a unit and a foundation where the foundation is hit instead (NOTATION §10.3), label order.
+    foundations: tuple[Hex, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Hexes whose order means nothing are kept in label order (NOTATION §10.1).
+        if self.tile.name in UNORDERED_INSTANTS and len(self.targets) > 1:
+            object.__setattr__(self, "targets", label_order(self.targets))
+        if len(self.foundations) > 1:
+            object.__setattr__(self, "foundations", label_order(tuple(set(self.foundations))))
 
     def __str__(self) -> str:
         parts = ["use", self.tile.key, *(h.label for h in self.targets)]
         if self.facing is not None:
             parts.append(self.facing.name)
+        if self.foundations:
+            parts += ["foundation", *(h.label for h in self.foundations)]
         return " ".join(parts)
 
 
@@ -340,10 +431,13 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class PlaceHQ:
+    """``hq HEX [FACING]``: the facing (a directional HQ's, Vegas) is written only when it is not N (§10.2)."""
+
     hex: Hex
+    facing: Direction = Direction.N
 
     def __str__(self) -> str:
-        return f"hq {self.hex.label}"
+        return f"hq {self.hex.label}" + (f" {self.facing.name}" if self.facing is not Direction.N else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +457,79 @@ class Pass:
         return "pass"
 
 
-Action = Discard | Place | Use | Move | PlaceHQ | Draw | Pass
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """A Duel-board procedure bought with Energy (NOTATION §10.2; PL PROCEDURY): ``kind`` one of
+    :data:`PROCEDURES`, its hexes and facings as written there (``swap``: the unit from the first hex ends on the
+    second facing the first facing). ``laser`` and ``swap`` keep their hexes in label order."""
+
+    kind: str
+    hexes: tuple[Hex, ...] = ()
+    facings: tuple[Direction, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind == "laser" and len(self.hexes) == 2:
+            object.__setattr__(self, "hexes", label_order(self.hexes))
+        elif self.kind == "swap" and len(self.hexes) == 2 and len(self.facings) == 2 and self.hexes[1] < self.hexes[0]:
+            # The facings move with their hexes: swapping the written order swaps both pairs.
+            object.__setattr__(self, "hexes", (self.hexes[1], self.hexes[0]))
+            object.__setattr__(self, "facings", (self.facings[1], self.facings[0]))
+
+    @property
+    def cost(self) -> int:
+        return PROCEDURES[self.kind][2]
+
+    def __str__(self) -> str:
+        return " ".join(["procedure", self.kind, *(h.label for h in self.hexes), *(f.name for f in self.facings)])
+
+
+@dataclass(frozen=True, slots=True)
+class BuyEnergy:
+    """``energy tile TILE`` (1 Energy for a tile left in hand) or ``energy hq N`` (N Energy for N HQ health)."""
+
+    tile: Tile | None = None
+    hq_health: int = 0
+
+    def __str__(self) -> str:
+        return f"energy tile {self.tile.key}" if self.tile is not None else f"energy hq {self.hq_health}"
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """The New York Pusher's free push (B13 Push Back icon): arguments as ``use … push-back``."""
+
+    pusher: Hex
+    target: Hex
+    destination: Hex
+
+    def __str__(self) -> str:
+        return f"push {self.pusher.label} {self.target.label} {self.destination.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class PutPrize:
+    """``prize NAME HEX``: a held Prize marker put on an own unit (B13 PRIZE MARKERS)."""
+
+    prize: str
+    hex: Hex
+
+    def __str__(self) -> str:
+        return f"prize {self.prize} {self.hex.label}"
+
+
+Action = Discard | Place | Use | Move | PlaceHQ | Draw | Pass | Procedure | BuyEnergy | Push | PutPrize
+
+#: Duel-board procedures (NOTATION §10.2): hexes, facings and Energy cost.
+PROCEDURES: dict[str, tuple[int, int, int]] = {
+    "rotation": (1, 1, 1), "swap": (2, 2, 2), "push": (3, 0, 2), "laser": (2, 0, 3), "erase": (1, 0, 3),
+    "detonation": (0, 0, 4),
+}
+#: Sources of a free move the notation knows (NOTATION §5, §10.2-10.4); ``by mobility`` is the default.
+MOVE_SOURCES = ("mobility", "hq", "transport", "takeover", "dismal", "control-panel")
+#: Sources whose move is a rotation in place: ``TO`` = ``FROM``, and the new facing is written.
+ROTATION_SOURCES = ("takeover", "control-panel")
+#: Instants whose hexes are unordered, written in label order (NOTATION §10.1).
+UNORDERED_INSTANTS = frozenset({"small-bomb", "castling"})
 
 #: How many hexes each instant names, and whether it takes a facing (NOTATION §5 `use` arguments).
 INSTANT_ARGUMENTS: dict[str, tuple[tuple[int, ...], bool]] = {

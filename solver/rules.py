@@ -26,6 +26,11 @@ class RuleOption:
     choices: tuple[str, ...]
     summary: str
     passage: str
+    #: ``(edition, default)`` where an edition's default differs from ``default`` (``tie-break``).
+    edition_defaults: tuple[tuple[str, str], ...] = ()
+
+    def default_for(self, edition: str) -> str:
+        return next((value for name, value in self.edition_defaults if name == edition), self.default)
 
 
 OPTIONS: tuple[RuleOption, ...] = (
@@ -102,6 +107,29 @@ OPTIONS: tuple[RuleOption, ...] = (
         "when nothing changes); 3E BATTLE ATLAS: 'A Battle caused by a full board that removes no unit ends "
         "the game in a draw'. 'compare-health' ends it as after the Final Battle.",
     ),
+    # --- variants and multiplayer (NOTATION §10.6) ---
+    RuleOption(
+        "beginning", "standard", ("standard", "alternative"),
+        "How the game begins: the standard start or the Alternative Beginning variant.",
+        "3E GAME VARIANTS, ALTERNATIVE BEGINNING.",
+    ),
+    RuleOption(
+        "reinforcement", "no", ("no", "yes"),
+        "Whether the Reinforcement variant is played.",
+        "3E GAME VARIANTS, REINFORCEMENT.",
+    ),
+    RuleOption(
+        "moloch-team-fire", "yes", ("yes", "no"),
+        "In a team match, whether Moloch's attacks hit its teammate's units too.",
+        "3E TEAM MATCH, Moloch in a Team Match (the rule is marked 'optional': 'no' leaves it out).",
+    ),
+    RuleOption(
+        "tie-break", "yes", ("yes", "no"),
+        "Equal HQ health after the Final Battle: one more turn each and an additional Battle ('yes'), or a "
+        "draw ('no'). Default 'yes' under rules 3.0, 'no' under rules 2.0.",
+        "RULINGS 29; 3E VICTORY; 2E VICTORY; PL ZWYCIESTWO (the Duel book: a draw).",
+        edition_defaults=(("2.0", "no"),),
+    ),
 )
 
 _BY_NAME = {option.name: option for option in OPTIONS}
@@ -125,7 +153,7 @@ class RuleSet:
         for key, value in self.overrides:
             if key == name:
                 return value
-        return rule_option(name).default
+        return rule_option(name).default_for(self.edition)
 
     def enabled(self, name: str) -> bool:
         return self.option(name) == "yes"
@@ -152,7 +180,7 @@ class RuleSet:
             option = rule_option(name)
             if value not in option.choices:
                 raise ValueError(f"rule option {name} takes {' or '.join(option.choices)}, not {value!r}")
-            if value != option.default:
+            if value != option.default_for(edition):
                 checked[name] = value
         return cls(edition, frozenset(checked.items()))
 

@@ -50,7 +50,15 @@ ABILITIES = frozenset({
 #: Army names in their canonical spelling (NOTATION §3), in the order the rulebooks introduce them.
 ARMY_NAMES = ("moloch", "outpost", "borgo", "hegemony", "smart", "vegas", "new-york", "neojungle", "doomsday")
 #: Armies the notation names but for which no tile facts exist yet (tiles README, "Open doubts" 1).
-ARMIES_WITHOUT_DATA = ("mercenary",)
+ARMIES_WITHOUT_DATA: tuple[str, ...] = ()
+#: The pool of hired tiles (NOTATION §3, §10.4): not an army of its own, no HQ, never in :func:`armies`. Its
+#: only tile with data is the Mad Bomber; without ``owner=`` he is neutral (a unit of no army).
+NEUTRAL_ARMY = "mercenary"
+
+
+class MissingTileData(ValueError):
+    """A tile the notation may name but whose facts nhex lacks (the Mercenaries): the reader turns it into
+    :class:`~solver.errors.RuleNotImplemented` (exit 4), not a notation error."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +275,8 @@ class _ArmyReader:
                 if seen.get(alias, t.name) != t.name:
                     raise NotationError(f"name {alias!r} is used by both {seen[alias]} and {t.name}", 1, 1, self.source)
                 seen[alias] = t.name
-        if sum(1 for t in tiles if t.kind is Kind.HQ) != 1:
+        # The mercenary pool is hired by armies and has no HQ (NOTATION §10.4); every army has exactly one.
+        if sum(1 for t in tiles if t.kind is Kind.HQ) != (0 if name == NEUTRAL_ARMY else 1):
             raise NotationError(f"army {name} must have exactly one HQ tile", 1, 1, self.source)
         return Army(name, self.army["title"], self.army.get("polish"), tuple(self.army.get("aliases", ())), tiles,
                     self.source)
@@ -387,19 +396,34 @@ class _ArmyReader:
 
 
 @cache
-def armies() -> dict[str, Army]:
-    """Every army of the database by canonical name (loaded once; the database is immutable)."""
+def _all_armies() -> dict[str, Army]:
     loaded = {}
     for file_name, text in army_files():
         army = parse_army(text, f"solver/armies/{file_name}")
         loaded[army.name] = army
+    return loaded
+
+
+@cache
+def armies() -> dict[str, Army]:
+    """Every army of the database by canonical name (loaded once; the database is immutable)."""
+    loaded = _all_armies()
     return {name: loaded[name] for name in ARMY_NAMES if name in loaded}
+
+
+def mercenaries() -> Army:
+    """The pool of hired tiles (only the Mad Bomber has data): :data:`NEUTRAL_ARMY`."""
+    return _all_armies()[NEUTRAL_ARMY]
+
+
+def _known_armies() -> list[Army]:
+    return [*armies().values(), mercenaries()]
 
 
 @cache
 def _army_index() -> dict[str, str]:
     index = {}
-    for army in armies().values():
+    for army in _known_armies():
         index[army.name] = army.name
         for alias in army.aliases:
             index[alias] = army.name
@@ -409,7 +433,7 @@ def _army_index() -> dict[str, str]:
 @cache
 def _tile_index() -> dict[tuple[str, str], Tile]:
     index = {}
-    for army in armies().values():
+    for army in _known_armies():
         for t in army.tiles:
             for alias in (*t.aliases, t.name):
                 index[army.name, alias] = t
@@ -421,14 +445,14 @@ def army_name(text: str) -> str:
     name = normal_name(text)
     found = _army_index().get(name)
     if found is None:
-        if name in ARMIES_WITHOUT_DATA or name in ("mercenaries", "mad-bomber"):
+        if name in ARMIES_WITHOUT_DATA:
             raise ValueError(f"army {text!r} has no tile data yet (see the README's coverage table)")
         raise ValueError(f"unknown army {text!r} (expected one of {', '.join(ARMY_NAMES)})")
     return found
 
 
 def army(text: str) -> Army:
-    return armies()[army_name(text)]
+    return _all_armies()[army_name(text)]
 
 
 def tile(key: str, default_army: str | None = None) -> Tile:
@@ -442,5 +466,8 @@ def tile(key: str, default_army: str | None = None) -> Tile:
     canonical = army_name(army_text)
     found = _tile_index().get((canonical, normal_name(name)))
     if found is None:
+        if canonical == NEUTRAL_ARMY:
+            raise MissingTileData(f"the mercenary tile {normal_name(name)!r}: nhex has no data for the Mercenaries "
+                                  "from Alabama (only the Mad Bomber; tiles README, Open doubts 1)")
         raise ValueError(f"army {canonical} has no tile {name!r}")
     return found

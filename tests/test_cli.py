@@ -75,7 +75,6 @@ def test_tiles_json_of_the_whole_database(capsys):
 
 @pytest.mark.parametrize("army, message", [
     ("martians", "nhex: unknown army 'martians'"),
-    ("mercenary", "nhex: army 'mercenary' has no tile data yet"),
 ])
 def test_tiles_of_an_army_without_data_is_bad_input(capsys, army, message):
     status, out, err = run(capsys, "tiles", army)

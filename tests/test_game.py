@@ -376,3 +376,13 @@ def test_cli_moves(capsys):
     out = capsys.readouterr().out
     assert out.startswith("outpost to move, holding outpost:commando outpost:scout outpost:move:")
     assert "\noutpost:scout (" in out and "\n  place outpost:scout a1 N" in out
+
+
+@pytest.mark.parametrize("rules", ["rules 2.0\n", "rules 3.0 tie-break=no\n"])
+def test_equal_health_after_the_final_battle_is_a_draw_without_the_tie_break(rules):
+    """RULINGS 29: under rules 2.0 (2E VICTORY) or with tie-break=no (PL ZWYCIESTWO) equal HQ health after the
+    Final Battle ends the game in a draw, with no tie-break turns (NOTATION §10.6, option tie-break)."""
+    text = ENDGAME.replace("hp=12", "hp=10").replace("deck outpost 1", rules + "deck outpost 1") + (
+        "1. outpost: draw commando\n2. moloch: draw hybrid guard; place guard e1 S\n")
+    state = legal(text).state
+    assert state.result == "draw" and state.tie_break_last is None and state.battles == 1

@@ -17,7 +17,9 @@ from solver.position import Discard, Draw, Move, Place, PlaceHQ, Position, Probl
 from solver.tiles import tile
 
 HERE = Path(__file__).parent
-NOTATION_MD = Path(__file__).resolve().parents[2] / "shared" / "NOTATION.md"
+# ../shared/NOTATION.md beside the checkout (main), or beside the folder of worktrees (a helper's worktree).
+NOTATION_MD = next((p / "shared" / "NOTATION.md" for p in Path(__file__).resolve().parents[1:4]
+                    if (p / "shared" / "NOTATION.md").exists()), Path(__file__).resolve().parents[2] / "shared" / "NOTATION.md")
 MALFORMED = sorted((HERE / "malformed").glob("*.nhex"))
 _LABEL = re.compile(r"^[a-e][1-9]$")
 
@@ -31,6 +33,40 @@ def notation_examples() -> list[str]:
             if language != "json" and not all(_LABEL.match(word) for word in body.split())]
 
 
+_ACTION_VERBS = {"discard", "place", "use", "move", "hq", "draw", "pass", "procedure", "push", "prize"}
+
+
+def read_example(text: str, source: str = "NOTATION.md example"):
+    """One example block of NOTATION.md as a document.
+
+    Most blocks are whole files. Some §10 blocks are fragments that show a few lines as they stand in a file:
+    position statements beside a record's turn lines (§10.2, §10.7) or beside loose action lines (§10.3: "a
+    record's turn line, a card's solution, `nhex moves`"). Such a fragment is read as the game record it is cut
+    from: `game`, `players` (the armies of its turn lines, else of its units), its position lines, its turn and
+    expect lines, and its loose actions as one turn of the first player.
+    """
+    lines = [line.split("#")[0].strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    words = [line.split()[0].lower() for line in lines]
+    turns = [line for line in lines if re.match(r"^\d+\.", line)]
+    loose = [line for line, word in zip(lines, words) if word in _ACTION_VERBS
+             or (word == "energy" and line.split()[1].lower() in ("tile", "hq"))]
+    expects = [line for line, word in zip(lines, words) if word == "expect"]
+    if not lines or words[0] in ("puzzle", "game") or not (turns or loose or expects):
+        return parse(text, source)
+    armies = [re.match(r"^\d+\.\s*([\w-]+)", t).group(1) for t in turns]
+    armies += [w.split(":")[0] for line in lines if not line.startswith(("expect", *_ACTION_VERBS))
+               for w in line.split()[1:2] if ":" in w]
+    players = list(dict.fromkeys(armies))
+    players += [a for a in ("moloch", "outpost") if a not in players][: max(0, 2 - len(players))]
+    statements = [line for line in lines if line not in turns and line not in loose and line not in expects]
+    record = ["game", "players " + " ".join(players), *statements]
+    record += [line for line in lines if line in turns or line in expects]
+    if loose:
+        record.append(f"{len(turns) + 1}. {players[0]}: " + "; ".join(loose))
+    return parse("\n".join(record) + "\n", source)
+
+
 needs_shared = pytest.mark.skipif(not NOTATION_MD.exists(), reason="../shared/NOTATION.md is not beside the repo")
 
 
@@ -39,14 +75,14 @@ needs_shared = pytest.mark.skipif(not NOTATION_MD.exists(), reason="../shared/NO
 
 @needs_shared
 def test_notation_md_has_a_position_a_puzzle_and_a_game_example():
-    kinds = {type(parse(example)) for example in notation_examples()}
+    kinds = {type(read_example(example)) for example in notation_examples()}
     assert kinds == {Position, Puzzle, GameRecord}
 
 
 @needs_shared
 @pytest.mark.parametrize("example", notation_examples(), ids=lambda text: text.strip().splitlines()[0][:30])
 def test_every_notation_example_reads_and_writes_back_in_canonical_form(example):
-    document = parse(example, "NOTATION.md example")
+    document = read_example(example)
     canonical = write(document)
     assert parse(canonical) == document
     assert write(parse(canonical)) == canonical  # fmt is idempotent
@@ -137,10 +173,14 @@ def test_foundations_share_a_hex_with_a_unit():
 
 
 def test_owner_venom_and_prizes_round_trip():
-    unit = parse_unit("c3 moloch:blocker NE owner=vegas venom=2 prize=gold,silver")
-    assert (unit.army, unit.venom, unit.prizes) == ("vegas", 2, ("gold", "silver"))
+    """NOTATION §4 attributes; prizes are written in the canonical order of §10.3."""
+    unit = parse_unit("c3 moloch:blocker NE owner=vegas prize=mobility,first-aid-kit")
+    assert (unit.army, unit.prizes) == ("vegas", ("first-aid-kit", "mobility"))
     assert parse_unit(str(unit)) == unit
-    assert repr(unit) == "Unit.parse('c3 moloch:blocker NE venom=2 owner=vegas prize=gold,silver')"
+    assert repr(unit) == "Unit.parse('c3 moloch:blocker NE owner=vegas prize=first-aid-kit,mobility')"
+    position = parse("a1 neojungle:hq\nc3 moloch:blocker NE venom=2\n")
+    assert position.unit_at(Hex.parse("c3")).venom == 2
+    assert parse(write(position)) == position
 
 
 def test_an_owner_equal_to_the_tile_army_is_not_kept():

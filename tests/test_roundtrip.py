@@ -4,24 +4,30 @@ fed any text raises nothing but NotationError (STYLE: "a fuzzed parser never rai
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import cards
 from solver.cards import GameRecord, Puzzle
-from solver.errors import NotationError
+from solver.errors import NotationError, RuleNotImplemented
 from solver.hexes import DIRECTIONS, EXTENDED, STANDARD, Board, Hex, hexes_within
 from solver.notation import parse, write
-from solver.position import (INSTANT_ARGUMENTS, Discard, Draw, Move, Place, PlaceHQ, Position, Unit, Use)
+from solver.expansion import PRIZE_NAMES, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES, UNIQUE_PRIZES, TerrainElement, Turret
+from solver.position import (INSTANT_ARGUMENTS, MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, BuyEnergy, Discard, Draw,
+                             Move, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Unit, Use)
 from solver.rules import EDITIONS, OPTIONS, RuleSet
-from solver.tiles import ARMY_NAMES, Kind, Tile, armies
+from solver.tiles import ARMY_NAMES, Kind, Tile, armies, tile as tile_named
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 TILES = {name: army.tiles for name, army in armies().items()}
 UNIT_TILES = [t for tiles in TILES.values() for t in tiles if t.is_unit]
 FOUNDATION_TILES = [t for tiles in TILES.values() for t in tiles if t.kind is Kind.FOUNDATION]
+#: Prize markers of which there are several (the universal ones are in play at most once: NOTATION §10.3).
+COMMON_PRIZES = [p for p in PRIZE_NAMES if p not in UNIQUE_PRIZES]
+MAD_BOMBER = tile_named("mercenary:mad-bomber")
 #: Printable text without line breaks: what a quoted string may hold.
 STRING_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=30)
 
@@ -68,9 +74,9 @@ def units(draw, hex_: Hex, copies: Copies, hq_armies: set[str]) -> Unit | None:
         hq_armies.add(tile.army)
         return Unit(hex_, tile, facing, hp=draw(st.integers(1, 20)))
     owner = draw(st.none() | st.sampled_from([a for a in ARMY_NAMES if a != tile.army]))
-    prizes = tuple(draw(st.lists(st.sampled_from(["gold", "silver", "fame"]), max_size=2)))
-    return Unit(hex_, tile, facing, wounds=draw(st.integers(0, tile.health - 1)), venom=draw(st.integers(0, 3)),
-                owner=owner, prizes=prizes)
+    prizes = tuple(draw(st.lists(st.sampled_from(COMMON_PRIZES), max_size=2)))
+    # Venom is given in positions(), which knows whether a Neojungle army is there (NOTATION §10.3).
+    return Unit(hex_, tile, facing, wounds=draw(st.integers(0, tile.health - 1)), owner=owner, prizes=prizes)
 
 
 @st.composite
@@ -84,18 +90,78 @@ def positions(draw, board: Board | None = None, to_move: str | None = None,
         unit = draw(units(hex_, copies, hq_armies))
         if unit is not None:
             placed.append(unit)
+    free = [h for h in hexes if all(u.hex != h for u in placed)]
+    if free and draw(st.integers(0, 5)) == 0 and copies.take(MAD_BOMBER):  # the Mad Bomber, neutral or hired
+        placed.append(Unit(free[0], MAD_BOMBER, owner=draw(st.none() | st.sampled_from(ARMY_NAMES))))
+    if placed and any(u.army == "neojungle" for u in placed) and draw(st.booleans()):
+        index = draw(st.integers(0, len(placed) - 1))
+        if not placed[index].is_hq:
+            placed[index] = replace(placed[index], venom=draw(st.integers(1, 2)))
     foundations = []
     for hex_ in draw(st.permutations(hexes))[: draw(st.integers(0, 2))]:
         tile = draw(st.sampled_from(FOUNDATION_TILES))
         if copies.take(tile):
-            foundations.append(Unit(hex_, tile, draw(st.sampled_from(DIRECTIONS))))
+            foundations.append(Unit(hex_, tile))  # foundations face N (NOTATION §10.1)
     hands = []
     for army in draw(st.lists(st.sampled_from(ARMY_NAMES), max_size=2, unique=True)):
         hand = [t for t in draw(st.lists(st.sampled_from(TILES[army]), max_size=3)) if copies.take(t)]
         hands.append((army, tuple(hand)))
     decks = draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(0, 35), max_size=2))
+    extras = draw(additions(board, [u.hex for u in placed])) if draw(st.booleans()) else {}
     return Position(tuple(placed), board, draw(rule_sets()), to_move or draw(st.sampled_from(ARMY_NAMES)),
-                    tuple(hands), tuple(decks.items()), tuple(foundations))
+                    tuple(hands), tuple(decks.items()), tuple(foundations), **extras)
+
+
+@st.composite
+def terrain_elements(draw, hexes: list[Hex]) -> TerrainElement:
+    """One terrain element on the given (free) hexes: a valid type, features and attributes (NOTATION §10.3)."""
+    type_ = draw(st.sampled_from(sorted(TERRAIN_FEATURES)))
+    allowed = [f for f in TERRAIN_FEATURES[type_] if f != "control-panel"]
+    if type_ == "base" and len(hexes) == 1 and draw(st.integers(0, 3)) == 0:
+        return TerrainElement("base", ("control-panel",), tuple(hexes))
+    features = set(draw(st.lists(st.sampled_from(allowed), min_size=1, max_size=3)))
+    if type_ == "warehouse":
+        features.add("closed")
+    values: dict = {}
+    if type_ in TERRAIN_ATTRIBUTES["strength"] and draw(st.booleans()):
+        values["strength"] = draw(st.integers(1, 6))
+        values["wounds"] = draw(st.integers(0, values["strength"] - 1))
+        values["prizes"] = tuple(draw(st.lists(st.sampled_from(COMMON_PRIZES), max_size=3)))
+        values["damaged_by"] = tuple(draw(st.lists(st.sampled_from(ARMY_NAMES), max_size=2)))
+    return TerrainElement(type_, tuple(features), tuple(hexes), **values)
+
+
+@st.composite
+def additions(draw, board: Board, taken: list[Hex]) -> dict:
+    """The NOTATION §10 fields of a position: terminals, energy, terrain, turrets, held prizes, teams, mode."""
+    hexes = sorted(board.hexes)
+    extras: dict = {}
+    extras["terminals"] = tuple(draw(st.lists(st.sampled_from(hexes), max_size=4, unique=True)))
+    extras["energy"] = tuple(draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(1, 5), max_size=2)).items())
+    free = [h for h in draw(st.permutations(hexes))][: draw(st.integers(0, 6))]
+    terrain, turrets = [], []
+    while free:
+        size = draw(st.integers(1, min(3, len(free))))
+        element = draw(terrain_elements(free[:size]))
+        free = free[size:]
+        terrain.append(element)
+        if element.type in ("base", "bunker") and element.has("turrets") and draw(st.booleans()):
+            turrets.append(Turret(element.hexes[0], draw(st.sampled_from(DIRECTIONS)),
+                                  draw(st.none() | st.sampled_from(ARMY_NAMES))))
+    extras["terrain"], extras["turrets"] = tuple(terrain), tuple(turrets)
+    held = draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.lists(st.sampled_from(COMMON_PRIZES), min_size=1,
+                                                                        max_size=3), max_size=2))
+    if held and draw(st.booleans()):  # a universal marker, once
+        army = sorted(held)[0]
+        held[army] = held[army] + [draw(st.sampled_from(sorted(UNIQUE_PRIZES)))]
+    extras["held_prizes"] = tuple((army, tuple(names)) for army, names in held.items())
+    armies_ = draw(st.permutations(ARMY_NAMES))
+    extras["teams"] = tuple((armies_[2 * i], armies_[2 * i + 1]) for i in range(draw(st.integers(0, 2))))
+    if draw(st.booleans()):
+        extras["mode"] = "score"
+        extras["scores"] = tuple(draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(1, 20),
+                                                      max_size=3)).items())
+    return extras
 
 
 def goals(board: Board) -> st.SearchStrategy[cards.Goal]:
@@ -128,14 +194,53 @@ def actions(army: str, board: Board) -> st.SearchStrategy:
         targets = tuple(draw(hexes) for _ in range(count))
         return Use(tile, targets, draw(st.none() | facings) if takes_facing else None)
 
+    @st.composite
+    def place(draw) -> Place:
+        tile = draw(st.sampled_from(placeable))
+        if tile.kind is Kind.FOUNDATION:
+            return Place(tile, draw(hexes))  # placed facing N (NOTATION §10.1)
+        return Place(tile, draw(hexes), draw(facings), draw(st.sampled_from([None, None, "transporter"])))
+
+    @st.composite
+    def move(draw) -> Move:
+        by = draw(st.sampled_from(MOVE_SOURCES))
+        source = draw(hexes)
+        if by in ROTATION_SOURCES:
+            return Move(source, source, draw(facings), by)
+        return Move(source, draw(hexes), draw(st.none() | facings), by)
+
+    @st.composite
+    def procedure(draw) -> Procedure:
+        kind = draw(st.sampled_from(sorted(k for k, (count, _, _) in PROCEDURES.items() if count <= len(board))))
+        hex_count, facing_count, _ = PROCEDURES[kind]
+        chosen = draw(st.lists(hexes, min_size=hex_count, max_size=hex_count, unique=True))
+        return Procedure(kind, tuple(chosen), tuple(draw(facings) for _ in range(facing_count)))
+
+    @st.composite
+    def use_on_foundations(draw) -> Use:
+        plain = draw(use())
+        return Use(plain.tile, plain.targets, plain.facing,
+                   tuple(draw(st.lists(hexes, min_size=1, max_size=2, unique=True))))
+
     return st.one_of(
         st.builds(Discard, st.sampled_from(tiles)),
-        st.builds(Place, st.sampled_from(placeable), hexes, facings),
+        place(),
         use(),
-        st.builds(Move, hexes, hexes, st.none() | facings, st.sampled_from(["mobility", "hq", "transport"])),
-        st.builds(PlaceHQ, hexes),
+        move(),
+        st.builds(PlaceHQ, hexes, facings),
         st.builds(Draw, st.lists(st.sampled_from(tiles), min_size=1, max_size=3).map(tuple)),
+        procedure(),
+        st.builds(BuyEnergy, st.sampled_from(tiles)),
+        st.builds(BuyEnergy, st.none(), st.integers(1, 5)),
+        st.builds(Push, hexes, hexes, hexes),
+        st.builds(PutPrize, st.sampled_from(PRIZE_NAMES), hexes),
+        use_on_foundations(),
     )
+
+
+def purchases_last(drawn: list) -> tuple:
+    """Purchases come last in a turn (NOTATION §10.2): the drawn actions with `energy …` moved to the end."""
+    return tuple(sorted(drawn, key=lambda action: isinstance(action, BuyEnergy)))
 
 
 @st.composite
@@ -151,7 +256,7 @@ def puzzles(draw) -> Puzzle:
         number=draw(st.none() | st.integers(0, 999)), level=draw(st.none() | st.integers(0, 9)),
         story=draw(st.none() | STRING_TEXT), play=draw(st.none() | st.integers(0, len(offer))),
         goal=draw(goals(board)), then=draw(st.sampled_from(cards.THEN)),
-        solution=draw(st.none() | st.lists(actions(player, board), max_size=3).map(tuple)),
+        solution=draw(st.none() | st.lists(actions(player, board), max_size=3).map(purchases_last)),
         explanation=draw(st.none() | STRING_TEXT),
     )
 
@@ -160,13 +265,26 @@ def puzzles(draw) -> Puzzle:
 def game_records(draw) -> GameRecord:
     board = draw(boards())
     players = tuple(draw(st.lists(st.sampled_from(ARMY_NAMES), min_size=1, max_size=4, unique=True)))
+    teams: tuple = ()
+    if len(players) == 4 and draw(st.booleans()):  # a team match: teammates sit apart (NOTATION §10.5)
+        teams = ((players[0], players[2]), (players[1], players[3]))
+    elif len(players) == 3 and draw(st.booleans()):  # 1 vs a team: the Loner named twice
+        players = (players[0], players[1], players[0], players[2])
     position = draw(positions(board, to_move=draw(st.sampled_from(players))))
+    position = replace(position, teams=teams)
+    expectations = st.one_of(
+        st.builds(cards.ExpectHp, st.sampled_from(players), st.integers(0, 20)),
+        st.builds(cards.ExpectWinner, st.lists(st.sampled_from(players), min_size=1, max_size=2).map(tuple)),
+        st.builds(cards.ExpectDraw),
+        st.builds(cards.ExpectScore, st.sampled_from(players), st.integers(0, 20)),
+    )
     entries = []
     for number in range(1, draw(st.integers(0, 6)) + 1):
         if draw(st.booleans()):
-            entries.append(cards.ExpectHp(draw(st.sampled_from(players)), draw(st.integers(0, 20))))
+            entries.append(draw(expectations))
         army = draw(st.sampled_from(players))
-        entries.append(cards.Turn(number, army, tuple(draw(st.lists(actions(army, board), min_size=1, max_size=4)))))
+        entries.append(cards.Turn(number, army, purchases_last(draw(st.lists(actions(army, board), min_size=1,
+                                                                                max_size=4)))))
     return GameRecord(players, position, tuple(entries))
 
 
@@ -211,7 +329,13 @@ WORDS = ["board", "standard", "extended", "custom", "(0,0)", "(9,-9)", "rules", 
          "use", "move", "by", "hq", "draw", "c3", "c9", "a1", "e3", "N", "NE", "sw", "x", "moloch", "outpost",
          "vegas", "martians", "moloch:hq", "moloch:blocker", "outpost:commando", "vegas:mine", "moloch:battle",
          "blocker", "commando", "move", "push-back", "hp=5", "hp=0", "wounds=9", "wounds=x", "venom=1",
-         "owner=vegas", "prize=a,b", "=", ":", ";", "#", '"', '"a b"', "-1", "7", "\n", "\n", "\n", "\t", "\\"]
+         "owner=vegas", "prize=a,b", "=", ":", ";", "#", '"', '"a b"', "-1", "7", "\n", "\n", "\n", "\t", "\\",
+         # NOTATION §10
+         "terminals", "energy", "tile", "terrain", "forest", "base", "warehouse", "closed,high", "turrets,fortress",
+         "control-panel", "strength=3", "prizes=mobility", "damaged-by=moloch", "turret", "prizes", "first-aid-kit",
+         "universal-1", "prize=mobility", "team", "mode", "score", "deathmatch", "winner", "draw", "procedure",
+         "swap", "laser", "push", "prize", "foundation", "transporter", "takeover", "dismal", "mercenary:mad-bomber",
+         "mercenary:gunner", "neojungle:roots", "smart:hq", "tie-break=no"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -219,7 +343,7 @@ WORDS = ["board", "standard", "extended", "custom", "(0,0)", "(9,-9)", "rules", 
 def test_random_notation_words_raise_nothing_but_notation_errors(text):
     try:
         parse(text)
-    except NotationError:
+    except (NotationError, RuleNotImplemented):  # RuleNotImplemented: a mercenary without data (exit 4)
         pass
 
 
@@ -228,7 +352,7 @@ def test_random_notation_words_raise_nothing_but_notation_errors(text):
 def test_random_text_raises_nothing_but_notation_errors(text):
     try:
         parse(text)
-    except NotationError:
+    except (NotationError, RuleNotImplemented):  # RuleNotImplemented: a mercenary without data (exit 4)
         pass
 
 
@@ -242,5 +366,5 @@ def test_a_damaged_document_raises_nothing_but_notation_errors(document, data):
         text = text[:at] + data.draw(st.sampled_from(["", " ", "\n", "x", "9", "-", ":", '"', "(", "="])) + text[at + cut:]
     try:
         parse(text)
-    except NotationError:
+    except (NotationError, RuleNotImplemented):  # RuleNotImplemented: a mercenary without data (exit 4)
         pass

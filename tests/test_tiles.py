@@ -59,10 +59,21 @@ def test_an_unknown_army_names_the_known_ones():
         army_name("martians")
 
 
-def test_mercenaries_are_named_but_have_no_tile_data_yet():
-    for name in ("mercenary", "mercenaries", "mad-bomber"):
-        with pytest.raises(ValueError, match="has no tile data yet"):
-            army_name(name)
+def test_the_mercenary_pool_holds_only_the_mad_bomber():
+    """NOTATION §10.4; 2E SPECIAL EXPANSION (Mad Bomber); RULINGS 56: "one wound kills him" (health 1)."""
+    assert army_name("mercenaries") == "mercenary"
+    bomber = tile("mercenary:mad-bomber")
+    assert (bomber.kind, bomber.count, bomber.health, bomber.initiative) == ("warrior", 1, 1, ())
+    assert all(edge.is_blank for edge in bomber.edges)
+    assert "mercenary" not in armies()  # not an army a player commands
+
+
+def test_the_other_mercenaries_have_no_tile_data():
+    """tiles README, Open doubts 1: no source gives the four Mercenaries from Alabama."""
+    from solver.tiles import MissingTileData
+
+    with pytest.raises(MissingTileData, match="no data for the Mercenaries"):
+        tile("mercenary:gunner")
 
 
 def test_an_unknown_tile_names_its_army():

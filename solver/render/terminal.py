@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import effects
-from ..cards import ExpectHp, GameRecord, Goal, Puzzle, Turn
+from ..cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
@@ -490,7 +490,9 @@ def render_puzzle(puzzle: Puzzle) -> Group:
     return Group(card, render_position(puzzle.position, to_move=to_move))
 
 
-def _turn_text(entry: Turn | ExpectHp) -> Text:
+def _turn_text(entry: Turn | Expectation) -> Text:
+    if not isinstance(entry, (Turn, ExpectHp)):  # the v1.1 expectations (NOTATION §10.7) as written
+        return Text.assemble(("    ", "dim"), (str(entry), "dim"))
     colour = army_colour(entry.army)
     if isinstance(entry, ExpectHp):
         return Text.assemble(("    expect ", "dim"), (f"{entry.army} HQ {entry.hp}", colour))

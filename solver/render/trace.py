@@ -23,10 +23,22 @@ def outcome_json(outcome: Outcome) -> dict:
         entry: dict = {"tile": unit.tile.key, "facing": unit.facing.name, "wounds": 0 if unit.is_hq else unit.wounds}
         if unit.venom:
             entry["venom"] = unit.venom
+        if unit.prizes:  # NOTATION §10.8
+            entry["prizes"] = list(unit.prizes)
+        if unit.owner:
+            entry["owner"] = unit.owner
         units[unit.hex.label] = entry
     result: dict = {"hq": dict(sorted(outcome.hq.items())), "units": units, "choices": list(outcome.choices)}
-    if outcome.position.foundations:
-        result["foundations"] = {f.hex.label: f.tile.key for f in outcome.position.foundations}
+    position = outcome.position
+    if position.foundations:
+        result["foundations"] = {f.hex.label: f.tile.key for f in position.foundations}
+    # NOTATION §10.8 (`score` and `mad_bomber_goes_to` come with the rules that produce them).
+    if position.held_prizes:
+        result["held_prizes"] = {army: list(names) for army, names in position.held_prizes}
+    warehouses = {hex_.label: {"wounds": element.wounds, "prizes": list(element.prizes)}
+                  for element in position.terrain if element.type == "warehouse" for hex_ in element.hexes}
+    if warehouses:
+        result["warehouses"] = warehouses
     return result
 
 
