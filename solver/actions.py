@@ -336,7 +336,7 @@ def _free_move_problem(position: Position, move: Move, army: str, nets: frozense
     unit = position.unit_at(move.source)
     assert unit is not None
     if move.by == "mobility":
-        if not unit.tile.mobility:
+        if not (unit.tile.mobility or "mobility" in unit.prizes):  # a Mobility Prize marker (B13 PRIZE MARKERS)
             return NO_MOBILITY
         if Spent(unit.hex, "mobility") in used:
             return MOBILITY_ONCE
@@ -781,7 +781,7 @@ def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: froze
     reach = _recon_reach(position, army, nets, False)
     for unit in _movable(position, army, nets):
         sources = []
-        if unit.tile.mobility and Spent(unit.hex, "mobility") not in used:
+        if (unit.tile.mobility or "mobility" in unit.prizes) and Spent(unit.hex, "mobility") not in used:
             sources.append("mobility")
         if _transport_giver(position, unit, army, nets, used) is not None:
             sources.append("transport")

@@ -155,7 +155,9 @@ class Fight:
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
-        self.points = points = abilities.points_on(position.units)
+        #: Per-battle bookkeeping of the families, by family name (families themselves keep no state).
+        self.memo: dict[str, object] = {}
+        self.points = points = abilities.points_for(position)
         self._act = points.act
         self._strikes = points.strikes
         self._edge_hits = points.edge_hits
@@ -194,11 +196,19 @@ class Fight:
         assert self.state.log is not None  # a battle keeps a log when it is traced
         self.state.log.append(Event(phase, kind, text, rule))
 
+    def read(self) -> effects.Reading:
+        """Control, nets and links of the units standing now (:func:`effects.read`), plus what the position
+        itself gives (the point ``boost``: terrain, Prize markers)."""
+        reading = effects.read(self.state.units, self.rules, self.points)
+        for ability in self.points.boost:
+            ability.boost(self, reading.bonuses)
+        return reading
+
     # --- the loop ---
     def run(self) -> Outcome:
         units = self.state.units
         hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
-        reading = effects.read(units, self.rules, self.points)
+        reading = self.read()
         self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
         slots = self.slots(boni)
         changed = False
@@ -213,7 +223,7 @@ class Fight:
             top = max(top, 0)
         for phase in range(top, -1, -1):
             if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = effects.read(units, self.rules, self.points)
+                reading = self.read()
                 self.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
@@ -378,7 +388,8 @@ class Fight:
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
-                self.note(phase, hit.kind, f"{_name(units, hit.source)} hits {_name(units, hit.target)} "
+                by = f"the terrain ({hit.note})" if hit.kind == "terrain" else _name(units, hit.source)
+                self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         damage: dict[Hex, int] = {}
@@ -591,9 +602,12 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
     def run(script: _Script) -> Outcome:
         fight = Fight(position, script, trace=False)
         units = fight.state.units
-        reading = effects.read(units, position.rules)
+        reading = fight.read()
         fight.sides, nets, boni = reading.sides, reading.nets, reading.bonuses
-        fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
+        landing = [Hit(None, target, wounds, "instant", cause) for target, wounds in hits]
+        for ability in fight.points.instant_hits:
+            landing = ability.instant_hits(fight, landing)
+        fight.land(landing, None, nets, boni, set())
         return Outcome(replace(position, units=tuple(units.values())), {}, tuple(script.made))
 
     results: dict[tuple, tuple[tuple[str, ...], Position]] = {}

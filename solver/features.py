@@ -18,7 +18,7 @@ from .errors import RuleNotImplemented
 from .expansion import Location
 from .hexes import Direction
 from .tiles import NEUTRAL_ARMY
-from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Use
+from .position import BuyEnergy, Place, PlaceHQ, Position, Procedure, Push, Use
 
 Action = object  # any action value; only the §10 ones are looked at
 
@@ -49,16 +49,15 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
     for army, points in position.energy:
         if points:
             add(f"Energy Points and procedures (PL ENERGIA; {army} has {points})", f"energy {army}")
-    for element in position.terrain:
-        add(f"terrain ({element.type} {','.join(element.features)}; B13 THE GENERAL RULES OF TERRAIN)",
-            f"terrain {element.hexes[0].label}")
+    # Terrain in battle and Prize markers: solver/abilities/terrain.py and prizes.py.
+    if not battle:
+        for element in position.terrain:
+            add(f"terrain between battles ({element.type} {','.join(element.features)}; B13 THE GENERAL RULES "
+                "OF TERRAIN)", f"terrain {element.hexes[0].label}")
     for turret in position.turrets:
-        add("Turrets (B13 TURRETS)", f"turret {turret.hex.label}")
-    for army, _ in position.held_prizes:
-        add("held Prize markers (B13 PRIZE MARKERS)", f"prizes {army}")
+        add("Turrets (B13 TURRETS: the rulebook gives no Turret initiative or strength)",
+            f"turret {turret.hex.label}")
     for unit in position.units:
-        if unit.prizes:
-            add(f"Prize markers on units (B13 PRIZE MARKERS; {unit.hex.label})", f"unit {unit.hex.label}")
         if unit.is_neutral:
             add("the neutral Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as non player character; RULINGS 56)",
                 f"unit {unit.hex.label}")
@@ -85,8 +84,6 @@ def unimplemented_action(action: Action) -> Feature | None:
         return Feature("buying Energy (PL ENERGIA)")
     if isinstance(action, Push):
         return Feature("the New York Pusher's push (B13 Push Back icon)")
-    if isinstance(action, PutPrize):
-        return Feature("putting Prize markers on units (B13 PRIZE MARKERS)")
     if isinstance(action, Place) and action.by is not None:
         return Feature("the Smart Transporter's placement (PL Transporter)")
     if isinstance(action, PlaceHQ) and action.facing is not Direction.N:

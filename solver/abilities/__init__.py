@@ -38,6 +38,15 @@ A battle (:mod:`solver.battle`):
     What follows the wounds of a phase (venom markers, toughness lost).
 ``phase_end(fight, phase, removed)`` / ``battle_end(fight)``
     Consequences at the end of a phase (removed units going elsewhere) and of the battle.
+``boost(fight, bonuses)``
+    What the position itself adds to units besides modules and HQs (a Fortress's toughness, Prize markers),
+    added to ``bonuses`` each time the battle reads the position.
+``instant_hits(fight, hits)``
+    The hits of an Instant tile (Sniper, Grenade, Bomb ...) before they land; a family may drop some (Thick
+    Forest and Hidden Bunkers are immune to instants).
+
+A family may also be present because of the position rather than a tile (terrain, Prize markers): it says so
+in ``present_in(position)``, and :func:`points_for` adds it.
 
 Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
 applies one, ``turn_problem`` says why one is illegal.
@@ -90,6 +99,11 @@ class Ability:
             return any(cls.edge_specials & edge.special for edge in tile.edges)
         return False
 
+    @classmethod
+    def present_in(cls, position: Position) -> bool:
+        """Whether the position itself (its terrain, turrets, Prize markers) makes the family present."""
+        return False
+
     # --- reading a position ---
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return {}
@@ -128,6 +142,12 @@ class Ability:
 
     def battle_end(self, fight: Fight) -> None:
         return None
+
+    def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
+        return None
+
+    def instant_hits(self, fight: Fight, hits: list[Hit]) -> list[Hit]:
+        return hits
 
     # --- between battles (solver/actions.py) ---
     #: Instant tiles (by tile name) whose use this family owns: Rotation, Castling, Small Bomb, Terror, ...
@@ -219,7 +239,7 @@ def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
 
 #: Every point of the loops, by name (the methods of :class:`Ability` that a family may override).
 POINTS = ("takeovers", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets", "reactions",
-          "after_damage", "phase_end", "battle_end")
+          "after_damage", "phase_end", "battle_end", "boost", "instant_hits")
 
 
 class Points:
@@ -243,6 +263,8 @@ class Points:
     after_damage: tuple[Ability, ...]
     phase_end: tuple[Ability, ...]
     battle_end: tuple[Ability, ...]
+    boost: tuple[Ability, ...]
+    instant_hits: tuple[Ability, ...]
 
 
 @lru_cache(maxsize=4096)
@@ -253,6 +275,28 @@ def points_of(tiles: frozenset[Tile]) -> Points:
 def points_on(units: Iterable[Unit]) -> Points:
     """The points' families for the tiles of these units."""
     return points_of(frozenset(u.tile for u in units))
+
+
+@lru_cache(maxsize=None)
+def _position_families() -> tuple[type[Ability], ...]:
+    return tuple(f for f in families() if f.present_in.__func__ is not Ability.present_in.__func__)
+
+
+@lru_cache(maxsize=4096)
+def _points_with(tiles: frozenset[Tile], extra: tuple[type[Ability], ...]) -> Points:
+    carried = present(tiles)
+    have = {type(a) for a in carried}
+    added = tuple(f() for f in extra if f not in have)
+    every = sorted(carried + added, key=lambda a: (a.order, type(a).__module__, type(a).__name__))
+    return Points(tuple(every))
+
+
+def points_for(position: Position) -> Points:
+    """The points' families for a whole position: those its tiles carry and those its terrain, turrets or
+    Prize markers make present (``Ability.present_in``)."""
+    tiles = frozenset(u.tile for u in position.units)
+    extra = tuple(f for f in _position_families() if f.present_in(position))
+    return _points_with(tiles, extra) if extra else points_of(tiles)
 
 
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
@@ -294,17 +338,19 @@ class TurnPoints:
 
 
 @lru_cache(maxsize=4096)
-def turn_points_of(tiles: frozenset[Tile]) -> TurnPoints:
+def turn_points_of(tiles: frozenset[Tile], extra: tuple[type[Ability], ...] = ()) -> TurnPoints:
     return TurnPoints(tuple(family() for family in families()
-                            if any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
+                            if family in extra
+                            or any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
                                    for t in tiles)))
 
 
 def turn_points(position: Position) -> TurnPoints:
     """The families acting between battles in ``position``: carried by a unit or foundation on the board, or an
-    instant in a hand."""
+    instant in a hand, or made present by the position itself (terrain, Prize markers)."""
     tiles = {u.tile for u in position.units}
     tiles.update(f.tile for f in position.foundations)
     for _, hand in position.hands:
         tiles.update(hand)
-    return turn_points_of(frozenset(tiles))
+    extra = tuple(f for f in _position_families() if f.present_in(position))
+    return turn_points_of(frozenset(tiles), extra)

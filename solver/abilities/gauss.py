@@ -31,6 +31,12 @@ class GaussBeam(Ability):
         strength = 1 + boost
         hits = []
         for hex_ in fight.board.line_of_fire(unit.hex, direction):
+            # the beam is a shot: what stops or spends a shot on its way stops it (High, Thick: B13 FOREST)
+            fate = next((f for a in fight.points.shot_meets
+                         if (f := a.shot_meets(fight, unit, hex_, direction, strength, phase)) is not None), None)
+            if fate is not None:
+                hits += fate
+                break
             target = fight.units.get(hex_)
             if target is None or not fight.enemies(unit, target):
                 continue
