@@ -96,11 +96,11 @@ class Prizes(Ability):
             return None
         held = list(dict(position.held_prizes).get(army, ()))
         if action.prize not in held:
-            raise IllegalAction(f"{army} holds no {action.prize} Prize marker ({PASSAGE})")
+            raise IllegalAction(str(action), f"{army} holds no {action.prize} Prize marker ({PASSAGE})")
         unit = position.unit_at(action.hex)
         problem = "there is no unit there" if unit is None else _problem(position, unit, army)
         if problem is not None:
-            raise IllegalAction(f"a Prize marker cannot go on {action.hex.label}: {problem} ({PASSAGE})")
+            raise IllegalAction(str(action), f"{problem} ({PASSAGE})")
         assert unit is not None
         held.remove(action.prize)
         units = tuple(replace(u, prizes=u.prizes + (action.prize,)) if u.hex == unit.hex else u
