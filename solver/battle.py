@@ -388,7 +388,7 @@ class Fight:
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
-                by = f"the terrain ({hit.note})" if hit.kind == "terrain" else _name(units, hit.source)
+                by = f"the terrain ({hit.note})" if hit.kind in ("terrain", "drowning") else _name(units, hit.source)
                 self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""))
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
@@ -480,6 +480,8 @@ class Fight:
     def absorbable(self, key: Attack, attacks: dict[Attack, list[Hit]]) -> bool:
         if any(h.kind == "blast" for h in attacks[key]):
             return self.rules.enabled("medic-saves-from-clown")
+        if any(h.kind == "terrain" for h in attacks[key]):
+            return self.rules.enabled("terrain-medic")
         return True
 
     def discarded_medic(self, medic: Hex, usable: set[Hex], boni: dict[Hex, Bonus], seen: set[Hex], owner: str) -> Hex:
@@ -505,6 +507,7 @@ _RULE_OF_KIND = {
     "gauss": "RULINGS 11; ES Cañón Gauss",
     "blast": "RULINGS 10; ES Payaso",
     "instant": "3E INSTANT ACTION TILES",
+    "drowning": "B13 WATER, WHIRLPOOL",
 }
 
 

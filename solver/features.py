@@ -49,14 +49,12 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
     for army, points in position.energy:
         if points:
             add(f"Energy Points and procedures (PL ENERGIA; {army} has {points})", f"energy {army}")
-    # Terrain in battle and Prize markers: solver/abilities/terrain.py and prizes.py.
-    if not battle:
-        for element in position.terrain:
-            add(f"terrain between battles ({element.type} {','.join(element.features)}; B13 THE GENERAL RULES "
-                "OF TERRAIN)", f"terrain {element.hexes[0].label}")
-    for turret in position.turrets:
-        add("Turrets (B13 TURRETS: the rulebook gives no Turret initiative or strength)",
-            f"turret {turret.hex.label}")
+    # Terrain and Prize markers: solver/abilities/terrain.py, terrain_turn.py and prizes.py. Turrets only stand
+    # and turn between battles; in battle they would attack, with numbers the book does not give.
+    if battle:
+        for turret in position.turrets:
+            add("Turret attacks (B13 TURRETS: the rulebook gives no Turret initiative or strength)",
+                f"turret {turret.hex.label}")
     for unit in position.units:
         if unit.is_neutral:
             add("the neutral Mad Bomber (2E SPECIAL EXPANSION, Mad Bomber as non player character; RULINGS 56)",

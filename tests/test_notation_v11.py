@@ -264,16 +264,15 @@ def test_expect_winner_draw_and_score():
 
 
 def test_statement_locations_are_kept_for_refusals():
-    position = parse("c3 moloch:hq\nterrain forest thick b1 b2\nc1 outpost:hq\n", "t.nhex")
-    assert position.location("terrain b1") == Location("t.nhex", 2, 1)
-    assert [str(f) for f in unimplemented(position)] == [
-        "terrain between battles (forest thick; B13 THE GENERAL RULES OF TERRAIN) (at t.nhex:2:1)"]
+    position = parse("c3 moloch:hq\nterrain base turrets b1\nturret b1 N\nc1 outpost:hq\n", "t.nhex")
+    assert position.location("turret b1") == Location("t.nhex", 3, 1)
+    assert [str(f) for f in unimplemented(position, battle=True)] == [
+        "Turret attacks (B13 TURRETS: the rulebook gives no Turret initiative or strength) (at t.nhex:3:1)"]
 
 
 @pytest.mark.parametrize("text, feature", [
     ("terminals a1\n", "Terminals"),
     ("energy moloch 2\n", "Energy Points"),
-    ("terrain bunker turrets b1\nturret b1 N\n", "(?i)turrets"),  # terrain and prizes: tests/test_terrain.py
     ("b2 mercenary:mad-bomber\n", "neutral Mad Bomber"),
     ("b2 mercenary:mad-bomber owner=moloch\n", "hired Mad Bomber"),
     ("team moloch outpost\n", "team matches"),

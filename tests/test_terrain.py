@@ -320,3 +320,47 @@ def test_rotating_a_position_with_terrain_rotates_every_outcome(position: Positi
                for us, ts, held in _ends(position.rotated(steps))}
     assert rotated == {(tuple(sorted(us, key=lambda u: u.hex)), tuple(sorted(ts, key=lambda e: e.hexes)), held)
                        for us, ts, held in expected}
+
+
+# --- the solver on Babel 13 cards ------------------------------------------------------------------------------
+
+
+def test_the_thicket_card_is_sound_and_its_thick_forest_decides_it():
+    """puzzles/16-into-the-thicket.nhex: B13 FOREST, THICK keeps every shot from afar off the HQ, so only the
+    Brawler on c2 wins; without the forest the Heavy Machine Gun wins from afar too (a cook)."""
+    from pathlib import Path
+
+    from solver.notation import load, parse as parse_card
+    from solver.search import Solver
+
+    path = Path(__file__).parent.parent / "puzzles" / "16-into-the-thicket.nhex"
+    report = Solver(load(str(path)), jobs=1).solve()
+    assert report.verdict == "sound" and report.contains_intended
+    assert report.solutions[0].actions == ("place outpost:brawler c2 N",)
+    open_ground = parse_card(path.read_text().replace("terrain forest thick c1 c2\n", ""))
+    assert Solver(open_ground, jobs=1).solve().verdict == "cooked"
+
+
+def test_a_medic_absorbs_poison_unless_terrain_medic_is_no():
+    """Rule option terrain-medic (B13 FOREST, POISONOUS is silent on Medics; WATER, WHIRLPOOL: 'can be saved by a
+    Medic'): by default a linked Medic absorbs the forest's wound; with terrain-medic=no it cannot."""
+    medic = "terrain forest poisonous c3\na1 outpost:hq\ne3 hegemony:hq\nc3 moloch:hybrid N\nc4 moloch:medic {}\n"
+    for facing in Direction:
+        o = outcome(medic.format(facing.name))
+        if "c4" not in units(o):
+            assert "c3" in units(o)
+            strict = outcome("rules 3.0 terrain-medic=no\n" + medic.format(facing.name))
+            assert "c3" not in units(strict) and "c4" in units(strict)
+            return
+    pytest.fail("no facing links the Medic to c3")
+
+
+def test_battle_json_reports_held_prizes_and_warehouses():
+    """NOTATION §10.8: `held_prizes` and `warehouses` in each outcome; `prizes` on units."""
+    from solver.render.trace import outcome_json
+
+    o = outcome(HQS + WAREHOUSE.format(1, "") + "c5 moloch:hybrid N prize=enhanced-shot\n")
+    found = outcome_json(o)
+    assert found["held_prizes"] == {"moloch": ["first-aid-kit", "mobility"]}
+    assert found["warehouses"] == {"c3": {"wounds": 1, "prizes": []}}
+    assert found["units"]["c5"]["prizes"] == ["enhanced-shot"]

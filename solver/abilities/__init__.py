@@ -49,7 +49,10 @@ A family may also be present because of the position rather than a tile (terrain
 in ``present_in(position)``, and :func:`points_for` adds it.
 
 Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
-applies one, ``turn_problem`` says why one is illegal.
+applies one, ``turn_problem`` says why one is illegal. ``barred(position, tile, hex, army)`` says why a tile may
+not be placed, moved or pushed onto a hex (Closed terrain, Jungle, a Tight Bunker), ``never_filled(position)``
+names the hexes a full board does not need (Closed and Fatal terrain), ``pushed(position, source, dest)`` reacts
+to a push (a Rocky Hill); these three are asked only when the position has terrain.
 
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
 the board (or the position) carries one of its triggers; the loops ask only the families present, and of
@@ -174,6 +177,18 @@ class Ability:
         """A unit has just been placed, moved or pushed onto ``hex_`` in ``position`` (foundations react)."""
         return position
 
+    def barred(self, position: Position, tile: Tile, hex_: Hex, army: str) -> str | None:
+        """Why ``army``'s ``tile`` may not be placed, moved or pushed onto ``hex_`` (the rule), or None."""
+        return None
+
+    def never_filled(self, position: Position) -> frozenset[Hex]:
+        """Hexes a board is full without (3E USING TILES: a full board starts a Battle)."""
+        return frozenset()
+
+    def pushed(self, position: Position, source: Hex, dest: Hex) -> Position:
+        """The unit on ``source`` has just been pushed to ``dest``."""
+        return position
+
 
 #: Abilities, module effects and edge icons whose rules nhex does not implement yet, with the rule each needs. A
 #: battle or a turn with such a tile on the board refuses to go on (exit 4) rather than do without the rule.
@@ -279,7 +294,7 @@ def points_on(units: Iterable[Unit]) -> Points:
 
 @lru_cache(maxsize=None)
 def _position_families() -> tuple[type[Ability], ...]:
-    return tuple(f for f in families() if f.present_in.__func__ is not Ability.present_in.__func__)
+    return tuple(f for f in families() if f.__dict__.get("present_in") is not None)
 
 
 @lru_cache(maxsize=4096)
@@ -326,13 +341,16 @@ def missing_turn_rule(tile: Tile) -> str | None:
 class TurnPoints:
     """For one set of tiles (on the board and in hand), the families acting between battles."""
 
-    __slots__ = ("turn_actions", "turn_results", "spent", "arrived", "instants")
+    __slots__ = ("turn_actions", "turn_results", "spent", "arrived", "instants", "barred", "never_filled", "pushed")
 
     def __init__(self, present: tuple[Ability, ...]) -> None:
         self.turn_actions = at_point(present, "turn_actions")
         self.turn_results = at_point(present, "turn_results")
         self.spent = at_point(present, "spent")
         self.arrived = at_point(present, "arrived")
+        self.barred = at_point(present, "barred")
+        self.never_filled = at_point(present, "never_filled")
+        self.pushed = at_point(present, "pushed")
         #: The family owning each instant tile name.
         self.instants: dict[str, Ability] = {name: a for a in present for name in a.instants}
 

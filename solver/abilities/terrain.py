@@ -5,7 +5,8 @@ of the battle loop. One function per rule, named after it; every passage is B13 
 
 ``toughness(N)`` (Fortress)            point ``boost``: +N toughness while the unit stands there.
 ``wound-at-0(N)`` (Poisonous, Radioactive)  point ``phase_hits``, initiative 0: N wounds to every unit there,
-                                       HQs too (RULINGS 43).
+                                       HQs too (RULINGS 43); one attack, which a Medic absorbs unless
+                                       ``terrain-medic=no``; armor does not stop it (it is not a shot).
 ``kill-at-0`` (Whirlpool)              initiative 0: every unit there drowns; a Medic may save it (one attack).
 ``defense-at-0(N)`` (Defense Systems)  initiative 0: each element makes one strength-N attack on every adjacent
                                        unit, except HQs and the unit on the Control Panel (RULINGS 46).
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import RuleNotImplemented
 from ..expansion import TerrainElement
@@ -116,15 +117,15 @@ class Terrain(Ability):
                 hits.append(Hit(None, hex_, feature.value("wound-at-0"), "terrain", feature.passage))
             feature = rule_at(terrain, hex_, "kill-at-0", unit)
             if feature is not None:
-                hits.append(Hit(None, hex_, KILL, "terrain", f"drowns ({feature.passage})"))
+                hits.append(Hit(None, hex_, KILL, "drowning", feature.passage))
         for index, element in enumerate(terrain):
             for feature in features_at(terrain)[element.hexes[0]][2]:
                 if not feature.has("defense-at-0"):
                     continue
                 near = {n for h in element.hexes for _, n in fight.board.neighbours(h)} - set(element.hexes)
                 for hex_ in sorted(near):
-                    unit = fight.units.get(hex_)
-                    if unit is None or unit.is_hq or rule_at(terrain, hex_, "control-panel"):
+                    neighbour = fight.units.get(hex_)
+                    if neighbour is None or neighbour.is_hq or rule_at(terrain, hex_, "control-panel"):
                         continue
                     # one attack of the element (RULINGS 46); its source is the element's first hex
                     hits.append(Hit(element.hexes[0], hex_, feature.value("defense-at-0"), "terrain",
@@ -152,7 +153,7 @@ class Terrain(Ability):
             return None
         target = fight.units.get(hex_)
         enemy = target is not None and fight.enemies(shooter, target)
-        if enemy and shooter.hex.distance(hex_) > 1:
+        if enemy and target is not None and shooter.hex.distance(hex_) > 1:
             feature = rule_at(terrain, hex_, "adjacent-attacks-only", target)
             if feature is not None:
                 if fight.tracing:
@@ -201,7 +202,8 @@ class Terrain(Ability):
 
     # --- Warehouses broken open ---
     def phase_end(self, fight: Fight, phase: int, removed: set[Hex]) -> None:
-        dealt: dict[Hex, dict[str, int]] | None = fight.memo.pop("warehouse-wounds", None)  # type: ignore[assignment]
+        dealt = _memo(fight, "warehouse-wounds")
+        fight.memo.pop("warehouse-wounds", None)
         if not dealt:
             return
         state = _warehouses(fight)
@@ -218,8 +220,7 @@ class Terrain(Ability):
                 total = strength
                 if len(by_army) == 1:
                     army = next(iter(by_army))
-                    held = fight.memo.setdefault("prizes-gained", {})
-                    held.setdefault(army, []).extend(prizes)  # type: ignore[union-attr]
+                    _memo(fight, "prizes-gained").setdefault(army, []).extend(prizes)
                     if fight.tracing:
                         fight.note(phase, "warehouse", f"{army} breaks open the Warehouse on {hex_} and takes "
                                    f"{', '.join(prizes) or 'nothing'}", "B13 WAREHOUSE, PRIZE")
@@ -231,8 +232,8 @@ class Terrain(Ability):
                 state[hex_] = (total, prizes)
 
     def battle_end(self, fight: Fight) -> None:
-        state: dict[Hex, tuple[int, tuple[str, ...]]] | None = fight.memo.get("warehouses")  # type: ignore[assignment]
-        gained: dict[str, list[str]] = fight.memo.get("prizes-gained", {})  # type: ignore[assignment]
+        state = _memo(fight, "warehouses")
+        gained = _memo(fight, "prizes-gained")
         if not state and not gained:
             return
         position = fight.position
@@ -248,7 +249,7 @@ class Terrain(Ability):
                     terrain.append(replace(element, hexes=tuple(hexes), wounds=wounds, prizes=prizes))
             else:
                 terrain.append(element)
-        held = {army: list(prizes) for army, prizes in position.held_prizes}
+        held: dict[str, list[str]] = {army: list(prizes) for army, prizes in position.held_prizes}
         for army, prizes in gained.items():
             held.setdefault(army, []).extend(prizes)
         fight.position = replace(position, terrain=tuple(terrain),
@@ -260,13 +261,24 @@ def _may_damage(fight: Fight, unit: Unit, hex_: Hex) -> bool:
     return element is not None and (not element.damaged_by or fight.side(unit) in element.damaged_by)
 
 
+def _memo(fight: Fight, key: str) -> dict[Any, Any]:
+    """This family's bookkeeping for the battle (``fight.memo``): warehouse wounds dealt in the current phase
+    (hex -> army -> wounds), the Warehouses' state (hex -> (wounds, prizes)), Prize markers gained (army ->
+    names)."""
+    found = fight.memo.get(key)
+    if not isinstance(found, dict):
+        found = {}
+        fight.memo[key] = found
+    return found
+
+
 def _warehouses(fight: Fight) -> dict[Hex, tuple[int, tuple[str, ...]]]:
     """The wounds and Prize markers of every Warehouse hex during this battle."""
-    state = fight.memo.get("warehouses")
-    if state is None:
-        state = fight.memo["warehouses"] = {
-            h: (e.wounds, e.prizes) for e in fight.position.terrain if "prize" in e.features for h in e.hexes}
-    return state  # type: ignore[return-value]
+    state = _memo(fight, "warehouses")
+    if not state:
+        state.update({h: (e.wounds, e.prizes) for e in fight.position.terrain if "prize" in e.features
+                      for h in e.hexes})
+    return state
 
 
 def _wound_warehouse(fight: Fight, unit: Unit, hex_: Hex, strength: int, phase: int) -> None:
@@ -274,8 +286,7 @@ def _wound_warehouse(fight: Fight, unit: Unit, hex_: Hex, strength: int, phase: 
     PRIZE: "each wound given to a particular Warehouse hex should be marked")."""
     if strength <= 0:
         return
-    dealt = fight.memo.setdefault("warehouse-wounds", {})
-    by_army = dealt.setdefault(hex_, {})  # type: ignore[union-attr]
+    by_army = _memo(fight, "warehouse-wounds").setdefault(hex_, {})
     army = fight.side(unit)
     by_army[army] = by_army.get(army, 0) + strength
     if fight.tracing:

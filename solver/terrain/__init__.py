@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from ..errors import NotationError
@@ -92,22 +92,23 @@ def parse(text: str, source: str = "<terrain>") -> TerrainSet:
         stmt = subtree(stmt)
         where = f"{source}:{stmt.meta.line}:{stmt.meta.column}"
         if stmt.data == "terrain_type":
-            name, passage, *names = terminals(stmt)
-            types[str(name)] = tuple(str(n) for n in names)
-            passages[str(name)] = unquote(passage)
+            type_name, type_passage, *listed = terminals(stmt)
+            types[str(type_name)] = tuple(str(n) for n in listed)
+            passages[str(type_name)] = unquote(type_passage)
         elif stmt.data == "compulsory":
-            name, *names = terminals(stmt)
-            compulsory[str(name)] = tuple(str(n) for n in names)
+            type_name, *listed = terminals(stmt)
+            compulsory[str(type_name)] = tuple(str(n) for n in listed)
         else:
             name, passage, *atoms = stmt.children
-            rules = []
+            assert isinstance(name, Token) and isinstance(passage, Token)
+            rules: list[tuple[str, int]] = []
             for atom in atoms:
                 parts = terminals(subtree(atom))
                 rule = str(parts[0])
                 if rule not in RULES:
                     raise NotationError(f"{where}: unknown terrain rule {rule!r} in feature {name}")
                 rules.append((rule, int(parts[1]) if len(parts) > 1 else 0))
-            features[str(name)] = Feature(str(name), unquote(passage), tuple(rules))  # type: ignore[arg-type]
+            features[str(name)] = Feature(str(name), unquote(passage), tuple(rules))
     for type_, names in types.items():
         for feature in names + compulsory.get(type_, ()):
             if feature not in features:
