@@ -4,12 +4,16 @@ moves and the Control Panel (B13 = ``rulebook-en-babel13.txt``, TERRAINS AND SCE
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solver import actions
 from solver.errors import IllegalAction
-from solver.hexes import Direction, Hex
+from solver.expansion import TERRAIN_FEATURES, TerrainElement
+from solver.hexes import STANDARD, Direction, Hex
 from solver.notation import parse, parse_action
-from solver.position import Move, Place
+from solver.position import Move, Place, Position, Unit
+from solver.tiles import army as army_of, tile as tile_of
 
 HQS = "a1 outpost:hq\ne1 moloch:hq\n"
 
@@ -155,3 +159,74 @@ def test_an_enemy_tight_bunker_leaves_the_board_full_for_the_locked_out_player()
     text = "terrain bunker tight c3 c4 e3\n" + lines
     assert actions.board_full(parse("to-move hegemony\n" + text))
     assert not actions.board_full(parse("to-move moloch\n" + text))
+
+
+# --- rotation invariance between battles --------------------------------------------------------------------------
+
+TURN_FEATURES = [(t, f) for t, fs in TERRAIN_FEATURES.items() for f in fs if f not in ("turrets",)]
+
+
+@st.composite
+def turn_positions(draw: st.DrawFn) -> Position:
+    """Terrain elements, two HQs, a few Moloch units and a Moloch hand, Moloch to move."""
+    hexes = draw(st.lists(st.sampled_from(sorted(STANDARD.hexes)), min_size=6, max_size=12, unique=True))
+    cut = draw(st.integers(1, len(hexes) - 3))
+    ground, free = hexes[:cut], hexes[cut:]
+    terrain = []
+    while ground:
+        size = draw(st.integers(1, len(ground)))
+        kind, feature = draw(st.sampled_from(TURN_FEATURES))
+        features = (feature, "closed") if kind == "warehouse" else (feature,)
+        if feature == "control-panel":
+            size = 1
+        terrain.append(TerrainElement(kind, features, tuple(ground[:size])))
+        ground = ground[size:]
+    units = [Unit(free[0], tile_of("moloch:hq")), Unit(free[1], tile_of("outpost:hq"))]
+    warriors = [t for t in army_of("moloch").tiles if t.name in ("blocker", "hybrid", "ripper", "juggernaut")]
+    for hex_ in free[2:draw(st.integers(2, len(free)))]:
+        units.append(Unit(hex_, draw(st.sampled_from(warriors)), draw(st.sampled_from(list(Direction))),
+                          prizes=draw(st.sampled_from([(), ("mobility",)]))))
+    hand = (tile_of("moloch:juggernaut"), tile_of("moloch:move"))
+    return Position(tuple(units), to_move="moloch", hands=(("moloch", hand),), terrain=tuple(terrain))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(turn_positions(), st.integers(1, 5))
+def test_rotating_a_position_with_terrain_rotates_its_legal_actions(position: Position, steps: int) -> None:
+    """Rotating a whole position with terrain by 60° rotates the legal actions and changes nothing else (GUIDE:
+    property tests)."""
+    rotated = position.rotated(steps)
+    expected = {_seen(rotated, _rotate(a, steps)) for a in actions.legal_actions(position, "moloch")}
+    assert {_seen(rotated, a) for a in actions.legal_actions(rotated, "moloch")} == expected
+
+
+def _seen(position: Position, action) -> str:
+    """The action as text; an HQ looks the same every way, so its facing after a move is left out (the legal
+    actions list one representative facing)."""
+    from dataclasses import replace as copy
+
+    from solver.position import Use
+
+    source = action.source if isinstance(action, Move) else (
+        action.targets[0] if isinstance(action, Use) and action.targets else None)
+    unit = position.unit_at(source) if source is not None else None
+    if unit is not None and unit.is_hq and getattr(action, "facing", None) is not None:
+        action = copy(action, facing=None)
+    return str(action)
+
+
+def _rotate(action, steps: int):
+    from dataclasses import fields, replace as copy
+
+    from solver.hexes import Hex as H
+
+    changes = {}
+    for f in fields(action):
+        value = getattr(action, f.name)
+        if isinstance(value, H):
+            changes[f.name] = value.rotated(steps)
+        elif isinstance(value, Direction):
+            changes[f.name] = value.rotated(steps)
+        elif isinstance(value, tuple) and value and isinstance(value[0], H):
+            changes[f.name] = tuple(v.rotated(steps) for v in value)
+    return copy(action, **changes)
