@@ -555,8 +555,9 @@ def moves_listing(position: Position, army: str) -> list[tuple[str, list[str]]]:
     for action in actions.legal_actions(position, army):
         if isinstance(action, Move):
             title = f"free moves by {action.by}"
-        else:
-            assert isinstance(action, (Discard, Place, Use))  # the only other legal actions
+        elif isinstance(action, (Discard, Place, Use)):
             title = action.tile.key
+        else:  # an ability family's own action (`prize …`, `push …`): grouped by its keyword
+            title = f"{str(action).split()[0]} actions"
         groups.setdefault(title, []).append(str(action))
     return list(groups.items())

@@ -230,3 +230,16 @@ def _rotate(action, steps: int):
         elif isinstance(value, tuple) and value and isinstance(value[0], H):
             changes[f.name] = tuple(v.rotated(steps) for v in value)
     return copy(action, **changes)
+
+
+def test_nhex_moves_lists_dismal_moves_and_prize_actions():
+    """`nhex moves` groups a family's actions by their keyword (B13 FOREST, DISMAL; PRIZE MARKERS); Closed Rock
+    is never offered."""
+    from solver.game import moves_listing
+
+    position = parse("to-move moloch\nterrain forest dismal b1 c1\nterrain rock closed c3\na1 outpost:hq\n"
+                     "e1 moloch:hq\nb1 moloch:blocker N\nprizes moloch accelerator\nhand moloch moloch:hybrid\n")
+    groups = dict(moves_listing(position, "moloch"))
+    assert groups["prize actions"] == ["prize accelerator b1"]
+    assert len(groups["free moves by dismal"]) == 6
+    assert not any(" c3 " in line for line in groups["moloch:hybrid"])
