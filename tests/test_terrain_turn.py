@@ -243,3 +243,33 @@ def test_nhex_moves_lists_dismal_moves_and_prize_actions():
     assert groups["prize actions"] == ["prize accelerator b1"]
     assert len(groups["free moves by dismal"]) == 6
     assert not any(" c3 " in line for line in groups["moloch:hybrid"])
+
+
+GAME = """game
+players outpost moloch
+board standard
+terrain hole fatal c3
+terrain forest dismal a2 a3
+prizes moloch mobility
+1. outpost: hq c1
+2. moloch: hq e3
+3. outpost: draw runner; place runner a2 N
+4. moloch: draw blocker hybrid; place blocker d3 N; prize mobility d3; move d3 d2 N; discard hybrid
+5. outpost: draw commando hmg brawler; discard brawler; move a2 a3 S by dismal; place commando c3 N
+"""
+
+
+def test_a_game_record_with_terrain_and_prizes_is_checked_turn_by_turn():
+    """`nhex check` plays the Babel 13 actions of a record: a held prize put on a unit whose Mobility marker then
+    moves it, a Dismal Forest move, a Commando falling into a Hole (B13 HOLE, FATAL)."""
+    from solver import game
+
+    report = game.check(parse(GAME, "<test>"))
+    assert report.ok
+    position = report.state.position
+    assert position.unit_at(h("c3")) is None
+    assert str(position.unit_at(h("d2"))) == "d2 moloch:blocker N prize=mobility"
+    assert str(position.unit_at(h("a3"))) == "a3 outpost:runner S"
+    assert position.held_prizes == ()
+    bad = game.check(parse(GAME.replace("move d3 d2 N", "move d3 d2 N; move d2 d1 N"), "<test>"))
+    assert not bad.ok and "once" in (bad.problem or "")
