@@ -273,3 +273,19 @@ def test_a_game_record_with_terrain_and_prizes_is_checked_turn_by_turn():
     assert position.held_prizes == ()
     bad = game.check(parse(GAME.replace("move d3 d2 N", "move d3 d2 N; move d2 d1 N"), "<test>"))
     assert not bad.ok and "once" in (bad.problem or "")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("terrain rock closed c3\nc3 moloch:blocker N\n", "no unit stands on this hex"),
+    ("terrain hole fatal c3\nc3 moloch:hybrid N\n", "no unit stands on this hex"),
+    ("terrain base control-panel c3\nc3 moloch:hq\n", "an HQ cannot stand here"),
+    ("terrain water swamp c3\nc3 moloch:blocker N\n", "Toughness icon"),
+    ("terrain bunker tight c3 c4\nc3 moloch:hybrid N\nc4 outpost:runner N\n", "two armies"),
+])
+def test_a_position_with_a_unit_where_the_terrain_lets_none_stand_is_bad_input(text, problem):
+    """B13 BASE, CLOSED; HOLE, FATAL; THE CONTROL PANEL; WATER, SWAMP; BUNKER, TIGHT: such a position cannot
+    arise, so reading it is a located error (exit 2), never a battle."""
+    from solver.errors import NotationError
+
+    with pytest.raises(NotationError, match=problem):
+        parse(text, "t.nhex")

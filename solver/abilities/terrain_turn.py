@@ -168,6 +168,31 @@ class TerrainTurn(Ability):
         return used
 
 
+def standing_problem(position: Position, unit: Unit) -> str | None:
+    """Why ``unit`` cannot be standing where it is (a position file that cannot arise), or None: on a Closed
+    hex, in a Hole (it would have fallen), an HQ on the Control Panel, a unit with a toughness icon in Jungle or
+    Swamp (it could not enter; it would have sunk), two armies in one Tight Bunker."""
+    hex_ = unit.hex
+    terrain = position.terrain
+    entry = features_at(terrain).get(hex_)
+    if entry is None:
+        return None
+    _, element, features = entry
+    hq = unit.is_hq
+    for feature in features:
+        if feature.has("closed") or (feature.has("fatal") and not hq):
+            return f"no unit stands on this hex ({feature.passage})"
+        if hq and feature.has("bars-hq"):
+            return f"an HQ cannot stand here ({feature.passage})"
+        if not hq and _tough(unit.tile) and (feature.has("bars-tough") or feature.has("sinks-tough")):
+            return f"a unit with a Toughness icon cannot stand here ({feature.passage})"
+        if feature.has("tight"):
+            armies = {u.army for h in element.hexes if (u := position.unit_at(h)) is not None}
+            if len(armies) > 1:
+                return f"units of two armies in one Tight Bunker ({feature.passage})"
+    return None
+
+
 def _without(position: Position, hex_: Hex) -> Position:
     return replace(position, units=tuple(u for u in position.units if u.hex != hex_))
 
