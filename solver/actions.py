@@ -171,6 +171,8 @@ def _main_battlefield(board: Board) -> frozenset[Hex]:
 def board_full(position: Position) -> bool:
     """No empty hex is left on the main battlefield, so a Battle begins (3E USING TILES)."""
     main = _main_battlefield(position.board)
+    if position.terrain:  # B13 THE GENERAL RULES OF TERRAIN: Closed and Fatal hexes are never filled
+        main = main - frozenset().union(*(f.never_filled(position) for f in abilities.turn_points(position).never_filled))
     if len(position.units) < len(main):
         return False
     return all(position.unit_at(h) is not None for h in main)
@@ -277,8 +279,28 @@ def _recon_reach(position: Position, army: str, nets: frozenset[Hex], by_tile: b
     return 1
 
 
+def barred(position: Position, tile: Tile, hex_: Hex, army: str) -> str | None:
+    """Why ``army``'s ``tile`` may not be placed, moved or pushed onto ``hex_`` (terrain: the point ``barred``),
+    or None. A position without terrain bars nothing."""
+    if not position.terrain:
+        return None
+    for family in abilities.turn_points(position).barred:
+        problem = family.barred(position, tile, hex_, army)
+        if problem is not None:
+            return problem
+    return None
+
+
 def destinations(position: Position, unit: Unit, reach: int) -> list[Hex]:
     """The empty hexes ``unit`` may move to with ``reach`` (3E MOVE, MOBILITY; ES/PL Recon Center)."""
+    found = _destinations(position, unit, reach)
+    if position.terrain:
+        army = effects.side(unit)
+        found = [h for h in found if barred(position, unit.tile, h, army) is None]
+    return found
+
+
+def _destinations(position: Position, unit: Unit, reach: int) -> list[Hex]:
     board = position.board
     found = []
     for _, near in board.neighbours(unit.hex):
@@ -308,6 +330,9 @@ def _step_problem(position: Position, unit: Unit, target: Hex, facing: Direction
         return None
     if position.unit_at(target) is not None:
         return HEX_TAKEN
+    problem = barred(position, unit.tile, target, unit.army)
+    if problem is not None:
+        return problem
     if target not in destinations(position, unit, reach):
         if reach >= 2 and unit.hex.distance(target) == 2:
             return MOVE_PATH
@@ -361,7 +386,7 @@ def _free_move_problem(position: Position, move: Move, army: str, nets: frozense
     unit = position.unit_at(move.source)
     assert unit is not None
     if move.by == "mobility":
-        if not unit.tile.mobility:
+        if not (unit.tile.mobility or "mobility" in unit.prizes):  # a Mobility Prize marker (B13 PRIZE MARKERS)
             return NO_MOBILITY
         if Spent(unit.hex, "mobility") in used:
             return MOBILITY_ONCE
@@ -390,8 +415,12 @@ def _free_move(position: Position, move: Move, army: str, used: frozenset[Spent]
 def push_destinations(position: Position, pusher: Hex, target: Hex) -> list[Hex]:
     """The empty hexes next to ``target`` one hex further from ``pusher`` (3E PUSH BACK: "creating a
     distance of one hex between them ... only a single space away")."""
-    return [h for _, h in position.board.neighbours(target)
-            if h.distance(pusher) == 2 and position.unit_at(h) is None]
+    found = [h for _, h in position.board.neighbours(target)
+             if h.distance(pusher) == 2 and position.unit_at(h) is None]
+    pushed = position.unit_at(target)
+    if position.terrain and pushed is not None:
+        found = [h for h in found if barred(position, pushed.tile, h, pushed.army) is None]
+    return found
 
 
 def _push_problem(position: Position, army: str, pusher_hex: Hex, target_hex: Hex, nets: frozenset[Hex]) -> str | None:
@@ -442,8 +471,18 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
     owner = army if pushed.is_neutral else controller(position, pushed)
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
-                  _arrived(replace(position, units=_moved(position, target, dest, None), hands=hands), dest))
+                  _after_push(_arrived(replace(position, units=_moved(position, target, dest, None), hands=hands),
+                                       dest), target, dest))
                  for dest in allowed)
+
+
+def _after_push(position: Position, source: Hex, dest: Hex) -> Position:
+    """The families that react to a push (a Rocky Hill: the point ``pushed``); only terrain does today."""
+    if not position.terrain:
+        return position
+    for family in abilities.turn_points(position).pushed:
+        position = family.pushed(position, source, dest)
+    return position
 
 
 # --- instants that wound: Sniper, Grenade, Air Strike --------------------------------------------------------------
@@ -572,6 +611,9 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), OFF_BOARD)
     if position.unit_at(place.hex) is not None:
         raise IllegalAction(str(place), HEX_TAKEN)
+    problem = barred(position, tile, place.hex, army)
+    if problem is not None:
+        raise IllegalAction(str(place), problem)
     if board_full(position):  # only the outer ring of the extended board can be empty then
         raise IllegalAction(str(place), BOARD_FULL)
     # The fast path the solver leans on: one tuple insert, nothing else re-checked.
@@ -586,6 +628,9 @@ def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
         raise IllegalAction(str(action), OFF_BOARD)
     if position.unit_at(action.hex) is not None:
         raise IllegalAction(str(action), HEX_TAKEN)
+    problem = barred(position, army_data(army).hq, action.hex, army)
+    if problem is not None:
+        raise IllegalAction(str(action), problem)
     # 3E GAME SEQUENCE: "The first player places their HQ on any empty space on the board."
     # PL VEGAS, Sztab: a directional HQ's facing decides its takeover edge (NOTATION §10.2 `hq HEX FACING`).
     return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq, action.facing),))
@@ -659,6 +704,10 @@ def _arrived(position: Position, hex_: Hex) -> Position:
     for family in abilities.turn_points(position).arrived:
         position = family.arrived(position, hex_)
     return position
+
+
+#: Public name of the arrival point for the solver's own placements (solver.search).
+arrived = _arrived
 
 
 def results(position: Position, action: Action, army: str, used: frozenset[Spent] = NOTHING_USED
@@ -753,6 +802,8 @@ def _actions(position: Position, army: str, used: frozenset[Spent], every_destin
         yield Discard(tile)
         if tile.kind in (Kind.WARRIOR, Kind.MODULE):
             for hex_ in position.empty_hexes():
+                if position.terrain and barred(position, tile, hex_, army) is not None:
+                    continue
                 for facing in distinct_facings(tile):
                     yield Place(tile, hex_, facing)
         elif tile.kind is Kind.INSTANT and tile.army == army:
@@ -825,7 +876,7 @@ def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: froze
     reach = _recon_reach(position, army, nets, False)
     for unit in _movable(position, army, nets):
         sources = []
-        if unit.tile.mobility and Spent(unit.hex, "mobility") not in used:
+        if (unit.tile.mobility or "mobility" in unit.prizes) and Spent(unit.hex, "mobility") not in used:
             sources.append("mobility")
         if _transport_giver(position, unit, army, nets, used) is not None:
             sources.append("transport")

@@ -177,6 +177,8 @@ class Fight:
         #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
         self.attacks: dict[Attack, list[Hit]] = {}
         self.absorbed: set[Attack] = set()
+        #: Per-battle bookkeeping of the families, by family name (families themselves keep no state).
+        self.memo: dict[str, object] = {}
         self.points = points = abilities.points_for(position)
         self._act = points.act
         self._strikes = points.strikes
@@ -217,11 +219,19 @@ class Fight:
         assert self.state.log is not None  # a battle keeps a log when it is traced
         self.state.log.append(Event(phase, kind, text, rule, how))
 
+    def read(self) -> effects.Reading:
+        """Control, nets and links of the units standing now (:func:`effects.read`), plus what the position
+        itself gives (the point ``boost``: terrain, Prize markers)."""
+        reading = effects.read(self.state.units, self.rules, self.points, self.teams, self.position.foundations)
+        for ability in self.points.boost:
+            ability.boost(self, reading.bonuses)
+        return reading
+
     # --- the loop ---
     def run(self) -> Outcome:
         units = self.state.units
         hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
-        reading = effects.read(units, self.rules, self.points, self.teams, self.position.foundations)
+        reading = self.read()
         self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         slots = self.slots(boni)
         if self.tracing:
@@ -238,7 +248,7 @@ class Fight:
             top = max(top, 0)
         for phase in range(top, -1, -1):
             if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = effects.read(units, self.rules, self.points, self.teams, self.position.foundations)
+                reading = self.read()
                 self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
                 slots = self.slots(boni)
                 changed = False
@@ -424,7 +434,9 @@ class Fight:
         for hit in hits:
             attacks.setdefault((hit.source, hit.target), []).append(hit)
             if self.tracing:
-                self.note(phase, hit.kind, f"{_name(units, hit.source, hit.kind)} hits {_name(units, hit.target)} "
+                by = (f"the terrain ({hit.note})" if hit.kind in ("terrain", "drowning")
+                      else _name(units, hit.source, hit.kind))
+                self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
         absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
@@ -524,6 +536,8 @@ class Fight:
     def absorbable(self, key: Attack, attacks: dict[Attack, list[Hit]]) -> bool:
         if any(h.kind == "blast" for h in attacks[key]):
             return self.rules.enabled("medic-saves-from-clown")
+        if any(h.kind == "terrain" for h in attacks[key]):
+            return self.rules.enabled("terrain-medic")
         return True
 
 
@@ -535,6 +549,7 @@ _RULE_OF_KIND = {
     "instant": "3E INSTANT ACTION TILES",
     "trap": "RULINGS 53; ES Trap",
     "bomber": "RULINGS 56-57; 2E Mad Bomber",
+    "drowning": "B13 WATER, WHIRLPOOL",
 }
 
 
@@ -696,9 +711,12 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
     def run(script: _Script) -> Outcome:
         fight = Fight(position, script, trace=False)
         units = fight.state.units
-        reading = effects.read(units, position.rules, fight.points, position.teams, position.foundations)
+        reading = fight.read()
         fight.sides, fight.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
-        fight.land([Hit(None, target, wounds, "instant", cause) for target, wounds in hits], None, nets, boni, set())
+        landing = [Hit(None, target, wounds, "instant", cause) for target, wounds in hits]
+        for ability in fight.points.instant_hits:
+            landing = ability.instant_hits(fight, landing)
+        fight.land(landing, None, nets, boni, set())
         # fight.position: an ability may have changed more than the units (a Bio-droid back on its pile)
         return Outcome(replace(fight.position, units=tuple(units.values())), {}, tuple(script.made))
 

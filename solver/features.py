@@ -17,7 +17,7 @@ from .cards import GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
 from .tiles import NEUTRAL_ARMY
-from .position import BuyEnergy, Position, Procedure, Push, PutPrize, Use
+from .position import BuyEnergy, Position, Procedure, Push, Use
 
 Action = object  # any action value; only the §10 ones are looked at
 
@@ -43,17 +43,13 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
     def add(rule: str, key: str) -> None:
         found.append(Feature(rule, position.location(key)))
 
-    # The Duel board's Terminals and Energy: solver/abilities/duel_board.py.
-    for element in position.terrain:
-        add(f"terrain ({element.type} {','.join(element.features)}; B13 THE GENERAL RULES OF TERRAIN)",
-            f"terrain {element.hexes[0].label}")
-    for turret in position.turrets:
-        add("Turrets (B13 TURRETS)", f"turret {turret.hex.label}")
-    for army, _ in position.held_prizes:
-        add("held Prize markers (B13 PRIZE MARKERS)", f"prizes {army}")
-    for unit in position.units:
-        if unit.prizes:
-            add(f"Prize markers on units (B13 PRIZE MARKERS; {unit.hex.label})", f"unit {unit.hex.label}")
+    # The Duel board's Terminals and Energy: solver/abilities/duel_board.py. Terrain and Prize markers:
+    # solver/abilities/terrain.py, terrain_turn.py and prizes.py. Turrets only stand and turn between battles; in
+    # battle they would attack, with numbers the book does not give.
+    if battle:
+        for turret in position.turrets:
+            add("Turret attacks (B13 TURRETS: the rulebook gives no Turret initiative or strength)",
+                f"turret {turret.hex.label}")
     # The Mad Bomber (RULINGS 56-57) plays in battles and between them (solver/abilities/mad_bomber.py); a game
     # record with him is refused below, as his return to a draw pile is not tracked.
     return found
@@ -69,8 +65,6 @@ def unimplemented_action(action: Action) -> Feature | None:
         return Feature("buying Energy: the position has no Duel board (no `terminals` or `energy`, NOTATION §10.2)")
     if isinstance(action, Push):
         return Feature("the New York Pusher's push (B13 Push Back icon)")
-    if isinstance(action, PutPrize):
-        return Feature("putting Prize markers on units (B13 PRIZE MARKERS)")
     if isinstance(action, Use) and action.foundations:
         return Feature("hitting foundations instead of units (B13 ROOTS ISSUES)")
     return None

@@ -116,6 +116,7 @@ class ProblemKind(Enum):
     TOO_MANY_COPIES = "more copies of a tile than the army has"
     SECOND_HQ = "a second HQ for one army"
     HAND_TOO_BIG = "more than 3 tiles in a hand"
+    TERRAIN = "a unit where the terrain lets it not stand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +312,12 @@ class Position:
             return found
         if unit.hp is not None and not unit.is_hq:
             found.append(Problem(ProblemKind.HP_ON_NON_HQ, f"hp= is only for HQs; {tile.key} takes wounds=", unit))
+        if self.terrain:  # Babel 13: Closed, Fatal, Jungle, Swamp, a Tight Bunker (solver/abilities/terrain_turn.py)
+            from .abilities.terrain_turn import standing_problem
+
+            problem = standing_problem(self, unit)
+            if problem is not None:
+                found.append(Problem(ProblemKind.TERRAIN, f"{where}: {problem}", unit))
         if unit.is_hq:
             if unit.wounds:
                 found.append(Problem(ProblemKind.WOUNDS_ON_HQ, f"{where}: an HQ has no wound markers; write its health as hp=", unit))

@@ -193,6 +193,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="3E",
     ),
     RuleOption(
+        "terrain-medic", "yes", ("yes", "no"),
+        "A Medic may absorb the wounds Poisonous Forest, Radioactive Wasteland and Base Defense Systems deal (each "
+        "one attack), as it absorbs a drowning in a Whirlpool.",
+        "B13 FOREST, POISONOUS; WASTELAND, RADIOACTIVE; BASE, DEFENSE SYSTEMS are silent; B13 WATER, DEEP and "
+        "WHIRLPOOL: 'can be saved by a Medic'; 3E MEDIC absorbs an attack of an enemy unit 'or Sniper, Grenade or "
+        "any other Instant Action tile'; RULINGS 37 lets a Medic absorb venom. 'no': only units and instants.",
+    ),
+    RuleOption(
         "reinforcement", "no", ("no", "yes"),
         "Whether the Reinforcement variant is played.",
         "3E GAME VARIANTS, REINFORCEMENT.",

@@ -39,7 +39,7 @@ from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Move, Place, Position, Procedure, Unit, Use
+from .position import Discard, Move, Place, Position, Procedure, Unit, Use
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -132,9 +132,13 @@ def effective_key(position: Position) -> tuple:
                  for u in position.units)
     if any(u.tile.module is not None and u.tile.module.type == "control-takeover" for u in position.units):
         # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
-        return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing) for u in position.units)
-    return tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u, scoper))
-                 for u in position.units)
+        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes) for u in position.units)
+    else:
+        key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u, scoper), u.prizes)
+                    for u in position.units)
+    if position.turrets or position.held_prizes:  # Babel 13: a Turret's facing, the Prize markers still held
+        key += ((position.turrets, position.held_prizes),)
+    return key
 
 
 # --- goals ------------------------------------------------------------------------------------------------------------
@@ -412,11 +416,12 @@ class Enumerator:
                 if combo in chosen_sets:
                     continue
                 chosen_sets.add(combo)
-                for assignment in self.assignments(combo, empty):
+                for assignment in self.assignments(combo, empty, state.position):
                     runs.append(self.place_run(state, combo, assignment))
         return runs
 
-    def assignments(self, tiles: Sequence[Tile], empty: list[Hex]) -> list[tuple[tuple[Hex, Direction], ...]]:
+    def assignments(self, tiles: Sequence[Tile], empty: list[Hex], position: Position | None = None
+                    ) -> list[tuple[tuple[Hex, Direction], ...]]:
         """Placements of ``tiles`` (in that order) on distinct empty hexes, one facing per edge class.
 
         python-constraint does the enumeration: one variable per tile, its domain the (hex, facing) pairs,
@@ -428,7 +433,12 @@ class Enumerator:
         hexes = [f"hex{i}" for i in range(len(tiles))]
         facings = [f"facing{i}" for i in range(len(tiles))]
         for hex_name, facing_name, tile in zip(hexes, facings, tiles):
-            problem.addVariable(hex_name, list(range(len(empty))))
+            domain = list(range(len(empty)))
+            if position is not None and position.terrain:  # hexes the terrain bars to this tile (B13)
+                domain = [i for i in domain if self.actions.barred(position, tile, empty[i], self.player) is None]
+                if not domain:
+                    return []
+            problem.addVariable(hex_name, domain)
             choices = list(Direction) if self.naive else list(self.actions.distinct_facings(tile))
             problem.addVariable(facing_name, [f.value for f in choices])
         if len(tiles) > 1:
@@ -447,6 +457,9 @@ class Enumerator:
             units.append(Unit(hex_, tile, facing))
             lines.append(str(Place(tile, hex_, facing)))
         position = position.with_units(units)
+        if position.terrain or position.foundations:  # what the ground does to a unit placed on it
+            for _, (hex_, _) in zip(tiles, cells):
+                position = self.actions.arrived(position, hex_)
         used = state.used
         if self.families:
             # Through the turn rules, one tile after another (a unit placed on a Mine); what the run has used is
@@ -520,14 +533,18 @@ class Enumerator:
     def free_moves(self, state: State) -> list[Step]:
         # Free moves come only from Mobility and from a Transport (actions: free move); without either on the
         # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
-        if not self.families and not any((u.tile.mobility and u.army == self.player)
-                                         or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
-                                         for u in state.position.units) and not self._granted_moves(state.position):
+        # Babel 13 adds free actions of its own: held Prize markers put on units, Dismal Forest moves, the
+        # Control Panel's turning of Turrets (solver/abilities: prizes, terrain_turn).
+        extras = bool(state.position.held_prizes or state.position.terrain)
+        if not self.families and not extras and not any(
+                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
+                or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
+                for u in state.position.units) and not self._granted_moves(state.position):
             return []
         position = replace(state.position, hands=(), to_move=self.player)
         found = []
         for action in self.actions.player_actions(position, self.player, state.used):
-            if not isinstance(action, Move):
+            if not isinstance(action, Move) and not (extras and not isinstance(action, (Discard, Place, Use))):
                 continue
             try:
                 results = self.actions.results(position, action, self.player, state.used)
@@ -537,8 +554,9 @@ class Enumerator:
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
-                nxt = replace(state, position=self._norm(after), used=used, after_batch=False,
-                              watched=_follow(state.watched, action.source, action.target))
+                watched = (_follow(state.watched, action.source, action.target) if isinstance(action, Move)
+                           else state.watched)
+                nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched)
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
         return found

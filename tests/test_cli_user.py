@@ -59,7 +59,7 @@ def test_a_rule_not_implemented_is_exit_4_at_the_line_that_needs_it(tmp_path):
                     "c3 new-york:sharpshooter N\n")
     done = nhex("battle", str(path))
     assert done.returncode == 4 and done.stdout == ""
-    assert done.stderr.startswith(f"{path}:3:1: not implemented yet: ")
+    assert done.stderr.startswith(f"{path}:4:4: not implemented yet: the Watchtower")
 
 
 def test_a_malformed_input_is_never_exit_4(tmp_path):
@@ -305,8 +305,8 @@ def test_a_game_record_start_that_fits_no_player_is_located(command):
 
 
 def test_a_game_nhex_cannot_play_is_exit_4_at_the_line_that_needs_the_rule():
-    done = nhex("check", "-", stdin="game\nplayers outpost moloch\nterrain hill watchtower b1\n1. outpost: hq c3\n")
-    assert done.returncode == 4 and done.stderr.startswith("<stdin>:3:1: not implemented yet: terrain (hill watchtower")
+    done = nhex("check", "-", stdin="game\nplayers outpost moloch\nb2 mercenary:mad-bomber\n1. outpost: hq c3\n")
+    assert done.returncode == 4 and done.stderr.startswith("<stdin>:3:1: not implemented yet: the Mad Bomber in a game")
 
 
 def test_bash_completion_completes_commands_options_and_choices():

@@ -150,7 +150,8 @@ def additions(draw, board: Board, taken: list[Hex]) -> dict:
     extras: dict = {}
     extras["terminals"] = tuple(draw(st.lists(st.sampled_from(hexes), max_size=4, unique=True)))
     extras["energy"] = tuple(draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(1, 5), max_size=2)).items())
-    free = [h for h in draw(st.permutations(hexes))][: draw(st.integers(0, 6))]
+    # terrain under no unit: a unit cannot stand on Closed or Fatal terrain (position problem TERRAIN)
+    free = [h for h in draw(st.permutations(hexes)) if h not in taken][: draw(st.integers(0, 6))]
     terrain, turrets = [], []
     while free:
         size = draw(st.integers(1, min(3, len(free))))

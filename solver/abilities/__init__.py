@@ -45,10 +45,22 @@ A battle (:mod:`solver.battle`):
     What follows the wounds of a phase (venom markers, toughness lost).
 ``phase_end(fight, phase, removed)`` / ``battle_end(fight)``
     Consequences at the end of a phase (removed units going elsewhere) and of the battle.
+``boost(fight, bonuses)``
+    What the position itself adds to units besides modules and HQs (a Fortress's toughness, Prize markers),
+    added to ``bonuses`` each time the battle reads the position.
+``instant_hits(fight, hits)``
+    The hits of an Instant tile (Sniper, Grenade, Bomb ...) before they land; a family may drop some (Thick
+    Forest and Hidden Bunkers are immune to instants).
+
+A family may also be present because of the position rather than a tile (terrain, Prize markers): it says so
+in ``present_in(position)``, and :func:`points_for` adds it.
 
 Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
 applies one, ``turn_problem`` says why one is illegal, ``turn_over`` says that the family has closed the turn to
-every action but its own (the Duel board's Energy purchases).
+every action but its own (the Duel board's Energy purchases). ``barred(position, tile, hex, army)`` says why a tile
+may not be placed, moved or pushed onto a hex (Closed terrain, Jungle, a Tight Bunker), ``never_filled(position)``
+names the hexes a full board does not need (Closed and Fatal terrain), ``pushed(position, source, dest)`` reacts
+to a push (a Rocky Hill); these three are asked only when the position has terrain.
 
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
 the board (or in a hand) carries one of its triggers, or, between battles, when the position states one of its
@@ -103,6 +115,11 @@ class Ability:
             return any(cls.edge_specials & edge.special for edge in tile.edges)
         return False
 
+    @classmethod
+    def present_in(cls, position: Position) -> bool:
+        """Whether the position itself (its terrain, turrets, Prize markers) makes the family present."""
+        return False
+
     # --- reading a position ---
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return {}
@@ -151,6 +168,12 @@ class Ability:
     def battle_end(self, fight: Fight) -> None:
         return None
 
+    def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
+        return None
+
+    def instant_hits(self, fight: Fight, hits: list[Hit]) -> list[Hit]:
+        return hits
+
     # --- between battles (solver/actions.py) ---
     #: Instant tiles (by tile name) whose use this family owns: Rotation, Castling, Small Bomb, Terror, ...
     instants: frozenset[str] = frozenset()
@@ -179,6 +202,18 @@ class Ability:
 
     def arrived(self, position: Position, hex_: Hex) -> Position:
         """A unit has just been placed, moved or pushed onto ``hex_`` in ``position`` (foundations react)."""
+        return position
+
+    def barred(self, position: Position, tile: Tile, hex_: Hex, army: str) -> str | None:
+        """Why ``army``'s ``tile`` may not be placed, moved or pushed onto ``hex_`` (the rule), or None."""
+        return None
+
+    def never_filled(self, position: Position) -> frozenset[Hex]:
+        """Hexes a board is full without (3E USING TILES: a full board starts a Battle)."""
+        return frozenset()
+
+    def pushed(self, position: Position, source: Hex, dest: Hex) -> Position:
+        """The unit on ``source`` has just been pushed to ``dest``."""
         return position
 
 
@@ -256,7 +291,7 @@ def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
 
 #: Every point of the loops, by name (the methods of :class:`Ability` that a family may override).
 POINTS = ("takeovers", "links", "battle_start", "phase_hits", "act", "strikes", "edge_hits", "shot_meets",
-          "reactions", "hq_wounds", "after_damage", "phase_end", "battle_end")
+          "reactions", "hq_wounds", "after_damage", "phase_end", "battle_end", "boost", "instant_hits")
 
 
 class Points:
@@ -282,6 +317,8 @@ class Points:
     after_damage: tuple[Ability, ...]
     phase_end: tuple[Ability, ...]
     battle_end: tuple[Ability, ...]
+    boost: tuple[Ability, ...]
+    instant_hits: tuple[Ability, ...]
 
 
 @lru_cache(maxsize=4096)
@@ -289,14 +326,32 @@ def points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset()) ->
     return Points(present(tiles, features))
 
 
-def points_for(position: Position) -> Points:
-    """The points' families for a position: its units' tiles and its own features."""
-    return points_of(frozenset(u.tile for u in position.units), features_of(position))
-
-
 def points_on(units: Iterable[Unit]) -> Points:
     """The points' families for the tiles of these units."""
     return points_of(frozenset(u.tile for u in units))
+
+
+@lru_cache(maxsize=None)
+def _position_families() -> tuple[type[Ability], ...]:
+    return tuple(f for f in families() if f.__dict__.get("present_in") is not None)
+
+
+@lru_cache(maxsize=4096)
+def _points_with(tiles: frozenset[Tile], features: frozenset[str], extra: tuple[type[Ability], ...]) -> Points:
+    carried = present(tiles, features)
+    have = {type(a) for a in carried}
+    added = tuple(f() for f in extra if f not in have)
+    every = sorted(carried + added, key=lambda a: (a.order, type(a).__module__, type(a).__name__))
+    return Points(tuple(every))
+
+
+def points_for(position: Position) -> Points:
+    """The points' families for a whole position: those its tiles carry, those a feature of the position switches
+    on (:func:`features_of`), and those its terrain, turrets or Prize markers make present (``present_in``)."""
+    tiles = frozenset(u.tile for u in position.units)
+    features = features_of(position)
+    extra = tuple(f for f in _position_families() if f.present_in(position))
+    return _points_with(tiles, features, extra) if extra else points_of(tiles, features)
 
 
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
@@ -317,7 +372,8 @@ def missing_turn_rule(tile: Tile) -> str | None:
 class TurnPoints:
     """For one set of tiles (on the board and in hand), the families acting between battles."""
 
-    __slots__ = ("turn_actions", "turn_results", "turn_over", "spent", "arrived", "instants")
+    __slots__ = ("turn_actions", "turn_results", "turn_over", "spent", "arrived", "instants", "barred", "never_filled",
+                 "pushed")
 
     def __init__(self, present: tuple[Ability, ...]) -> None:
         self.turn_actions = at_point(present, "turn_actions")
@@ -325,14 +381,18 @@ class TurnPoints:
         self.turn_results = at_point(present, "turn_results")
         self.spent = at_point(present, "spent")
         self.arrived = at_point(present, "arrived")
+        self.barred = at_point(present, "barred")
+        self.never_filled = at_point(present, "never_filled")
+        self.pushed = at_point(present, "pushed")
         #: The family owning each instant tile name.
         self.instants: dict[str, Ability] = {name: a for a in present for name in a.instants}
 
 
 @lru_cache(maxsize=4096)
-def turn_points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset()) -> TurnPoints:
+def turn_points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset(),
+                   extra: tuple[type[Ability], ...] = ()) -> TurnPoints:
     return TurnPoints(tuple(family() for family in families()
-                            if family.position_features & features
+                            if family.position_features & features or family in extra
                             or any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
                                    for t in tiles)))
 
@@ -345,9 +405,11 @@ def position_features() -> tuple[str, ...]:
 
 def turn_points(position: Position) -> TurnPoints:
     """The families acting between battles in ``position``: carried by a unit or foundation on the board, or an
-    instant in a hand, or present by a feature of the position (:attr:`Ability.position_features`)."""
+    instant in a hand, or present by a feature of the position (:attr:`Ability.position_features`) or by the
+    position itself (``Ability.present_in``: terrain, Prize markers)."""
     tiles = {u.tile for u in position.units}
     tiles.update(f.tile for f in position.foundations)
     for _, hand in position.hands:
         tiles.update(hand)
-    return turn_points_of(frozenset(tiles), features_of(position))
+    extra = tuple(f for f in _position_families() if f.present_in(position))
+    return turn_points_of(frozenset(tiles), features_of(position), extra)

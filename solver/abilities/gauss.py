@@ -39,6 +39,11 @@ def beam(fight: Fight, unit: Unit, start: Hex, direction: Direction, boost: int,
     hits: list[Hit] = []
     redirecting = fight.points.shot_meets
     for hex_ in fight.board.line_of_fire(start, direction):
+        # the beam is a shot: what stops or spends a shot on its way stops it (High, Thick: B13 FOREST)
+        fate = next((f for a in redirecting if not type(a).__module__.endswith("redirection")
+                     and (f := a.shot_meets(fight, unit, hex_, direction, strength, phase)) is not None), None)
+        if fate is not None:
+            return hits + fate
         if redirecting:
             turned = follow(fight, unit, hex_, direction, phase,
                             lambda at, d: beam(fight, unit, at, d, boost, phase))
