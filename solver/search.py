@@ -308,6 +308,7 @@ class State:
     watched: tuple[tuple[Hex, Hex | None], ...]
     battles_done: int = 0  # battles the play caused by filling the board
     over: bool = False  # the turn has ended (a Battle tile, a full board)
+    placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
 
 
 @dataclass(frozen=True)
@@ -457,7 +458,8 @@ class Enumerator:
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
         nxt = replace(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
-                      after_batch=True, used=used)
+                      after_batch=True, used=used,
+                      placed=frozenset() if self.naive else frozenset(hex_ for hex_, _ in cells))
         return Step(tuple(lines), (("", self.settle(nxt)),))
 
     def settle(self, state: State) -> State:
@@ -498,7 +500,7 @@ class Enumerator:
             after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
             nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
-                          over=name == "battle")
+                          over=name == "battle", placed=frozenset())
             if name == "battle":
                 nxt = replace(nxt, battles_done=state.battles_done + 1)
             branches.append((label, self.settle(nxt)))
@@ -521,9 +523,14 @@ class Enumerator:
                    for u in state.position.units):
             return []
         position = replace(state.position, hands=(), to_move=self.player)
+        # A unit placed by the step just taken need not move now: placing it where the move would take it, in
+        # that facing, is a run of the same placements reaching the same position with its free move still
+        # unspent (and free to place again), so every end of the move is an end of that run too. Not so where
+        # foundations react to a unit arriving (a Mine): moving onto a hex and placing there differ.
+        just_placed = state.placed if not state.position.foundations else frozenset()
         found = []
         for action in self.actions.player_actions(position, self.player, state.used):
-            if not isinstance(action, Move):
+            if not isinstance(action, Move) or action.source in just_placed:
                 continue
             self._check_time()
             self.listed += 1
@@ -536,7 +543,7 @@ class Enumerator:
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
                 nxt = replace(state, position=self._norm(after), used=used, after_batch=False,
-                              watched=_follow(state.watched, action.source, action.target))
+                              watched=_follow(state.watched, action.source, action.target), placed=frozenset())
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
         return found
