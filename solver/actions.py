@@ -44,10 +44,6 @@ from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, Discard, Draw,
 from .rules import RuleSet
 from .tiles import Kind, Tile, army as army_data
 
-#: The armies whose between-battle rules nhex implements. The others raise RuleNotImplemented where their
-#: own rules would matter.
-BASE_ARMIES = frozenset({"moloch", "outpost", "borgo", "hegemony"})
-
 #: Instants by tile name. Other armies' tiles with these names follow the same texts (NOTATION §5).
 _INSTANTS = frozenset({"battle", "move", "push-back", "sniper", "grenade", "air-strike", "bomb"})
 
