@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field, replace
 from functools import cache
 from types import ModuleType
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
@@ -39,7 +39,7 @@ from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Discard, Move, Place, Position, Procedure, Unit, Use
+from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -543,14 +543,9 @@ class Enumerator:
             return []
         position = replace(state.position, hands=(), to_move=self.player)
         found = []
-        for action in self.actions.player_actions(position, self.player, state.used):
-            if not isinstance(action, Move) and not (extras and not isinstance(action, (Discard, Place, Use))):
-                continue
-            try:
-                results = self.actions.results(position, action, self.player, state.used)
-            except IllegalAction:
-                continue
-            used = self.actions.spend(position, action, self.player, state.used)
+        for action, used, results in self.legal_outcomes(
+                state, position,
+                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
@@ -560,6 +555,20 @@ class Enumerator:
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
         return found
+
+    def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool]
+                       ) -> Iterator[tuple[Any, frozenset, tuple[tuple[str, Position], ...]]]:
+        """The player's legal actions in ``position`` that ``keep`` selects, each with the grants it spends and its
+        results (one per answer of the opponent); the free moves, procedures and family placements all read this.
+        The action is typed ``Any``: ``keep`` chose its kind, which each caller then reads."""
+        for action in self.actions.player_actions(position, self.player, state.used):
+            if not keep(action):
+                continue
+            try:
+                results = self.actions.results(position, action, self.player, state.used)
+            except IllegalAction:
+                continue
+            yield action, self.actions.spend(position, action, self.player, state.used), results
 
     def granted(self, state: State) -> list[Step]:
         """The Duel board's Procedures (PL PROCEDURY: at any moment of the turn, paid with Energy, no tile used).
@@ -574,14 +583,7 @@ class Enumerator:
 
         position = replace(position, hands=(), to_move=self.player)
         found = []
-        for action in self.actions.player_actions(position, self.player, state.used):
-            if not isinstance(action, Procedure):
-                continue
-            try:
-                results = self.actions.results(position, action, self.player, state.used)
-            except IllegalAction:
-                continue
-            used = self.actions.spend(position, action, self.player, state.used)
+        for action, used, results in self.legal_outcomes(state, position, lambda action: isinstance(action, Procedure)):
             branches = []
             for label, after in results:
                 watched = state.watched
@@ -620,14 +622,9 @@ class Enumerator:
         Smart Transporter's hex. Each is one tile played."""
         position = replace(state.position, hands=((self.player, state.hand),), to_move=self.player)
         found = []
-        for action in self.actions.player_actions(position, self.player, state.used):
-            if not isinstance(action, Place) or (action.by is None and action.tile.kind is not Kind.FOUNDATION):
-                continue
-            try:
-                results = self.actions.results(position, action, self.player, state.used)
-            except IllegalAction:
-                continue
-            used = self.actions.spend(position, action, self.player, state.used)
+        for action, used, results in self.legal_outcomes(
+                state, position,
+                lambda action: isinstance(action, Place) and (action.by is not None or action.tile.kind is Kind.FOUNDATION)):
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
