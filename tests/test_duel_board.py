@@ -452,14 +452,14 @@ def test_a_swapped_unit_keeps_the_free_move_it_has_used():
 
 
 def test_the_solver_plays_procedures_short_circuit_is_sound_with_the_laser_as_key():
-    """puzzles/16-short-circuit.nhex: `nhex solve` enumerates Procedures as actions of the player's turn (PL
+    """puzzles/25-short-circuit.nhex: `nhex solve` enumerates Procedures as actions of the player's turn (PL
     PROCEDURY). The only win is the Laser between the HQ and the Medic, then the Hybrid on the last empty hex;
     the other order fills the board first and the Battle ends the turn (PL PRZEBIEG GRY: "Rozegranie Bitwy
     kończy turę gracza")."""
     from solver import notation
     from solver.search import Solver
 
-    path = Path(__file__).parent.parent / "puzzles" / "16-short-circuit.nhex"
+    path = Path(__file__).parent.parent / "puzzles" / "25-short-circuit.nhex"
     puzzle = notation.load(str(path))
     report = Solver(puzzle, jobs=1).solve()
     assert report.verdict == "sound" and report.contains_intended is True
@@ -490,12 +490,12 @@ def test_the_pl_example_game_ends_its_battle_with_the_books_hq_health():
 
 
 def test_three_points_of_contact_is_sound_with_erase_as_key():
-    """puzzles/17-three-points-of-contact.nhex: PL KASACJA, "Jedna wroga jednostka sąsiadująca z 3 naszymi
+    """puzzles/26-three-points-of-contact.nhex: PL KASACJA, "Jedna wroga jednostka sąsiadująca z 3 naszymi
     Ogniwami ... zostaje unicestwiona" (one enemy unit adjacent to 3 of our Cells is annihilated)."""
     from solver import notation
     from solver.search import Solver
 
-    puzzle = notation.load(str(Path(__file__).parent.parent / "puzzles" / "17-three-points-of-contact.nhex"))
+    puzzle = notation.load(str(Path(__file__).parent.parent / "puzzles" / "26-three-points-of-contact.nhex"))
     report = Solver(puzzle, jobs=1).solve()
     assert report.verdict == "sound" and report.contains_intended is True
     assert report.solutions[0].actions == ("procedure erase c3",)

@@ -326,14 +326,14 @@ def test_rotating_a_position_with_terrain_rotates_every_outcome(position: Positi
 
 
 def test_the_thicket_card_is_sound_and_its_thick_forest_decides_it():
-    """puzzles/16-into-the-thicket.nhex: B13 FOREST, THICK keeps every shot from afar off the HQ, so only the
+    """puzzles/27-into-the-thicket.nhex: B13 FOREST, THICK keeps every shot from afar off the HQ, so only the
     Brawler on c2 wins; without the forest the Heavy Machine Gun wins from afar too (a cook)."""
     from pathlib import Path
 
     from solver.notation import load, parse as parse_card
     from solver.search import Solver
 
-    path = Path(__file__).parent.parent / "puzzles" / "16-into-the-thicket.nhex"
+    path = Path(__file__).parent.parent / "puzzles" / "27-into-the-thicket.nhex"
     report = Solver(load(str(path)), jobs=1).solve()
     assert report.verdict == "sound" and report.contains_intended
     assert report.solutions[0].actions == ("place outpost:brawler c2 N",)
