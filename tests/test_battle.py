@@ -9,24 +9,10 @@ import pytest
 
 from solver import battle, notation
 from solver.hexes import Hex
-from solver.position import Position
+
+from battle_helpers import fight, outcomes, position
 
 DATA = Path(__file__).parent / "data"
-
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
-
-
-def outcomes(text: str) -> tuple[battle.Outcome, ...]:
-    return battle.resolve(position(text), trace=True)
-
-
-def fight(text: str) -> battle.Outcome:
-    """The one outcome of a battle in which nobody has a choice."""
-    found = outcomes(text)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
 
 
 def survivors(outcome: battle.Outcome) -> dict[str, str]:

@@ -7,21 +7,6 @@ import pytest
 
 from solver import battle, effects, notation
 from solver.hexes import Hex
-from solver.position import Position
-
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
-
-
-def outcomes(text: str) -> tuple[battle.Outcome, ...]:
-    return battle.resolve(position(text), trace=True)
-
-
-def fight(text: str) -> battle.Outcome:
-    found = outcomes(text)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
 
 
 def unit(outcome: battle.Outcome, label: str):
@@ -374,6 +359,8 @@ def test_instant_only_wounds_the_trap():
 from solver import actions  # noqa: E402
 from solver.errors import IllegalAction  # noqa: E402
 from solver.position import Move  # noqa: E402
+
+from battle_helpers import fight, outcomes, position
 
 ROTATION_BOARD = """
     to-move doomsday

@@ -8,20 +8,10 @@ import json
 
 import pytest
 
-from solver import actions, battle, notation
+from solver import actions, notation
 from solver.errors import RuleNotImplemented
 from solver.hexes import Hex
 from solver.render.trace import battle_json
-
-
-def position(text: str):
-    return notation.parse_position(text)
-
-
-def fight(text: str) -> battle.Outcome:
-    found = battle.resolve(position(text), trace=True)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
 
 
 def at(outcome, label):
@@ -183,6 +173,8 @@ def test_a_game_record_with_the_bomber_is_refused_by_name():
 from solver.position import Draw, Place  # noqa: E402
 from solver.hexes import Direction  # noqa: E402
 from solver.tiles import tile as tile_named  # noqa: E402
+
+from battle_helpers import fight, position
 
 BOMBER_TILE = tile_named("mercenary:mad-bomber")
 

@@ -3,12 +3,9 @@ latter Medic wanted twice in one phase. 3E = ../shared/rules/rulebook-en-3rd-edi
 
 from __future__ import annotations
 
-from solver import battle, notation
-from solver.hexes import Hex
+from solver import battle
 
-
-def outcomes(text: str) -> tuple[battle.Outcome, ...]:
-    return battle.resolve(notation.parse_position(text), trace=True)
+from battle_helpers import outcomes
 
 
 def standing(outcome: battle.Outcome) -> dict[str, int]:

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from solver import actions, battle, notation
+from solver import actions, battle
 from solver.errors import IllegalAction
 from solver.hexes import Direction, Hex
 from solver.position import Place, Position, Use
 from solver.tiles import tile
 
+from battle_helpers import position
+
 H = Hex.parse
-
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
 
 
 def board(p: Position) -> dict[str, str]:

@@ -10,25 +10,15 @@ import io
 import json
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import actions, battle, game, notation
 from solver.cli import main
 from solver.hexes import Hex
-from solver.position import Position
+
+from battle_helpers import fight, position
 
 GAMES = Path(__file__).parent / "data" / "games"
-
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
-
-
-def fight(text: str) -> battle.Outcome:
-    found = battle.resolve(position(text), trace=True)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
 
 
 def on(outcome: battle.Outcome, label: str) -> str | None:

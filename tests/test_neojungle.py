@@ -6,19 +6,7 @@ from solver import actions, battle, notation
 from solver.hexes import Hex
 from solver.position import Position
 
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
-
-
-def outcomes(text: str) -> tuple[battle.Outcome, ...]:
-    return battle.resolve(position(text), trace=True)
-
-
-def fight(text: str) -> battle.Outcome:
-    found = outcomes(text)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
+from battle_helpers import fight, position
 
 
 def at(where: Position, label: str):

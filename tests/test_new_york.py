@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from solver import actions, battle, notation
+from solver import actions, notation
 from solver.hexes import Hex
 from solver.position import Position
-
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
-
-
-def outcomes(text: str) -> tuple[battle.Outcome, ...]:
-    return battle.resolve(position(text), trace=True)
-
-
-def fight(text: str) -> battle.Outcome:
-    found = outcomes(text)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
 
 
 def at(outcome_position: Position, label: str):
@@ -265,6 +251,8 @@ import pytest  # noqa: E402
 from solver.actions import NOTHING_USED, legal_actions, player_actions, results, spend  # noqa: E402
 from solver.errors import IllegalAction  # noqa: E402
 from solver.position import Push  # noqa: E402
+
+from battle_helpers import fight, outcomes, position
 
 PUSHER = """
     c3 new-york:pusher N

@@ -12,11 +12,9 @@ from solver.hexes import Direction, Hex
 from solver.position import Move, Place, Position, Use
 from solver.tiles import tile
 
+from battle_helpers import position
+
 H = Hex.parse
-
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
 
 
 def board(p: Position) -> dict[str, str]:

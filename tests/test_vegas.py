@@ -9,17 +9,8 @@ import pytest
 from solver import actions, battle, effects, notation
 from solver.errors import IllegalAction
 from solver.hexes import Hex
-from solver.position import Position
 
-
-def position(text: str) -> Position:
-    return notation.parse_position(text)
-
-
-def fight(text: str) -> battle.Outcome:
-    found = battle.resolve(position(text), trace=True)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
+from battle_helpers import fight, position
 
 
 def sides(text: str) -> dict[str, str]:
