@@ -195,6 +195,39 @@ _CONTROL_EFFECTS = frozenset({"take-over-enemy-modules", "control-takeover"})
 #: Module effects that work between battles, not on a unit's fighting (the turn rules read them).
 _TURN_EFFECTS = frozenset({"grant-mobility", "grant-move-and-rotate", "double-move"})
 
+#: THE table of module effects (3E MODULES; RULINGS 5-8, 13, 39): the :class:`Bonus` fields each effect adds to on
+#: a linked unit. ``extra_actions`` adds one action per link, ``medics`` and ``quartermasters`` list the module's
+#: hex, every other field adds the effect's value. Effects with no field act elsewhere: control (takeovers,
+#: :func:`captured_modules`), the Motherland's matrix (a family's links, RULINGS 38), the turn effects. Both
+#: :func:`bonuses` and the judge's trace (:func:`solver.explain.sources`) read it through :func:`effect_fields`.
+EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
+    "melee-bonus": ("melee",),
+    "ranged-bonus": ("ranged",),
+    "initiative-bonus": ("initiative",),
+    "melee-and-ranged-bonus": ("melee", "ranged"),
+    "melee-and-initiative-bonus": ("melee", "initiative"),  # Symbiont Gamma: never ranged (RULINGS 39)
+    "strength-and-initiative-bonus": ("melee", "initiative"),  # the Boss: ranged only with boss-ranged (RULINGS 13)
+    "extra-initiative": ("extra_actions",),
+    "toughness-bonus": ("toughness",),
+    "medic": ("medics",),
+    "melee-counts-as-ranged": ("quartermasters",),
+    **{kind: () for kind in _CONTROL_EFFECTS | _TURN_EFFECTS | {"matrix"}},
+}
+
+#: The fields of :class:`Bonus` that hold numbers (the others list module hexes).
+NUMBER_FIELDS = ("melee", "ranged", "initiative", "toughness", "extra_actions")
+
+
+def effect_fields(kind: str, rules: RuleSet = DEFAULT_RULES) -> tuple[str, ...]:
+    """The :class:`Bonus` fields a module effect adds to (:data:`EFFECT_FIELDS`), the rule options applied: the
+    Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13)."""
+    fields = EFFECT_FIELDS.get(kind)
+    if fields is None:
+        raise RuleNotImplemented(f"module effect {kind!r}")
+    if kind == "strength-and-initiative-bonus" and rules.enabled("boss-ranged"):
+        return fields + ("ranged",)
+    return fields
+
 
 def captured_modules(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> dict[Hex, Unit]:
     """Enemy modules a free Scoper takes over, each with the Scoper that holds it (RULINGS 8; ES/PL Scoper).
@@ -268,47 +301,36 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
+    known: dict[str, tuple[str, ...]] = {}
     for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
         effect = link_effect(module_unit)
-        kind = effect.type
-        if kind in _TURN_EFFECTS:
+        fields = known.get(effect.type)
+        if fields is None:
+            try:
+                fields = known[effect.type] = effect_fields(effect.type, rules)
+            except RuleNotImplemented:
+                raise RuleNotImplemented(f"module effect {effect.type!r} ({module_unit.tile.key})") from None
+        if effect.type in _TURN_EFFECTS:
             continue
         bonus = result.get(target.hex)
         if bonus is None:
             bonus = result[target.hex] = Bonus()
         value = effect.value or 0
-        source = module_unit.hex
-        if kind == "melee-bonus":
-            bonus.melee += value
-        elif kind == "ranged-bonus":
-            bonus.ranged += value
-        elif kind == "initiative-bonus":
-            bonus.initiative += value
-        elif kind == "melee-and-ranged-bonus":
-            bonus.melee += value
-            bonus.ranged += value
-        elif kind == "melee-and-initiative-bonus":  # Symbiont Gamma: never ranged (RULINGS 39)
-            bonus.melee += value
-            bonus.initiative += value
-        elif kind == "strength-and-initiative-bonus":  # the Boss: ranged only with boss-ranged (RULINGS 13)
-            bonus.melee += value
-            bonus.initiative += value
-            if rules.enabled("boss-ranged"):
+        for name in fields:
+            if name == "melee":
+                bonus.melee += value
+            elif name == "ranged":
                 bonus.ranged += value
-        elif kind == "extra-initiative":
-            bonus.extra_actions += 1
-        elif kind == "toughness-bonus":
-            bonus.toughness += value
-        elif kind == "medic":
-            bonus.medics.append(source)
-        elif kind == "melee-counts-as-ranged":
-            bonus.quartermasters.append(source)
-        elif kind in _CONTROL_EFFECTS or kind == "matrix":  # the Motherland is a family's links (RULINGS 38)
-            continue
-        else:
-            raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
+            elif name == "initiative":
+                bonus.initiative += value
+            elif name == "toughness":
+                bonus.toughness += value
+            elif name == "extra_actions":
+                bonus.extra_actions += 1
+            else:  # medics, quartermasters: the module's hex
+                getattr(bonus, name).append(module_unit.hex)
     return result
 
 
