@@ -25,6 +25,7 @@ choice
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import product
 from typing import Callable, Iterable, Sequence
 
@@ -106,6 +107,11 @@ class _Script:
         return answer
 
 
+#: The points at which a family reads or changes the board between the phases' hits: with none of them present (and
+#: no teams) a fight is steady (:attr:`Fight.steady`). Every other point acts within one unit's action.
+_READING_POINTS = tuple(name for name in abilities.POINTS
+                        if name not in ("act", "strikes", "edge_hits", "shot_meets", "battle_end", "instant_hits"))
+
 # --- the fight -----------------------------------------------------------------------------------------------------
 
 @dataclass(slots=True)
@@ -133,21 +139,65 @@ def _slot_values(unit: Unit, bonus: Bonus | None) -> list[tuple[object, int]]:
     return slots
 
 
+#: A battle's schedule until units next leave the board: for each initiative phase, ``(hex, slot)`` of every slot
+#: acting in it, in the units' order and each unit's slots in order (what :meth:`Fight.actors` walks).
+Schedule = dict[int, list[tuple[Hex, object]]]
+
+
+def _schedule(units: dict[Hex, Unit], boni: dict[Hex, Bonus]) -> tuple[Schedule, int]:
+    """The slots of every unit by the phase they act in (RULINGS 5, 6), and the highest such phase (-1: none)."""
+    by_phase: Schedule = {}
+    for hex_, unit in units.items():
+        printed = unit.tile.initiative
+        if not printed:
+            continue
+        bonus = boni.get(hex_)
+        for slot, value in (_PLAIN_SLOTS[printed] if bonus is None else _slot_values(unit, bonus)):
+            entries = by_phase.get(value)
+            if entries is None:
+                by_phase[value] = [(hex_, slot)]
+            else:
+                entries.append((hex_, slot))
+    return by_phase, max(by_phase, default=-1)
+
+
+class _PlainSlots(dict):
+    """The slots of a printed initiative with no bonus, ``((0, v0), (1, v1), ...)``, built once per tuple."""
+
+    def __missing__(self, printed: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        found = self[printed] = tuple((i, max(0, value)) for i, value in enumerate(printed))
+        return found
+
+
+_PLAIN_SLOTS = _PlainSlots()
+
+
 def _refuse_missing_rules(position: Position) -> None:
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
-    for unit in position.units:
-        missing = abilities.missing_rule(unit.tile)
-        if missing is not None:
-            raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
+    if _misses_rules(frozenset(u.tile for u in position.units)):
+        for unit in position.units:
+            missing = abilities.missing_rule(unit.tile)
+            if missing is not None:
+                raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
     for foundation in position.foundations:
         # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
         if not abilities.present(frozenset({foundation.tile})):
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
 
 
+@lru_cache(maxsize=4096)
+def _misses_rules(tiles: frozenset) -> bool:
+    """Whether some of these tiles needs a rule nhex lacks (asked once per set of tiles)."""
+    return any(abilities.missing_rule(t) is not None for t in tiles)
+
+
 class Fight:
     """One run of a battle, and the interface the ability families act through at the loop's points
-    (:mod:`solver.abilities`): the units standing now, who controls them, the oracle for choices, the trace."""
+    (:mod:`solver.abilities`): the units standing now, who controls them, the oracle for choices, the trace.
+
+    Families keep what they remember during a battle in :attr:`memo` only (as dicts, lists and sets of values):
+    a battle with choices goes on from a copy of the fight at the start of the phase where a choice falls, and
+    :meth:`fork` copies those containers."""
 
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
         _refuse_missing_rules(position)
@@ -165,21 +215,34 @@ class Fight:
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
         self.allies: effects.Sides = effects.NO_TAKEOVERS
+        #: The nets and bonuses of the last reading, and the slots acting in each phase until units next leave.
+        self.nets: frozenset[Hex] = frozenset()
+        self.boni: dict[Hex, Bonus] = {}
+        self.schedule: Schedule = {}
         self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
         self.scores: dict[str, int] = dict(position.scores)
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
-        #: What the ability families remember during this run, each under its own key (a redirected shot's path).
-        self.scratch: dict[object, object] = {}
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
         #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
         self.attacks: dict[Attack, list[Hit]] = {}
         self.absorbed: set[Attack] = set()
-        #: Per-battle bookkeeping of the families, by family name (families themselves keep no state).
-        self.memo: dict[str, object] = {}
+        #: Per-battle bookkeeping of the families, each under its own key (families themselves keep no state): a
+        #: redirected shot's path, the Warehouses' wounds.
+        self.memo: dict[object, object] = {}
+        #: Units left the board in the last phase played: the next one reads the position again.
+        self.changed = False
+        #: The hexes emptied since the last reading, and whether a unit that shapes the reading (a Net, a module or
+        #: an HQ) was among them.
+        self.gone: set[Hex] = set()
+        self.stale = False
+        self.hq_hexes: dict[str, Hex] = {}
         self.points = points = abilities.points_for(position)
+        #: Whether a unit leaving the board changes the reading only by its own absence when it has no Net and no
+        #: module (:meth:`forget`): no family reads or changes the board between the phases' hits.
+        self.steady = not position.teams and not any(getattr(points, name) for name in _READING_POINTS)
         self._act = points.act
         self._strikes = points.strikes
         self._edge_hits = points.edge_hits
@@ -200,6 +263,11 @@ class Fight:
     @property
     def converted(self) -> set[Hex]:
         return self.state.converted
+
+    @property
+    def scratch(self) -> dict[object, object]:
+        """The former name of :attr:`memo` (one dict: the families' per-battle bookkeeping)."""
+        return self.memo
 
     def side(self, unit: Unit) -> str:
         """Who controls the unit now (a takeover moves control; RULINGS 17)."""
@@ -227,56 +295,86 @@ class Fight:
             ability.boost(self, reading.bonuses)
         return reading
 
-    # --- the loop ---
-    def run(self) -> Outcome:
-        units = self.state.units
-        hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
+    def reread(self, phase: int | None) -> int:
+        """Read the position again (control, nets, bonuses, the schedule); the highest phase anyone acts in."""
         reading = self.read()
-        self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
-        slots = self.slots(boni)
+        self.sides, self.allies, self.nets, self.boni = reading.sides, reading.allies, reading.nets, reading.bonuses
+        self.schedule, top = _schedule(self.state.units, self.boni)
+        self.changed = self.stale = False
+        self.gone = set()
         if self.tracing:
-            self.explain(reading, None)
-        changed = False
+            self.explain(reading, phase)
+        return top
+
+    def forget(self) -> None:
+        """The reading once units with no Net and no module have left (a steady fight only): no takeover and no
+        link changes, a unit's net status depends only on the Net Fighters aiming at it (3E USING NETS), so the
+        reading :meth:`reread` would give is the last one without the hexes emptied; their slots are skipped by
+        :meth:`actors`."""
+        gone = self.gone
+        if self.nets and not gone.isdisjoint(self.nets):
+            self.nets = self.nets - gone
+        if not gone.isdisjoint(self.boni):
+            self.boni = {h: b for h, b in self.boni.items() if h not in gone}
+        self.gone = set()
+        self.changed = False
+
+    # --- the loop: the start, every phase from the highest down to 0, the end (each one step) ---
+    def run(self) -> Outcome:
+        top = self.begin()
+        for phase in range(top, -1, -1):
+            self.play(phase)
+        return self.finish()
+
+    def begin(self) -> int:
+        """Read the position, deal the hits before the first phase; the first phase to play."""
+        units = self.state.units
+        self.hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
+        top = self.reread(None)
         if self._battle_start:
             opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
             if opening:
                 self.removed = set()
-                self.land(opening, None, nets, boni, self.removed)
-                changed = bool(self.removed)
-        top = max((v for values in slots.values() for _, v in values), default=-1)
+                self.land(opening, None, self.nets, self.boni, self.removed)
+                self.changed = bool(self.removed)
         if self._phase_hits:
             top = max(top, 0)
-        for phase in range(top, -1, -1):
-            if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = self.read()
-                self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
-                slots = self.slots(boni)
-                changed = False
-                if self.tracing:
-                    self.explain(reading, phase)
-            actors = self.actors(phase, nets, slots)
-            hits: list[Hit] = []
-            removed: set[Hex] = set()
-            self.removed = removed
-            for ability in self._phase_hits:
-                hits += ability.phase_hits(self, phase)
-            if self.tracing and (actors or self.idle):
-                self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
-                    f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
-                for event in self.idle:
-                    self.note(event.phase, event.kind, event.text, event.rule)
-                self.idle = []
-            if not actors and not hits:
-                continue
-            for unit in actors:
-                hits += self.act(unit, phase, boni.get(unit.hex))
-            self.land(hits, phase, nets, boni, removed)
-            for ability in self._phase_end:
-                ability.phase_end(self, phase, removed)
-            changed = bool(removed)
+        return top
+
+    def play(self, phase: int) -> None:
+        """One initiative phase: who acts, their hits landing together, the phase's end (3E BATTLE)."""
+        if self.changed:  # control, nets, links and so initiatives change only when units leave the board
+            if self.stale or not self.steady or self.tracing:
+                self.reread(phase)
+            else:
+                self.forget()
+        actors = self.actors(phase, self.nets, self.schedule)
+        hits: list[Hit] = []
+        removed: set[Hex] = set()
+        self.removed = removed
+        for ability in self._phase_hits:
+            hits += ability.phase_hits(self, phase)
+        if self.tracing and (actors or self.idle):
+            self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
+                f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
+            for event in self.idle:
+                self.note(event.phase, event.kind, event.text, event.rule)
+            self.idle = []
+        if not actors and not hits:
+            return
+        boni = self.boni
+        for unit in actors:
+            hits += self.act(unit, phase, boni.get(unit.hex))
+        self.land(hits, phase, self.nets, boni, removed)
+        for ability in self._phase_end:
+            ability.phase_end(self, phase, removed)
+        self.changed = bool(removed)
+
+    def finish(self) -> Outcome:
         for ability in self._battle_end:
             ability.battle_end(self)
-        hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
+        units = self.state.units
+        hq = {army: (units[h].health if h in units else 0) for army, h in self.hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
         if self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
@@ -304,22 +402,36 @@ class Fight:
         return {hex_: _slot_values(unit, boni.get(hex_)) for hex_, unit in self.state.units.items()
                 if unit.tile.initiative}
 
-    def actors(self, phase: int, nets: frozenset[Hex], slots: dict[Hex, list[tuple[object, int]]]) -> list[Unit]:
+    def actors(self, phase: int, nets: frozenset[Hex], schedule: Schedule) -> list[Unit]:
+        """The units acting in ``phase``: each with an unused slot of that value acts once, the first such slot
+        used up (RULINGS 5); a netted one does nothing (3E NET)."""
+        entries = schedule.get(phase)
+        if not entries:
+            return []
         acting = []
         units = self.state.units
-        for hex_, values in slots.items():
-            unit = units[hex_]
-            used = self.state.used.get(hex_)
-            for slot, value in values:
-                if value == phase and not (used and slot in used):
-                    if hex_ in nets:
-                        if self.tracing:
-                            self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
-                                                   "nothing", "3E NET"))
-                    else:
-                        self.state.used.setdefault(hex_, set()).add(slot)
-                        acting.append(unit)
-                    break
+        used = self.state.used
+        done = None
+        for hex_, slot in entries:
+            if hex_ == done:
+                continue  # one action a phase: the unit's first free slot of this value has been taken
+            spent = used.get(hex_)
+            if spent and slot in spent:
+                continue
+            unit = units.get(hex_)
+            if unit is None:
+                continue  # left the board since the reading (Fight.forget)
+            done = hex_
+            if hex_ in nets:
+                if self.tracing:
+                    self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
+                                           "nothing", "3E NET"))
+            else:
+                if spent is None:
+                    used[hex_] = {slot}
+                else:
+                    spent.add(slot)
+                acting.append(unit)
         return acting
 
     # --- one unit's action ---
@@ -330,19 +442,30 @@ class Fight:
                 return replaced
         hits: list[Hit] = []
         if not self._strikes and not self.tracing:
-            # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly.
-            edges = edges_of(unit)
+            # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly from the
+            # tile's table (what Fight.melee does, inline).
             melee_bonus = bonus.melee if bonus else 0
             ranged_bonus = bonus.ranged if bonus else 0
-            for d in unit.oriented.attacks:
-                edge = edges[d]
-                if edge.melee:
-                    hit = self.melee(unit, d, edge.melee + melee_bonus, phase)
-                    if hit:
-                        hits.append(hit)
-                if edge.ranged:
-                    hits += self.fire(unit, unit.hex, d, edge.ranged + ranged_bonus, phase)
-                if edge.special:
+            units = self.state.units
+            sides = self.sides
+            own = sides.get(unit.hex, unit.army) if sides else unit.army
+            hq = unit.tile.kind is Kind.HQ
+            near = None
+            for d, melee, ranged, special in unit.oriented.strikes:
+                if melee:
+                    strength = melee + melee_bonus
+                    if strength > 0:
+                        if near is None:
+                            near = around(unit.hex)
+                        target = units.get(near[d])
+                        if (target is not None
+                                and (sides.get(target.hex, target.army) if sides else target.army) != own
+                                and not (hq and target.tile.kind is Kind.HQ)):
+                            hits.append(Hit(unit.hex, target.hex, strength, "melee", "", d))
+                if ranged:
+                    hits += self.fire(unit, unit.hex, d, ranged + ranged_bonus, phase)
+                if special:
+                    edge = unit.oriented.edges[d]
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edge, bonus, phase)
             return hits
@@ -369,18 +492,16 @@ class Fight:
 
     def strikes_of(self, unit: Unit, bonus: Bonus | None) -> list[Strike]:
         """The melee and ranged attacks of the unit's edges, each with the bonuses of its kind (3E MODULES)."""
-        edges = edges_of(unit)
         melee_bonus = bonus.melee if bonus else 0
         ranged_bonus = bonus.ranged if bonus else 0
         strikes = []
-        for d in unit.oriented.attacks:
-            edge = edges[d]
-            if edge.melee:
-                how = (f"melee {edge.melee}", *self.added(unit, "melee")) if self.tracing else ()
-                strikes.append(Strike(d, "melee", edge.melee, edge.melee + melee_bonus, how))
-            if edge.ranged:
-                how = (f"ranged {edge.ranged}", *self.added(unit, "ranged")) if self.tracing else ()
-                strikes.append(Strike(d, "ranged", edge.ranged, edge.ranged + ranged_bonus, how))
+        for d, melee, ranged, _ in unit.oriented.strikes:
+            if melee:
+                how = (f"melee {melee}", *self.added(unit, "melee")) if self.tracing else ()
+                strikes.append(Strike(d, "melee", melee, melee + melee_bonus, how))
+            if ranged:
+                how = (f"ranged {ranged}", *self.added(unit, "ranged")) if self.tracing else ()
+                strikes.append(Strike(d, "ranged", ranged, ranged + ranged_bonus, how))
         return strikes
 
     def melee(self, unit: Unit, d: Direction, strength: int, phase: int) -> Hit | None:
@@ -400,11 +521,14 @@ class Fight:
     def fire(self, unit: Unit, start: Hex, d: Direction, strength: int, phase: int) -> list[Hit]:
         """A ranged attack from ``start`` towards ``d``: it flies over friends and hits the first enemy on the
         line (3E RANGED ATTACK), unless an ability stops or turns it on the way (the point ``shot_meets``)."""
+        lines = self.board.lines.get(start)
+        if lines is None:
+            return []
         units = self.state.units
         sides = self.sides
-        own = sides.get(unit.hex, unit.army)
+        own = sides.get(unit.hex, unit.army) if sides else unit.army
         meets = self._shot_meets
-        for hex_ in self.board.line_of_fire(start, d):
+        for hex_ in lines[d]:
             for ability in meets:
                 fate = ability.shot_meets(self, unit, hex_, d, strength, phase)
                 if fate is not None:
@@ -415,7 +539,7 @@ class Fight:
             if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
                 return []
             note = ""
-            if target.oriented.edges[d.opposite].armor:
+            if target.oriented.shielded >> d & 1:
                 strength -= 1
                 note = "armor −1"
                 if self.tracing:
@@ -478,9 +602,13 @@ class Fight:
                                   "3E TOUGHNESS")
         for ability in self._after_damage:
             ability.after_damage(self, phase, damage, removed)
+        used = self.state.used
         for hex_ in removed:
-            units.pop(hex_, None)
-            self.state.used.pop(hex_, None)
+            unit = units.pop(hex_, None)
+            used.pop(hex_, None)
+            if unit is not None and (unit.oriented.nets or unit.tile.module is not None):
+                self.stale = True
+        self.gone |= removed
 
     def medics(self, attacks: dict[Attack, list[Hit]], phase: int | None, nets: frozenset[Hex],
                boni: dict[Hex, Bonus], removed: set[Hex]) -> set[Attack]:

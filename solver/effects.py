@@ -100,6 +100,8 @@ def netted(units: Units, sides: Sides = NO_TAKEOVERS) -> frozenset[Hex]:
     for source, targets in aims.items():
         for target in targets:
             attackers.setdefault(target, set()).add(source)
+    if attackers.keys().isdisjoint(aims):
+        return frozenset(attackers)  # no Net Fighter is netted: each is free and nets every unit it aims at
     void: set[tuple[Hex, Hex]] = set()
     free: set[Hex] = set()
     caught: set[Hex] = set()
@@ -263,21 +265,27 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
     not plain (a long-distance module's, RULINGS 54; a Spy's; the Motherland's) are the families' at the point
     ``links``; ``ground``: the foundations.
     """
-    taken = captured_modules(units, nets, sides)
-    found = []
+    modules = []
+    scoper = False
     for hex_, unit in units.items():
         module = unit.tile.module
-        if module is None or hex_ in nets:
-            continue
+        if module is not None and hex_ not in nets:
+            modules.append((hex_, unit))
+            scoper = scoper or module.type == "take-over-enemy-modules"
+    taken = captured_modules(units, nets, sides) if scoper else {}
+    found = []
+    for hex_, unit in modules:
+        module = unit.tile.module
         if module.reach not in (None, 1):
             continue  # a long-distance module links through its family (solver/abilities/long_links.py)
         holder = taken.get(hex_, unit)
-        works_for = sides.get(holder.hex, holder.army)
+        works_for = sides.get(holder.hex, holder.army) if sides else holder.army
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
         for d in unit.oriented.links:
             other = units.get(near[d])
-            if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
+            if other is not None and ((sides.get(other.hex, other.army) if sides else other.army) != works_for) \
+                    == wanted_enemy:
                 found.append((unit, other, holder))
     for family in (points or points_on(units.values())).links:
         found = family.links(units, nets, sides, ground, found)
