@@ -25,7 +25,6 @@ choice
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from itertools import product
 from typing import Callable, Iterable, Sequence
 
@@ -151,8 +150,12 @@ def _schedule(units: dict[Hex, Unit], boni: dict[Hex, Bonus]) -> tuple[Schedule,
         printed = unit.tile.initiative
         if not printed:
             continue
-        bonus = boni.get(hex_)
-        for slot, value in (_PLAIN_SLOTS[printed] if bonus is None else _slot_values(unit, bonus)):
+        bonus = boni.get(hex_) if boni else None
+        if bonus is None or not (bonus.initiative or bonus.extra_actions):
+            slots = _PLAIN_SLOTS[printed]
+        else:
+            slots = _slot_values(unit, bonus)
+        for slot, value in slots:
             entries = by_phase.get(value)
             if entries is None:
                 by_phase[value] = [(hex_, slot)]
@@ -172,10 +175,26 @@ class _PlainSlots(dict):
 _PLAIN_SLOTS = _PlainSlots()
 
 
-def _refuse_missing_rules(position: Position) -> None:
+def _prepare(position: Position) -> tuple[abilities.Points, bool]:
+    """The families at each point of a battle on ``position``, once the battle has refused what it cannot play:
+    §10 features (:func:`solver.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
+    whether the fight is steady (:attr:`Fight.steady`)."""
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
-    if _misses_rules(frozenset(u.tile for u in position.units)):
-        for unit in position.units:
+    units = position.units
+    # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
+    key = (frozenset([u.tile.key for u in units]), abilities.features_of(position),
+           tuple(f for f in abilities.position_families() if f.present_in(position)))
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        tiles = frozenset(u.tile for u in units)
+        points = abilities.points_for(position)
+        plan = _PLANS[key] = (points, any(abilities.missing_rule(t) is not None for t in tiles),
+                              not any(getattr(points, name) for name in _READING_POINTS))
+    points, misses, steady = plan
+    if misses:
+        for unit in units:
             missing = abilities.missing_rule(unit.tile)
             if missing is not None:
                 raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
@@ -183,12 +202,12 @@ def _refuse_missing_rules(position: Position) -> None:
         # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
         if not abilities.present(frozenset({foundation.tile})):
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
+    return points, steady and not position.teams
 
 
-@lru_cache(maxsize=4096)
-def _misses_rules(tiles: frozenset) -> bool:
-    """Whether some of these tiles needs a rule nhex lacks (asked once per set of tiles)."""
-    return any(abilities.missing_rule(t) is not None for t in tiles)
+#: The points of every set of tiles and position features met lately; whether one of them lacks a rule; whether
+#: no family acts at a reading point (:data:`_READING_POINTS`).
+_PLANS: dict[tuple, tuple[abilities.Points, bool, bool]] = {}
 
 
 class Fight:
@@ -200,7 +219,7 @@ class Fight:
     :meth:`fork` copies those containers."""
 
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
-        _refuse_missing_rules(position)
+        points, steady = _prepare(position)
         self.position = position
         self.rules: RuleSet = position.rules
         self.board = position.board
@@ -219,6 +238,7 @@ class Fight:
         self.nets: frozenset[Hex] = frozenset()
         self.boni: dict[Hex, Bonus] = {}
         self.schedule: Schedule = {}
+        self.has_medics = False
         self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
         self.scores: dict[str, int] = dict(position.scores)
@@ -239,10 +259,10 @@ class Fight:
         self.gone: set[Hex] = set()
         self.stale = False
         self.hq_hexes: dict[str, Hex] = {}
-        self.points = points = abilities.points_for(position)
+        self.points = points
         #: Whether a unit leaving the board changes the reading only by its own absence when it has no Net and no
         #: module (:meth:`forget`): no family reads or changes the board between the phases' hits.
-        self.steady = not position.teams and not any(getattr(points, name) for name in _READING_POINTS)
+        self.steady = steady
         self._act = points.act
         self._strikes = points.strikes
         self._edge_hits = points.edge_hits
@@ -300,6 +320,7 @@ class Fight:
         reading = self.read()
         self.sides, self.allies, self.nets, self.boni = reading.sides, reading.allies, reading.nets, reading.bonuses
         self.schedule, top = _schedule(self.state.units, self.boni)
+        self.has_medics = _has_medics(self.boni)
         self.changed = self.stale = False
         self.gone = set()
         if self.tracing:
@@ -562,12 +583,15 @@ class Fight:
                       else _name(units, hit.source, hit.kind))
                 self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
-        absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
+        absorbed = (self.medics(attacks, phase, nets, boni, removed)
+                    if (self.has_medics if boni is self.boni else _has_medics(boni)) else set())
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
         damage: dict[Hex, int] = {}
         for key, group in attacks.items():
             if key not in absorbed:
-                damage[key[1]] = damage.get(key[1], 0) + sum(h.wounds for h in group)
+                target = key[1]
+                for hit in group:
+                    damage[target] = damage.get(target, 0) + hit.wounds
         if self._hq_wounds:
             for hex_ in [h for h in damage if units[h].is_hq]:
                 landing = [hit for key, group in attacks.items() if key[1] == hex_ and key not in absorbed
@@ -604,9 +628,9 @@ class Fight:
             ability.after_damage(self, phase, damage, removed)
         used = self.state.used
         for hex_ in removed:
-            unit = units.pop(hex_, None)
+            left = units.pop(hex_, None)
             used.pop(hex_, None)
-            if unit is not None and (unit.oriented.nets or unit.tile.module is not None):
+            if left is not None and (left.oriented.nets or left.tile.module is not None):
                 self.stale = True
         self.gone |= removed
 
@@ -820,6 +844,10 @@ def leaves(node: Node) -> Iterable[Outcome]:
 
 def resolve(position: Position, *, trace: bool = False) -> tuple[Outcome, ...]:
     """Every distinct end state of a battle on ``position`` (one when nobody has a choice)."""
+    try:  # most battles ask nobody anything: play them straight through
+        return (Fight(position, _Script(()), trace).run(),)
+    except _NeedChoice:
+        pass
     tree = battle_tree(position, trace=trace)
     if isinstance(tree, Leaf):
         return (tree.outcome,)

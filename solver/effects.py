@@ -270,12 +270,11 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
     for hex_, unit in units.items():
         module = unit.tile.module
         if module is not None and hex_ not in nets:
-            modules.append((hex_, unit))
+            modules.append((hex_, unit, module))
             scoper = scoper or module.type == "take-over-enemy-modules"
     taken = captured_modules(units, nets, sides) if scoper else {}
     found = []
-    for hex_, unit in modules:
-        module = unit.tile.module
+    for hex_, unit, module in modules:
         if module.reach not in (None, 1):
             continue  # a long-distance module links through its family (solver/abilities/long_links.py)
         holder = taken.get(hex_, unit)
@@ -309,37 +308,54 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
-    known: dict[str, tuple[str, ...]] = {}
+    boss = None
     for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
         effect = link_effect(module_unit)
-        fields = known.get(effect.type)
-        if fields is None:
-            try:
-                fields = known[effect.type] = effect_fields(effect.type, rules)
-            except RuleNotImplemented:
-                raise RuleNotImplemented(f"module effect {effect.type!r} ({module_unit.tile.key})") from None
-        if effect.type in _TURN_EFFECTS:
+        if boss is None:
+            boss = rules.enabled("boss-ranged")
+        adds = _INCREMENTS.get((effect.type, effect.value, boss))
+        if adds is None:
+            adds = _increments(effect, rules, module_unit)
+        if adds is _TURN:
             continue
         bonus = result.get(target.hex)
         if bonus is None:
             bonus = result[target.hex] = Bonus()
-        value = effect.value or 0
-        for name in fields:
-            if name == "melee":
-                bonus.melee += value
-            elif name == "ranged":
-                bonus.ranged += value
-            elif name == "initiative":
-                bonus.initiative += value
-            elif name == "toughness":
-                bonus.toughness += value
-            elif name == "extra_actions":
-                bonus.extra_actions += 1
-            else:  # medics, quartermasters: the module's hex
-                getattr(bonus, name).append(module_unit.hex)
+        melee, ranged, initiative, toughness, extra, listed = adds
+        if melee:
+            bonus.melee += melee
+        if ranged:
+            bonus.ranged += ranged
+        if initiative:
+            bonus.initiative += initiative
+        if toughness:
+            bonus.toughness += toughness
+        if extra:
+            bonus.extra_actions += extra
+        for name in listed:  # medics, quartermasters: the module's hex
+            getattr(bonus, name).append(module_unit.hex)
     return result
+
+
+#: What one link of an effect adds, by ``(type, value, boss-ranged)``: melee, ranged, initiative, toughness, extra
+#: actions and the listing fields, from :data:`EFFECT_FIELDS` (built on first use).
+_INCREMENTS: dict[tuple[str, int | None, bool], tuple] = {}
+_TURN: tuple = ()
+
+
+def _increments(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
+    try:
+        fields = effect_fields(effect.type, rules)
+    except RuleNotImplemented:
+        raise RuleNotImplemented(f"module effect {effect.type!r} ({module.tile.key})") from None
+    value = effect.value or 0
+    adds = _TURN if effect.type in _TURN_EFFECTS else (
+        *(value * fields.count(name) for name in ("melee", "ranged", "initiative", "toughness")),
+        fields.count("extra_actions"), tuple(name for name in fields if name not in NUMBER_FIELDS))
+    _INCREMENTS[effect.type, effect.value, rules.enabled("boss-ranged")] = adds
+    return adds
 
 
 # --- the whole reading ----------------------------------------------------------------------------------------

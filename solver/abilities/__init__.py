@@ -345,6 +345,11 @@ def _points_with(tiles: frozenset[Tile], features: frozenset[str], extra: tuple[
     return Points(tuple(every))
 
 
+def position_families() -> tuple[type[Ability], ...]:
+    """The families that may be present by the position itself rather than a tile (they define ``present_in``)."""
+    return _position_families()
+
+
 def points_for(position: Position) -> Points:
     """The points' families for a whole position: those its tiles carry, those a feature of the position switches
     on (:func:`features_of`), and those its terrain, turrets or Prize markers make present (``present_in``)."""
