@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar, cast
 
 from . import abilities, effects, explain
 from .effects import Bonus, edges_of
@@ -238,6 +238,17 @@ class Fight:
         self.nets: frozenset[Hex] = frozenset()
         self.boni: dict[Hex, Bonus] = {}
         self.schedule: Schedule = {}
+        #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
+        #: ``finish``, in the phase ``phase``.
+        self.cursor = "begin"
+        self.phase = -1
+        #: The hashable image of the current reading in :meth:`key` (made when first asked), and the units the
+        #: last reading was made of (kept only when the battle is played step by step).
+        self.image: tuple | None = None
+        self.read_units: tuple[Unit, ...] | None = None
+        #: The phase being played: who acts in it (in order) and the hits made so far.
+        self.pending: list[Unit] = []
+        self.hits: list[Hit] = []
         self.has_medics = False
         self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
@@ -322,6 +333,9 @@ class Fight:
         self.schedule, top = _schedule(self.state.units, self.boni)
         self.has_medics = _has_medics(self.boni)
         self.changed = self.stale = False
+        self.image = None
+        if self.cursor != "run":
+            self.read_units = tuple(self.state.units.values())
         self.gone = set()
         if self.tracing:
             self.explain(reading, phase)
@@ -339,9 +353,11 @@ class Fight:
             self.boni = {h: b for h, b in self.boni.items() if h not in gone}
         self.gone = set()
         self.changed = False
+        self.image = None
 
     # --- the loop: the start, every phase from the highest down to 0, the end (each one step) ---
     def run(self) -> Outcome:
+        self.cursor = "run"  # played straight through, not step by step
         top = self.begin()
         for phase in range(top, -1, -1):
             self.play(phase)
@@ -364,6 +380,15 @@ class Fight:
 
     def play(self, phase: int) -> None:
         """One initiative phase: who acts, their hits landing together, the phase's end (3E BATTLE)."""
+        if self.open(phase):
+            act, boni, hits = self.act, self.boni, self.hits
+            for unit in self.pending:
+                hits += act(unit, phase, boni.get(unit.hex))
+            self.close(phase)
+
+    def open(self, phase: int) -> bool:
+        """The start of a phase: read the position again if units have left, find who acts (:attr:`pending`) and
+        the hits no unit makes; False when nothing happens in it."""
         if self.changed:  # control, nets, links and so initiatives change only when units leave the board
             if self.stale or not self.steady or self.tracing:
                 self.reread(phase)
@@ -371,8 +396,7 @@ class Fight:
                 self.forget()
         actors = self.actors(phase, self.nets, self.schedule)
         hits: list[Hit] = []
-        removed: set[Hex] = set()
-        self.removed = removed
+        self.removed = set()
         for ability in self._phase_hits:
             hits += ability.phase_hits(self, phase)
         if self.tracing and (actors or self.idle):
@@ -381,15 +405,17 @@ class Fight:
             for event in self.idle:
                 self.note(event.phase, event.kind, event.text, event.rule)
             self.idle = []
-        if not actors and not hits:
-            return
-        boni = self.boni
-        for unit in actors:
-            hits += self.act(unit, phase, boni.get(unit.hex))
-        self.land(hits, phase, self.nets, boni, removed)
+        self.pending, self.hits = actors, hits
+        return bool(actors or hits)
+
+    def close(self, phase: int) -> None:
+        """The end of a phase: every hit lands at once, then the families' consequences."""
+        removed = self.removed
+        self.land(self.hits, phase, self.nets, self.boni, removed)
         for ability in self._phase_end:
             ability.phase_end(self, phase, removed)
         self.changed = bool(removed)
+        self.pending, self.hits = [], []
 
     def finish(self) -> Outcome:
         for ability in self._battle_end:
@@ -401,6 +427,86 @@ class Fight:
             after = replace(after, scores=tuple(self.scores.items()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()),
                        tuple(sorted(self.reports.items())))
+
+    # --- branching at a choice (battle_tree) ---
+    def fork(self, answers: Sequence[int]) -> Fight:
+        """A copy of this fight to go on from, answering its next choices with ``answers``: the units, the
+        bookkeeping and the families' :attr:`memo` copied, the readings shared (never changed in place)."""
+        clone = object.__new__(Fight)
+        clone.__dict__.update(self.__dict__)
+        clone.oracle = _Script(answers)
+        state = self.state
+        clone.state = _State(dict(state.units), {h: set(s) for h, s in state.used.items()}, set(state.converted),
+                             None if state.log is None else list(state.log))
+        clone.scores = dict(self.scores)
+        clone.reports = _copied(self.reports)
+        clone.memo = _copied(self.memo)
+        clone.removed = set(self.removed)
+        clone.gone = set(self.gone)
+        clone.idle = list(self.idle)
+        clone.pending = list(self.pending)
+        clone.hits = list(self.hits)  # hits are not changed once made
+        clone.attacks, clone.absorbed = {}, set()
+        return clone
+
+    def key(self) -> tuple:
+        """Everything the rest of the battle depends on: two fights with equal keys end alike (choices apart),
+        so :func:`battle_tree` goes on from one of them only."""
+        state = self.state
+        if self.image is None:  # the reading's part, once per reading
+            if self.steady and self.read_units is not None:
+                # a steady fight's reading follows from the units it was made of (and those gone since)
+                self.image = (self.read_units, self.nets, tuple(self.boni))
+            else:
+                self.image = (self.nets, _frozen(self.boni), _frozen(self.schedule), _frozen(self.sides),
+                              _frozen(self.allies), _frozen(self.facts) if self.tracing else None,
+                              _frozen(self.sources) if self.tracing else None)
+        return (self.cursor, self.phase, tuple(state.units.values()),
+                frozenset((h, frozenset(s)) for h, s in state.used.items()), frozenset(state.converted),
+                None if state.log is None else tuple(state.log), self.position, _frozen(self.scores),
+                _frozen(self.reports), _frozen(self.memo), self.changed, self.stale, frozenset(self.gone),
+                self.image, frozenset(self.removed), tuple(self.pending), _frozen(self.hits), tuple(self.idle))
+
+    def may_choose(self) -> bool:
+        """Whether the next :meth:`step` may ask a choice, as far as the families present say (a step thought
+        not to is played without a copy; if it asks one after all, :func:`_grown` starts again with copies)."""
+        cursor = self.cursor
+        if cursor == "act":
+            return bool(self.pending) and bool(self._act or self._strikes or self._edge_hits or self._shot_meets)
+        if cursor == "close":
+            return bool(self.has_medics or self._reactions or self._after_damage or self._hq_wounds
+                        or self._phase_end)
+        if cursor == "open" or cursor == "begin":
+            return bool(not self.steady or self._phase_hits or self._battle_start)
+        return bool(self._battle_end)
+
+    def step(self) -> Outcome | None:
+        """Play the next step of the battle (the start; a phase's opening, each actor, its closing; the end);
+        the outcome after the last."""
+        cursor = self.cursor
+        if cursor == "act":
+            if self.pending:
+                unit = self.pending.pop(0)
+                self.hits += self.act(unit, self.phase, self.boni.get(unit.hex))
+            else:
+                self.cursor = "close"
+        elif cursor == "open":
+            if self.phase < 0:
+                self.cursor = "finish"
+            elif self.open(self.phase):
+                self.cursor = "act"
+            else:
+                self.phase -= 1
+        elif cursor == "close":
+            self.close(self.phase)
+            self.phase -= 1
+            self.cursor = "open"
+        elif cursor == "begin":
+            self.phase = self.begin()
+            self.cursor = "open"
+        else:
+            return self.finish()
+        return None
 
     def explain(self, reading: effects.Reading, phase: int | None) -> None:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
@@ -831,7 +937,7 @@ def _explore(run: Callable[[_Script], Outcome]) -> Node:
 
 def battle_tree(position: Position, *, trace: bool = False) -> Node:
     """The battle as a tree of the players' choices, each leaf one end state."""
-    return _explore(lambda script: Fight(position, script, trace).run())
+    return _absolute(_grown(position, trace), ())
 
 
 def leaves(node: Node) -> Iterable[Outcome]:
@@ -843,18 +949,167 @@ def leaves(node: Node) -> Iterable[Outcome]:
 
 
 def resolve(position: Position, *, trace: bool = False) -> tuple[Outcome, ...]:
-    """Every distinct end state of a battle on ``position`` (one when nobody has a choice)."""
+    """Every distinct end state of a battle on ``position`` (one when nobody has a choice), each with the first
+    choices (in the order of :func:`battle_tree`) that lead to it."""
     try:  # most battles ask nobody anything: play them straight through
         return (Fight(position, _Script(()), trace).run(),)
     except _NeedChoice:
         pass
-    tree = battle_tree(position, trace=trace)
-    if isinstance(tree, Leaf):
-        return (tree.outcome,)
     distinct: dict[tuple, Outcome] = {}
-    for outcome in leaves(tree):
-        distinct.setdefault(outcome.key, outcome)
+    seen: set[int] = set()
+
+    def walk(node: _Grown, prefix: tuple[str, ...]) -> None:
+        if id(node) in seen:
+            return  # a state met before by other choices: its end states are all known, with earlier choices
+        seen.add(id(node))
+        if isinstance(node, _Made):
+            walk(node.then, prefix + node.made)
+        elif isinstance(node, Leaf):
+            if node.outcome.key not in distinct:
+                distinct[node.outcome.key] = replace(node.outcome, choices=prefix + node.outcome.choices)
+        else:
+            for _, branch in node.branches:
+                walk(branch, prefix)
+
+    walk(_grown(position, trace), ())
     return tuple(distinct.values())
+
+
+# --- the tree of choices, grown step by step ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Made:
+    """Choices made in one step (relative to the step's start), then what follows."""
+
+    made: tuple[str, ...]
+    then: _Grown
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """A :class:`Choice` in the tree as grown."""
+
+    army: str
+    question: str
+    branches: tuple[tuple[str, _Grown], ...]
+
+
+#: The tree as grown: choices relative to where they are made, identical states shared.
+_Grown = _Choice | Leaf | _Made
+
+
+def _grown(position: Position, trace: bool) -> _Grown:
+    """The battle's choices, each explored from the state where it falls (a copy of the fight at the start of the
+    step that asks it: one unit's action, a phase's landing), not by replaying the battle from its start; fights
+    that reach the same state by different choices go on as one (:meth:`Fight.key`), at every phase's end.
+
+    Leaves and choices are relative: an outcome's ``choices`` and a :class:`_Made` hold what was chosen since
+    the step they start at (:func:`_absolute` puts the whole lines back)."""
+    merged: dict[tuple, _Grown] = {}
+    careful = False  # every step on a copy (after a step thought choice-free asked one)
+    branched = False
+
+    def from_(base: Fight, answers: tuple[int, ...]) -> _Grown:
+        nonlocal branched
+        closing = base.cursor == "close"
+        copied = careful or bool(answers) or base.may_choose()
+        if copied:
+            fight = base.fork(answers)
+        else:
+            fight = base
+            fight.oracle = _Script(())  # what this step chooses, apart from the steps before
+        try:
+            outcome = fight.step()
+        except _NeedChoice as need:
+            if not copied:
+                raise _Unforeseen() from None
+            branched = True  # from now on fights at a phase's end may meet
+            return _Choice(need.army, need.question,
+                          tuple((label, from_(base, answers + (i,))) for i, label in enumerate(need.options)))
+        if outcome is not None:
+            return Leaf(outcome)
+        made = tuple(fight.oracle.made)
+        if closing and branched:  # a phase has ended: merge the fights that reached the same state
+            key = fight.key()
+            then = merged.get(key)
+            if then is None:
+                then = merged[key] = from_(fight, ())
+        else:
+            then = from_(fight, ())
+        return _Made(made, then) if made else then
+
+    try:
+        return from_(Fight(position, _Script(()), trace), ())
+    except _Unforeseen:
+        merged.clear()
+        careful, branched = True, False
+        return from_(Fight(position, _Script(()), trace), ())
+
+
+class _Unforeseen(Exception):
+    """A step that :meth:`Fight.may_choose` thought choice-free asked a choice (played without a copy)."""
+
+
+def _absolute(node: _Grown, prefix: tuple[str, ...]) -> Node:
+    """The tree with every outcome's whole line of choices."""
+    if isinstance(node, _Made):
+        return _absolute(node.then, prefix + node.made)
+    if isinstance(node, Leaf):
+        return Leaf(replace(node.outcome, choices=prefix + node.outcome.choices)) if prefix else node
+    return Choice(node.army, node.question, tuple((label, _absolute(branch, prefix)) for label, branch in node.branches))
+
+
+def _copied(value: _T) -> _T:
+    """A copy of a family's bookkeeping: its dicts, lists and sets copied all the way down, values shared."""
+    if isinstance(value, dict):
+        return cast(_T, {k: _copied(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return cast(_T, [_copied(v) for v in value])
+    if isinstance(value, set):
+        return cast(_T, {_copied(v) for v in value})
+    return value
+
+
+_T = TypeVar("_T")
+
+
+def _frozen(value: object) -> object:
+    """A hashable image of ``value`` for :meth:`Fight.key`: containers by content (a dict in its order), bonuses
+    and hits by their fields; anything else unhashable by identity (never merged)."""
+    if isinstance(value, dict):
+        return ("dict", tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_frozen(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", frozenset(_frozen(v) for v in value))
+    if isinstance(value, tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, Bonus):
+        return ("bonus", value.melee, value.ranged, value.initiative, value.extra_actions, value.toughness,
+                tuple(value.medics), tuple(value.quartermasters))
+    if isinstance(value, Hit):
+        return ("hit", value.source, value.target, value.wounds, value.kind, value.note, value.direction)
+    try:
+        hash(value)
+    except TypeError:
+        return _Identity(value)
+    return value
+
+
+class _Identity:
+    """An unhashable value in a key, equal only to itself (and kept alive with the key, so its id is its own)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.value is self.value
 
 
 def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tuple[tuple[tuple[str, ...], Position], ...]:
