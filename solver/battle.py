@@ -935,6 +935,18 @@ def _explore(run: Callable[[_Script], Outcome]) -> Node:
     return node(())
 
 
+def replayed(position: Position, *, trace: bool = False) -> Node:
+    """The tree of :func:`battle_tree` made the plain way, kept to check the fast one against (the property tests):
+    every line of choices replayed from the start of the battle, the position read afresh whenever units leave."""
+
+    def run(script: _Script) -> Outcome:
+        fight = Fight(position, script, trace)
+        fight.steady = False  # read the position afresh after every removal (no Fight.forget)
+        return fight.run()
+
+    return _explore(run)
+
+
 def battle_tree(position: Position, *, trace: bool = False) -> Node:
     """The battle as a tree of the players' choices, each leaf one end state."""
     return _absolute(_grown(position, trace), ())
