@@ -423,7 +423,7 @@ class Fight:
         units = self.state.units
         hq = {army: (units[h].health if h in units else 0) for army, h in self.hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
-        if self.scores != dict(self.position.scores):
+        if (self.scores or self.position.scores) and self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()),
                        tuple(sorted(self.reports.items())))
@@ -753,6 +753,12 @@ class Fight:
         RULINGS 35).
         """
         units = self.state.units
+        for _, target in attacks:
+            bonus = boni.get(target)
+            if bonus is not None and bonus.medics:
+                break
+        else:
+            return set()  # no unit struck has a Medic linked to it
         hit = {target for (_, target) in attacks}
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:

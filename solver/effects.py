@@ -312,7 +312,8 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
-        effect = link_effect(module_unit)
+        effect = module_unit.tile.module
+        assert effect is not None  # only units with a module effect link
         if boss is None:
             boss = rules.enabled("boss-ranged")
         adds = _INCREMENTS.get((effect.type, effect.value, boss))

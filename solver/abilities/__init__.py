@@ -78,7 +78,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..fight import Hit, Strike
 from ..hexes import Direction, Hex
-from ..tiles import Edge, Tile
+from ..tiles import Edge, Kind, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     from ..actions import Spent
@@ -268,7 +268,7 @@ def features_of(position: Position) -> frozenset[str]:
     every non-empty field of the position a family names (``terminals``, ``energy``, ``teams``, ...), and
     ``multiplayer`` (three or more HQs on the board) and ``score`` (the score mode)."""
     found = {name for name in _field_features() if getattr(position, name)}
-    if sum(1 for u in position.units if u.is_hq) >= 3:
+    if sum(1 for u in position.units if u.tile.kind is Kind.HQ) >= 3:
         found.add("multiplayer")
     if position.mode == "score":
         found.add("score")
