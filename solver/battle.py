@@ -710,7 +710,7 @@ class Fight:
                 continue  # an exploded unit leaves the board whatever hits it
             if unit.is_hq:
                 hp = max(0, unit.health - wounds)
-                units[hex_] = replace(unit, hp=hp)
+                units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
                     self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
                 if hp == 0:
@@ -726,7 +726,7 @@ class Fight:
                     if self.tracing:
                         self.note(phase, "death", f"{unit.tile.key} on {hex_} dies", "3E TOUGHNESS")
                 else:
-                    units[hex_] = replace(unit, wounds=total)
+                    units[hex_] = unit.marked(total, unit.hp)
                     if self.tracing:
                         self.note(phase, "wound", f"{unit.tile.key} on {hex_} has {total} wound{'s' if total > 1 else ''}",
                                   "3E TOUGHNESS")
