@@ -62,6 +62,10 @@ may not be placed, moved or pushed onto a hex (Closed terrain, Jungle, a Tight B
 names the hexes a full board does not need (Closed and Fatal terrain), ``pushed(position, source, dest)`` reacts
 to a push (a Rocky Hill); these three are asked only when the position has terrain.
 
+A family keeps what it must remember during one battle in ``fight.memo`` (under its own key, as dicts, lists and
+sets of plain values), nowhere else: a battle with choices goes on from copies of the fight where a choice falls
+(:meth:`solver.battle.Fight.fork` copies the memo) and merges fights whose states, memo included, are equal.
+
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
 the board (or in a hand) carries one of its triggers, or, between battles, when the position states one of its
 ``position_features`` (the Duel board is no tile: its family is present where the position has ``terminals`` or
