@@ -258,7 +258,8 @@ class Fight:
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
         #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
-        self.attacks: dict[Attack, list[Hit]] = {}
+        self._attacks: dict[Attack, list[Hit]] | None = {}
+        self._landed: list[Hit] = []
         self.absorbed: set[Attack] = set()
         #: Per-battle bookkeeping of the families, each under its own key (families themselves keep no state): a
         #: redirected shot's path, the Warehouses' wounds.
@@ -294,6 +295,21 @@ class Fight:
     @property
     def converted(self) -> set[Hex]:
         return self.state.converted
+
+    @property
+    def attacks(self) -> dict[Attack, list[Hit]]:
+        """The attacks that landed last, by (source, target) (read at ``after_damage``: venom asks who really
+        wounded); grouped when first asked where the loop had no need to."""
+        if self._attacks is None:
+            grouped: dict[Attack, list[Hit]] = {}
+            for hit in self._landed:
+                grouped.setdefault((hit.source, hit.target), []).append(hit)
+            self._attacks = grouped
+        return self._attacks
+
+    @attacks.setter
+    def attacks(self, attacks: dict[Attack, list[Hit]]) -> None:
+        self._attacks = attacks
 
     @property
     def scratch(self) -> dict[object, object]:
@@ -446,7 +462,7 @@ class Fight:
         clone.idle = list(self.idle)
         clone.pending = list(self.pending)
         clone.hits = list(self.hits)  # hits are not changed once made
-        clone.attacks, clone.absorbed = {}, set()
+        clone._attacks, clone._landed, clone.absorbed = {}, [], set()
         return clone
 
     def key(self) -> tuple:
@@ -679,6 +695,16 @@ class Fight:
     def land(self, hits: list[Hit], phase: int | None, nets: frozenset[Hex], boni: dict[Hex, Bonus],
              removed: set[Hex]) -> None:
         units = self.state.units
+        damage: dict[Hex, int] = {}
+        if not (self.tracing or self._reactions or self._hq_wounds or self._after_damage
+                or (self.has_medics if boni is self.boni else _has_medics(boni))):
+            # The common case, kept fast: every hit lands as it is; the attacks are grouped only if a family asks.
+            for hit in hits:
+                target = hit.target
+                damage[target] = damage.get(target, 0) + hit.wounds
+            self._landed, self._attacks, self.absorbed = hits, None, set()
+            self.mark(damage, phase, boni, removed)
+            return
         for ability in self._reactions:
             hits = hits + ability.reactions(self, phase, hits)
         attacks: dict[Attack, list[Hit]] = {}
@@ -692,7 +718,6 @@ class Fight:
         absorbed = (self.medics(attacks, phase, nets, boni, removed)
                     if (self.has_medics if boni is self.boni else _has_medics(boni)) else set())
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
-        damage: dict[Hex, int] = {}
         for key, group in attacks.items():
             if key not in absorbed:
                 target = key[1]
@@ -704,11 +729,17 @@ class Fight:
                            for hit in group]
                 if any(family.hq_wounds(self, phase, hex_, landing) for family in self._hq_wounds):
                     del damage[hex_]
+        self.mark(damage, phase, boni, removed)
+
+    def mark(self, damage: dict[Hex, int], phase: int | None, boni: dict[Hex, Bonus], removed: set[Hex]) -> None:
+        """The wounds of a phase marked (3E TOUGHNESS; HQ damage, 3E BATTLE), the families' consequences, the
+        dead and the exploded leaving the board."""
+        units = self.state.units
         for hex_, wounds in damage.items():
-            unit = units[hex_]
             if hex_ in removed:
                 continue  # an exploded unit leaves the board whatever hits it
-            if unit.is_hq:
+            unit = units[hex_]
+            if unit.tile.kind is Kind.HQ:
                 hp = max(0, unit.health - wounds)
                 units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
