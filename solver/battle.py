@@ -154,7 +154,10 @@ def _schedule(units: dict[Hex, Unit], boni: dict[Hex, Bonus]) -> tuple[Schedule,
         if bonus is None or not (bonus.initiative or bonus.extra_actions):
             slots = _PLAIN_SLOTS[printed]
         else:
-            slots = _slot_values(unit, bonus)
+            key = (printed, bonus.initiative, bonus.extra_actions)
+            slots = _MOVED_SLOTS.get(key)
+            if slots is None:
+                slots = _MOVED_SLOTS[key] = tuple(_slot_values(unit, bonus))
         for slot, value in slots:
             entries = by_phase.get(value)
             if entries is None:
@@ -173,6 +176,8 @@ class _PlainSlots(dict):
 
 
 _PLAIN_SLOTS = _PlainSlots()
+#: The slots of a printed initiative moved by bonuses, by ``(printed, initiative bonus, extra actions)``.
+_MOVED_SLOTS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[object, int], ...]] = {}
 
 
 def _prepare(position: Position) -> tuple[abilities.Points, bool]:

@@ -254,9 +254,11 @@ class Position:
         """Like :meth:`with_units` for units already in board order (a subset of this position's, in its order,
         some changed in place): the battle builds one such position per outcome, so it skips the sorting."""
         clone = object.__new__(Position)
-        fields = {k: v for k, v in self.__dict__.items() if k not in ("_by_hex", "_hash")}
-        clone.__dict__.update(fields)
-        object.__setattr__(clone, "units", units)
+        values = clone.__dict__
+        values.update(self.__dict__)
+        values.pop("_by_hex", None)  # what was worked out from the old units
+        values.pop("_hash", None)
+        values["units"] = units
         return clone
 
     def rotated(self, steps: int = 1) -> Position:
