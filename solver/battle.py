@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar, cast
 
 from . import abilities, effects, explain
 from .effects import Bonus, edges_of
@@ -106,6 +106,11 @@ class _Script:
         return answer
 
 
+#: The points at which a family reads or changes the board between the phases' hits: with none of them present (and
+#: no teams) a fight is steady (:attr:`Fight.steady`). Every other point acts within one unit's action.
+_READING_POINTS = tuple(name for name in abilities.POINTS
+                        if name not in ("act", "strikes", "edge_hits", "shot_meets", "battle_end", "instant_hits"))
+
 # --- the fight -----------------------------------------------------------------------------------------------------
 
 @dataclass(slots=True)
@@ -133,24 +138,93 @@ def _slot_values(unit: Unit, bonus: Bonus | None) -> list[tuple[object, int]]:
     return slots
 
 
-def _refuse_missing_rules(position: Position) -> None:
+#: A battle's schedule until units next leave the board: for each initiative phase, ``(hex, slot)`` of every slot
+#: acting in it, in the units' order and each unit's slots in order (what :meth:`Fight.actors` walks).
+Schedule = dict[int, list[tuple[Hex, object]]]
+
+
+def _schedule(units: dict[Hex, Unit], boni: dict[Hex, Bonus]) -> tuple[Schedule, int]:
+    """The slots of every unit by the phase they act in (RULINGS 5, 6), and the highest such phase (-1: none)."""
+    by_phase: Schedule = {}
+    for hex_, unit in units.items():
+        printed = unit.tile.initiative
+        if not printed:
+            continue
+        bonus = boni.get(hex_) if boni else None
+        if bonus is None or not (bonus.initiative or bonus.extra_actions):
+            slots = _PLAIN_SLOTS[printed]
+        else:
+            key = (printed, bonus.initiative, bonus.extra_actions)
+            slots = _MOVED_SLOTS.get(key)
+            if slots is None:
+                slots = _MOVED_SLOTS[key] = tuple(_slot_values(unit, bonus))
+        for slot, value in slots:
+            entries = by_phase.get(value)
+            if entries is None:
+                by_phase[value] = [(hex_, slot)]
+            else:
+                entries.append((hex_, slot))
+    return by_phase, max(by_phase, default=-1)
+
+
+class _PlainSlots(dict):
+    """The slots of a printed initiative with no bonus, ``((0, v0), (1, v1), ...)``, built once per tuple."""
+
+    def __missing__(self, printed: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        found = self[printed] = tuple((i, max(0, value)) for i, value in enumerate(printed))
+        return found
+
+
+_PLAIN_SLOTS = _PlainSlots()
+#: The slots of a printed initiative moved by bonuses, by ``(printed, initiative bonus, extra actions)``.
+_MOVED_SLOTS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[object, int], ...]] = {}
+
+
+def _prepare(position: Position) -> tuple[abilities.Points, bool]:
+    """The families at each point of a battle on ``position``, once the battle has refused what it cannot play:
+    §10 features (:func:`solver.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
+    whether the fight is steady (:attr:`Fight.steady`)."""
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
-    for unit in position.units:
-        missing = abilities.missing_rule(unit.tile)
-        if missing is not None:
-            raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
+    units = position.units
+    # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
+    key = (frozenset([u.tile.key for u in units]), abilities.features_of(position),
+           tuple(f for f in abilities.position_families() if f.present_in(position)))
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        tiles = frozenset(u.tile for u in units)
+        points = abilities.points_for(position)
+        plan = _PLANS[key] = (points, any(abilities.missing_rule(t) is not None for t in tiles),
+                              not any(getattr(points, name) for name in _READING_POINTS))
+    points, misses, steady = plan
+    if misses:
+        for unit in units:
+            missing = abilities.missing_rule(unit.tile)
+            if missing is not None:
+                raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
     for foundation in position.foundations:
         # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
         if not abilities.present(frozenset({foundation.tile})):
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
+    return points, steady and not position.teams
+
+
+#: The points of every set of tiles and position features met lately; whether one of them lacks a rule; whether
+#: no family acts at a reading point (:data:`_READING_POINTS`).
+_PLANS: dict[tuple, tuple[abilities.Points, bool, bool]] = {}
 
 
 class Fight:
     """One run of a battle, and the interface the ability families act through at the loop's points
-    (:mod:`solver.abilities`): the units standing now, who controls them, the oracle for choices, the trace."""
+    (:mod:`solver.abilities`): the units standing now, who controls them, the oracle for choices, the trace.
+
+    Families keep what they remember during a battle in :attr:`memo` only (as dicts, lists and sets of values):
+    a battle with choices goes on from a copy of the fight at the start of the phase where a choice falls, and
+    :meth:`fork` copies those containers."""
 
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
-        _refuse_missing_rules(position)
+        points, steady = _prepare(position)
         self.position = position
         self.rules: RuleSet = position.rules
         self.board = position.board
@@ -165,21 +239,47 @@ class Fight:
         self.sides: effects.Sides = effects.NO_TAKEOVERS
         #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
         self.allies: effects.Sides = effects.NO_TAKEOVERS
+        #: The nets and bonuses of the last reading, and the slots acting in each phase until units next leave.
+        self.nets: frozenset[Hex] = frozenset()
+        self.boni: dict[Hex, Bonus] = {}
+        self.schedule: Schedule = {}
+        #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
+        #: ``finish``, in the phase ``phase``.
+        self.cursor = "begin"
+        self.phase = -1
+        #: The hashable image of the current reading in :meth:`key` (made when first asked), and the units the
+        #: last reading was made of (kept only when the battle is played step by step).
+        self.image: tuple | None = None
+        self.read_units: tuple[Unit, ...] | None = None
+        #: The phase being played: who acts in it (in order) and the hits made so far.
+        self.pending: list[Unit] = []
+        self.hits: list[Hit] = []
+        self.has_medics = False
         self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
         self.scores: dict[str, int] = dict(position.scores)
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
-        #: What the ability families remember during this run, each under its own key (a redirected shot's path).
-        self.scratch: dict[object, object] = {}
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
         #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
-        self.attacks: dict[Attack, list[Hit]] = {}
+        self._attacks: dict[Attack, list[Hit]] | None = {}
+        self._landed: list[Hit] = []
         self.absorbed: set[Attack] = set()
-        #: Per-battle bookkeeping of the families, by family name (families themselves keep no state).
-        self.memo: dict[str, object] = {}
-        self.points = points = abilities.points_for(position)
+        #: Per-battle bookkeeping of the families, each under its own key (families themselves keep no state): a
+        #: redirected shot's path, the Warehouses' wounds.
+        self.memo: dict[object, object] = {}
+        #: Units left the board in the last phase played: the next one reads the position again.
+        self.changed = False
+        #: The hexes emptied since the last reading, and whether a unit that shapes the reading (a Net, a module or
+        #: an HQ) was among them.
+        self.gone: set[Hex] = set()
+        self.stale = False
+        self.hq_hexes: dict[str, Hex] = {}
+        self.points = points
+        #: Whether a unit leaving the board changes the reading only by its own absence when it has no Net and no
+        #: module (:meth:`forget`): no family reads or changes the board between the phases' hits.
+        self.steady = steady
         self._act = points.act
         self._strikes = points.strikes
         self._edge_hits = points.edge_hits
@@ -200,6 +300,26 @@ class Fight:
     @property
     def converted(self) -> set[Hex]:
         return self.state.converted
+
+    @property
+    def attacks(self) -> dict[Attack, list[Hit]]:
+        """The attacks that landed last, by (source, target) (read at ``after_damage``: venom asks who really
+        wounded); grouped when first asked where the loop had no need to."""
+        if self._attacks is None:
+            grouped: dict[Attack, list[Hit]] = {}
+            for hit in self._landed:
+                grouped.setdefault((hit.source, hit.target), []).append(hit)
+            self._attacks = grouped
+        return self._attacks
+
+    @attacks.setter
+    def attacks(self, attacks: dict[Attack, list[Hit]]) -> None:
+        self._attacks = attacks
+
+    @property
+    def scratch(self) -> dict[object, object]:
+        """The former name of :attr:`memo` (one dict: the families' per-battle bookkeeping)."""
+        return self.memo
 
     def side(self, unit: Unit) -> str:
         """Who controls the unit now (a takeover moves control; RULINGS 17)."""
@@ -227,61 +347,187 @@ class Fight:
             ability.boost(self, reading.bonuses)
         return reading
 
-    # --- the loop ---
-    def run(self) -> Outcome:
-        units = self.state.units
-        hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
+    def reread(self, phase: int | None) -> int:
+        """Read the position again (control, nets, bonuses, the schedule); the highest phase anyone acts in."""
         reading = self.read()
-        self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
-        slots = self.slots(boni)
+        self.sides, self.allies, self.nets, self.boni = reading.sides, reading.allies, reading.nets, reading.bonuses
+        self.schedule, top = _schedule(self.state.units, self.boni)
+        self.has_medics = _has_medics(self.boni)
+        self.changed = self.stale = False
+        self.image = None
+        if self.cursor != "run":
+            self.read_units = tuple(self.state.units.values())
+        self.gone = set()
         if self.tracing:
-            self.explain(reading, None)
-        changed = False
+            self.explain(reading, phase)
+        return top
+
+    def forget(self) -> None:
+        """The reading once units with no Net and no module have left (a steady fight only): no takeover and no
+        link changes, a unit's net status depends only on the Net Fighters aiming at it (3E USING NETS), so the
+        reading :meth:`reread` would give is the last one without the hexes emptied; their slots are skipped by
+        :meth:`actors`."""
+        gone = self.gone
+        if self.nets and not gone.isdisjoint(self.nets):
+            self.nets = self.nets - gone
+        if not gone.isdisjoint(self.boni):
+            self.boni = {h: b for h, b in self.boni.items() if h not in gone}
+        self.gone = set()
+        self.changed = False
+        self.image = None
+
+    # --- the loop: the start, every phase from the highest down to 0, the end (each one step) ---
+    def run(self) -> Outcome:
+        self.cursor = "run"  # played straight through, not step by step
+        top = self.begin()
+        for phase in range(top, -1, -1):
+            self.play(phase)
+        return self.finish()
+
+    def begin(self) -> int:
+        """Read the position, deal the hits before the first phase; the first phase to play."""
+        units = self.state.units
+        self.hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
+        top = self.reread(None)
         if self._battle_start:
             opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
             if opening:
                 self.removed = set()
-                self.land(opening, None, nets, boni, self.removed)
-                changed = bool(self.removed)
-        top = max((v for values in slots.values() for _, v in values), default=-1)
+                self.land(opening, None, self.nets, self.boni, self.removed)
+                self.changed = bool(self.removed)
         if self._phase_hits:
             top = max(top, 0)
-        for phase in range(top, -1, -1):
-            if changed:  # control, nets, links and so initiatives change only when units leave the board
-                reading = self.read()
-                self.sides, self.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
-                slots = self.slots(boni)
-                changed = False
-                if self.tracing:
-                    self.explain(reading, phase)
-            actors = self.actors(phase, nets, slots)
-            hits: list[Hit] = []
-            removed: set[Hex] = set()
-            self.removed = removed
-            for ability in self._phase_hits:
-                hits += ability.phase_hits(self, phase)
-            if self.tracing and (actors or self.idle):
-                self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
-                    f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
-                for event in self.idle:
-                    self.note(event.phase, event.kind, event.text, event.rule)
-                self.idle = []
-            if not actors and not hits:
-                continue
-            for unit in actors:
-                hits += self.act(unit, phase, boni.get(unit.hex))
-            self.land(hits, phase, nets, boni, removed)
-            for ability in self._phase_end:
-                ability.phase_end(self, phase, removed)
-            changed = bool(removed)
+        return top
+
+    def play(self, phase: int) -> None:
+        """One initiative phase: who acts, their hits landing together, the phase's end (3E BATTLE)."""
+        if self.open(phase):
+            act, boni, hits = self.act, self.boni, self.hits
+            for unit in self.pending:
+                hits += act(unit, phase, boni.get(unit.hex))
+            self.close(phase)
+
+    def open(self, phase: int) -> bool:
+        """The start of a phase: read the position again if units have left, find who acts (:attr:`pending`) and
+        the hits no unit makes; False when nothing happens in it."""
+        if self.changed:  # control, nets, links and so initiatives change only when units leave the board
+            if self.stale or not self.steady or self.tracing:
+                self.reread(phase)
+            else:
+                self.forget()
+        actors = self.actors(phase, self.nets, self.schedule)
+        hits: list[Hit] = []
+        self.removed = set()
+        for ability in self._phase_hits:
+            hits += ability.phase_hits(self, phase)
+        if self.tracing and (actors or self.idle):
+            self.note(phase, "phase", f"Initiative phase {phase}: " + (", ".join(
+                f"{u.tile.key} on {u.hex}" for u in actors) or "nobody acts"), "3E BATTLE")
+            for event in self.idle:
+                self.note(event.phase, event.kind, event.text, event.rule)
+            self.idle = []
+        self.pending, self.hits = actors, hits
+        return bool(actors or hits)
+
+    def close(self, phase: int) -> None:
+        """The end of a phase: every hit lands at once, then the families' consequences."""
+        removed = self.removed
+        self.land(self.hits, phase, self.nets, self.boni, removed)
+        for ability in self._phase_end:
+            ability.phase_end(self, phase, removed)
+        self.changed = bool(removed)
+        self.pending, self.hits = [], []
+
+    def finish(self) -> Outcome:
         for ability in self._battle_end:
             ability.battle_end(self)
-        hq = {army: (units[h].health if h in units else 0) for army, h in hq_hexes.items()}
+        units = self.state.units
+        hq = {army: (units[h].health if h in units else 0) for army, h in self.hq_hexes.items()}
         after = self.position.with_units_in_order(tuple(units.values()))
-        if self.scores != dict(self.position.scores):
+        if (self.scores or self.position.scores) and self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
         return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()),
                        tuple(sorted(self.reports.items())))
+
+    # --- branching at a choice (battle_tree) ---
+    def fork(self, answers: Sequence[int]) -> Fight:
+        """A copy of this fight to go on from, answering its next choices with ``answers``: the units, the
+        bookkeeping and the families' :attr:`memo` copied, the readings shared (never changed in place)."""
+        clone = object.__new__(Fight)
+        clone.__dict__.update(self.__dict__)
+        clone.oracle = _Script(answers)
+        state = self.state
+        clone.state = _State(dict(state.units), {h: set(s) for h, s in state.used.items()}, set(state.converted),
+                             None if state.log is None else list(state.log))
+        clone.scores = dict(self.scores)
+        clone.reports = _copied(self.reports)
+        clone.memo = _copied(self.memo)
+        clone.removed = set(self.removed)
+        clone.gone = set(self.gone)
+        clone.idle = list(self.idle)
+        clone.pending = list(self.pending)
+        clone.hits = list(self.hits)  # hits are not changed once made
+        clone._attacks, clone._landed, clone.absorbed = {}, [], set()
+        return clone
+
+    def key(self) -> tuple:
+        """Everything the rest of the battle depends on: two fights with equal keys end alike (choices apart),
+        so :func:`battle_tree` goes on from one of them only."""
+        state = self.state
+        if self.image is None:  # the reading's part, once per reading
+            if self.steady and self.read_units is not None:
+                # a steady fight's reading follows from the units it was made of (and those gone since)
+                self.image = (self.read_units, self.nets, tuple(self.boni))
+            else:
+                self.image = (self.nets, _frozen(self.boni), _frozen(self.schedule), _frozen(self.sides),
+                              _frozen(self.allies), _frozen(self.facts) if self.tracing else None,
+                              _frozen(self.sources) if self.tracing else None)
+        return (self.cursor, self.phase, tuple(state.units.values()),
+                frozenset((h, frozenset(s)) for h, s in state.used.items()), frozenset(state.converted),
+                None if state.log is None else tuple(state.log), self.position, _frozen(self.scores),
+                _frozen(self.reports), _frozen(self.memo), self.changed, self.stale, frozenset(self.gone),
+                self.image, frozenset(self.removed), tuple(self.pending), _frozen(self.hits), tuple(self.idle))
+
+    def may_choose(self) -> bool:
+        """Whether the next :meth:`step` may ask a choice, as far as the families present say (a step thought
+        not to is played without a copy; if it asks one after all, :func:`_grown` starts again with copies)."""
+        cursor = self.cursor
+        if cursor == "act":
+            return bool(self.pending) and bool(self._act or self._strikes or self._edge_hits or self._shot_meets)
+        if cursor == "close":
+            return bool(self.has_medics or self._reactions or self._after_damage or self._hq_wounds
+                        or self._phase_end)
+        if cursor == "open" or cursor == "begin":
+            return bool(not self.steady or self._phase_hits or self._battle_start)
+        return bool(self._battle_end)
+
+    def step(self) -> Outcome | None:
+        """Play the next step of the battle (the start; a phase's opening, each actor, its closing; the end);
+        the outcome after the last."""
+        cursor = self.cursor
+        if cursor == "act":
+            if self.pending:
+                unit = self.pending.pop(0)
+                self.hits += self.act(unit, self.phase, self.boni.get(unit.hex))
+            else:
+                self.cursor = "close"
+        elif cursor == "open":
+            if self.phase < 0:
+                self.cursor = "finish"
+            elif self.open(self.phase):
+                self.cursor = "act"
+            else:
+                self.phase -= 1
+        elif cursor == "close":
+            self.close(self.phase)
+            self.phase -= 1
+            self.cursor = "open"
+        elif cursor == "begin":
+            self.phase = self.begin()
+            self.cursor = "open"
+        else:
+            return self.finish()
+        return None
 
     def explain(self, reading: effects.Reading, phase: int | None) -> None:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
@@ -304,22 +550,36 @@ class Fight:
         return {hex_: _slot_values(unit, boni.get(hex_)) for hex_, unit in self.state.units.items()
                 if unit.tile.initiative}
 
-    def actors(self, phase: int, nets: frozenset[Hex], slots: dict[Hex, list[tuple[object, int]]]) -> list[Unit]:
+    def actors(self, phase: int, nets: frozenset[Hex], schedule: Schedule) -> list[Unit]:
+        """The units acting in ``phase``: each with an unused slot of that value acts once, the first such slot
+        used up (RULINGS 5); a netted one does nothing (3E NET)."""
+        entries = schedule.get(phase)
+        if not entries:
+            return []
         acting = []
         units = self.state.units
-        for hex_, values in slots.items():
-            unit = units[hex_]
-            used = self.state.used.get(hex_)
-            for slot, value in values:
-                if value == phase and not (used and slot in used):
-                    if hex_ in nets:
-                        if self.tracing:
-                            self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
-                                                   "nothing", "3E NET"))
-                    else:
-                        self.state.used.setdefault(hex_, set()).add(slot)
-                        acting.append(unit)
-                    break
+        used = self.state.used
+        done = None
+        for hex_, slot in entries:
+            if hex_ == done:
+                continue  # one action a phase: the unit's first free slot of this value has been taken
+            spent = used.get(hex_)
+            if spent and slot in spent:
+                continue
+            unit = units.get(hex_)
+            if unit is None:
+                continue  # left the board since the reading (Fight.forget)
+            done = hex_
+            if hex_ in nets:
+                if self.tracing:
+                    self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
+                                           "nothing", "3E NET"))
+            else:
+                if spent is None:
+                    used[hex_] = {slot}
+                else:
+                    spent.add(slot)
+                acting.append(unit)
         return acting
 
     # --- one unit's action ---
@@ -330,19 +590,30 @@ class Fight:
                 return replaced
         hits: list[Hit] = []
         if not self._strikes and not self.tracing:
-            # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly.
-            edges = edges_of(unit)
+            # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly from the
+            # tile's table (what Fight.melee does, inline).
             melee_bonus = bonus.melee if bonus else 0
             ranged_bonus = bonus.ranged if bonus else 0
-            for d in unit.oriented.attacks:
-                edge = edges[d]
-                if edge.melee:
-                    hit = self.melee(unit, d, edge.melee + melee_bonus, phase)
-                    if hit:
-                        hits.append(hit)
-                if edge.ranged:
-                    hits += self.fire(unit, unit.hex, d, edge.ranged + ranged_bonus, phase)
-                if edge.special:
+            units = self.state.units
+            sides = self.sides
+            own = sides.get(unit.hex, unit.army) if sides else unit.army
+            hq = unit.tile.kind is Kind.HQ
+            near = None
+            for d, melee, ranged, special in unit.oriented.strikes:
+                if melee:
+                    strength = melee + melee_bonus
+                    if strength > 0:
+                        if near is None:
+                            near = around(unit.hex)
+                        target = units.get(near[d])
+                        if (target is not None
+                                and (sides.get(target.hex, target.army) if sides else target.army) != own
+                                and not (hq and target.tile.kind is Kind.HQ)):
+                            hits.append(Hit(unit.hex, target.hex, strength, "melee", "", d))
+                if ranged:
+                    hits += self.fire(unit, unit.hex, d, ranged + ranged_bonus, phase)
+                if special:
+                    edge = unit.oriented.edges[d]
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edge, bonus, phase)
             return hits
@@ -369,18 +640,16 @@ class Fight:
 
     def strikes_of(self, unit: Unit, bonus: Bonus | None) -> list[Strike]:
         """The melee and ranged attacks of the unit's edges, each with the bonuses of its kind (3E MODULES)."""
-        edges = edges_of(unit)
         melee_bonus = bonus.melee if bonus else 0
         ranged_bonus = bonus.ranged if bonus else 0
         strikes = []
-        for d in unit.oriented.attacks:
-            edge = edges[d]
-            if edge.melee:
-                how = (f"melee {edge.melee}", *self.added(unit, "melee")) if self.tracing else ()
-                strikes.append(Strike(d, "melee", edge.melee, edge.melee + melee_bonus, how))
-            if edge.ranged:
-                how = (f"ranged {edge.ranged}", *self.added(unit, "ranged")) if self.tracing else ()
-                strikes.append(Strike(d, "ranged", edge.ranged, edge.ranged + ranged_bonus, how))
+        for d, melee, ranged, _ in unit.oriented.strikes:
+            if melee:
+                how = (f"melee {melee}", *self.added(unit, "melee")) if self.tracing else ()
+                strikes.append(Strike(d, "melee", melee, melee + melee_bonus, how))
+            if ranged:
+                how = (f"ranged {ranged}", *self.added(unit, "ranged")) if self.tracing else ()
+                strikes.append(Strike(d, "ranged", ranged, ranged + ranged_bonus, how))
         return strikes
 
     def melee(self, unit: Unit, d: Direction, strength: int, phase: int) -> Hit | None:
@@ -400,11 +669,14 @@ class Fight:
     def fire(self, unit: Unit, start: Hex, d: Direction, strength: int, phase: int) -> list[Hit]:
         """A ranged attack from ``start`` towards ``d``: it flies over friends and hits the first enemy on the
         line (3E RANGED ATTACK), unless an ability stops or turns it on the way (the point ``shot_meets``)."""
+        lines = self.board.lines.get(start)
+        if lines is None:
+            return []
         units = self.state.units
         sides = self.sides
-        own = sides.get(unit.hex, unit.army)
+        own = sides.get(unit.hex, unit.army) if sides else unit.army
         meets = self._shot_meets
-        for hex_ in self.board.line_of_fire(start, d):
+        for hex_ in lines[d]:
             for ability in meets:
                 fate = ability.shot_meets(self, unit, hex_, d, strength, phase)
                 if fate is not None:
@@ -415,7 +687,7 @@ class Fight:
             if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
                 return []
             note = ""
-            if target.oriented.edges[d.opposite].armor:
+            if target.oriented.shielded >> d & 1:
                 strength -= 1
                 note = "armor −1"
                 if self.tracing:
@@ -428,6 +700,16 @@ class Fight:
     def land(self, hits: list[Hit], phase: int | None, nets: frozenset[Hex], boni: dict[Hex, Bonus],
              removed: set[Hex]) -> None:
         units = self.state.units
+        damage: dict[Hex, int] = {}
+        if not (self.tracing or self._reactions or self._hq_wounds or self._after_damage
+                or (self.has_medics if boni is self.boni else _has_medics(boni))):
+            # The common case, kept fast: every hit lands as it is; the attacks are grouped only if a family asks.
+            for hit in hits:
+                target = hit.target
+                damage[target] = damage.get(target, 0) + hit.wounds
+            self._landed, self._attacks, self.absorbed = hits, None, set()
+            self.mark(damage, phase, boni, removed)
+            return
         for ability in self._reactions:
             hits = hits + ability.reactions(self, phase, hits)
         attacks: dict[Attack, list[Hit]] = {}
@@ -438,25 +720,33 @@ class Fight:
                       else _name(units, hit.source, hit.kind))
                 self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
                               f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
-        absorbed = self.medics(attacks, phase, nets, boni, removed) if _has_medics(boni) else set()
+        absorbed = (self.medics(attacks, phase, nets, boni, removed)
+                    if (self.has_medics if boni is self.boni else _has_medics(boni)) else set())
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
-        damage: dict[Hex, int] = {}
         for key, group in attacks.items():
             if key not in absorbed:
-                damage[key[1]] = damage.get(key[1], 0) + sum(h.wounds for h in group)
+                target = key[1]
+                for hit in group:
+                    damage[target] = damage.get(target, 0) + hit.wounds
         if self._hq_wounds:
             for hex_ in [h for h in damage if units[h].is_hq]:
                 landing = [hit for key, group in attacks.items() if key[1] == hex_ and key not in absorbed
                            for hit in group]
                 if any(family.hq_wounds(self, phase, hex_, landing) for family in self._hq_wounds):
                     del damage[hex_]
+        self.mark(damage, phase, boni, removed)
+
+    def mark(self, damage: dict[Hex, int], phase: int | None, boni: dict[Hex, Bonus], removed: set[Hex]) -> None:
+        """The wounds of a phase marked (3E TOUGHNESS; HQ damage, 3E BATTLE), the families' consequences, the
+        dead and the exploded leaving the board."""
+        units = self.state.units
         for hex_, wounds in damage.items():
-            unit = units[hex_]
             if hex_ in removed:
                 continue  # an exploded unit leaves the board whatever hits it
-            if unit.is_hq:
+            unit = units[hex_]
+            if unit.tile.kind is Kind.HQ:
                 hp = max(0, unit.health - wounds)
-                units[hex_] = replace(unit, hp=hp)
+                units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
                     self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
                 if hp == 0:
@@ -472,15 +762,19 @@ class Fight:
                     if self.tracing:
                         self.note(phase, "death", f"{unit.tile.key} on {hex_} dies", "3E TOUGHNESS")
                 else:
-                    units[hex_] = replace(unit, wounds=total)
+                    units[hex_] = unit.marked(total, unit.hp)
                     if self.tracing:
                         self.note(phase, "wound", f"{unit.tile.key} on {hex_} has {total} wound{'s' if total > 1 else ''}",
                                   "3E TOUGHNESS")
         for ability in self._after_damage:
             ability.after_damage(self, phase, damage, removed)
+        used = self.state.used
         for hex_ in removed:
-            units.pop(hex_, None)
-            self.state.used.pop(hex_, None)
+            left = units.pop(hex_, None)
+            used.pop(hex_, None)
+            if left is not None and (left.oriented.nets or left.tile.module is not None):
+                self.stale = True
+        self.gone |= removed
 
     def medics(self, attacks: dict[Attack, list[Hit]], phase: int | None, nets: frozenset[Hex],
                boni: dict[Hex, Bonus], removed: set[Hex]) -> set[Attack]:
@@ -495,6 +789,12 @@ class Fight:
         RULINGS 35).
         """
         units = self.state.units
+        for _, target in attacks:
+            bonus = boni.get(target)
+            if bonus is not None and bonus.medics:
+                break
+        else:
+            return set()  # no unit struck has a Medic linked to it
         hit = {target for (_, target) in attacks}
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:
@@ -677,9 +977,21 @@ def _explore(run: Callable[[_Script], Outcome]) -> Node:
     return node(())
 
 
+def replayed(position: Position, *, trace: bool = False) -> Node:
+    """The tree of :func:`battle_tree` made the plain way, kept to check the fast one against (the property tests):
+    every line of choices replayed from the start of the battle, the position read afresh whenever units leave."""
+
+    def run(script: _Script) -> Outcome:
+        fight = Fight(position, script, trace)
+        fight.steady = False  # read the position afresh after every removal (no Fight.forget)
+        return fight.run()
+
+    return _explore(run)
+
+
 def battle_tree(position: Position, *, trace: bool = False) -> Node:
     """The battle as a tree of the players' choices, each leaf one end state."""
-    return _explore(lambda script: Fight(position, script, trace).run())
+    return _absolute(_grown(position, trace), ())
 
 
 def leaves(node: Node) -> Iterable[Outcome]:
@@ -691,14 +1003,167 @@ def leaves(node: Node) -> Iterable[Outcome]:
 
 
 def resolve(position: Position, *, trace: bool = False) -> tuple[Outcome, ...]:
-    """Every distinct end state of a battle on ``position`` (one when nobody has a choice)."""
-    tree = battle_tree(position, trace=trace)
-    if isinstance(tree, Leaf):
-        return (tree.outcome,)
+    """Every distinct end state of a battle on ``position`` (one when nobody has a choice), each with the first
+    choices (in the order of :func:`battle_tree`) that lead to it."""
+    try:  # most battles ask nobody anything: play them straight through
+        return (Fight(position, _Script(()), trace).run(),)
+    except _NeedChoice:
+        pass
     distinct: dict[tuple, Outcome] = {}
-    for outcome in leaves(tree):
-        distinct.setdefault(outcome.key, outcome)
+    seen: set[int] = set()
+
+    def walk(node: _Grown, prefix: tuple[str, ...]) -> None:
+        if id(node) in seen:
+            return  # a state met before by other choices: its end states are all known, with earlier choices
+        seen.add(id(node))
+        if isinstance(node, _Made):
+            walk(node.then, prefix + node.made)
+        elif isinstance(node, Leaf):
+            if node.outcome.key not in distinct:
+                distinct[node.outcome.key] = replace(node.outcome, choices=prefix + node.outcome.choices)
+        else:
+            for _, branch in node.branches:
+                walk(branch, prefix)
+
+    walk(_grown(position, trace), ())
     return tuple(distinct.values())
+
+
+# --- the tree of choices, grown step by step ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Made:
+    """Choices made in one step (relative to the step's start), then what follows."""
+
+    made: tuple[str, ...]
+    then: _Grown
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """A :class:`Choice` in the tree as grown."""
+
+    army: str
+    question: str
+    branches: tuple[tuple[str, _Grown], ...]
+
+
+#: The tree as grown: choices relative to where they are made, identical states shared.
+_Grown = _Choice | Leaf | _Made
+
+
+def _grown(position: Position, trace: bool) -> _Grown:
+    """The battle's choices, each explored from the state where it falls (a copy of the fight at the start of the
+    step that asks it: one unit's action, a phase's landing), not by replaying the battle from its start; fights
+    that reach the same state by different choices go on as one (:meth:`Fight.key`), at every phase's end.
+
+    Leaves and choices are relative: an outcome's ``choices`` and a :class:`_Made` hold what was chosen since
+    the step they start at (:func:`_absolute` puts the whole lines back)."""
+    merged: dict[tuple, _Grown] = {}
+    careful = False  # every step on a copy (after a step thought choice-free asked one)
+    branched = False
+
+    def from_(base: Fight, answers: tuple[int, ...]) -> _Grown:
+        nonlocal branched
+        closing = base.cursor == "close"
+        copied = careful or bool(answers) or base.may_choose()
+        if copied:
+            fight = base.fork(answers)
+        else:
+            fight = base
+            fight.oracle = _Script(())  # what this step chooses, apart from the steps before
+        try:
+            outcome = fight.step()
+        except _NeedChoice as need:
+            if not copied:
+                raise _Unforeseen() from None
+            branched = True  # from now on fights at a phase's end may meet
+            return _Choice(need.army, need.question,
+                          tuple((label, from_(base, answers + (i,))) for i, label in enumerate(need.options)))
+        if outcome is not None:
+            return Leaf(outcome)
+        made = tuple(fight.oracle.made)
+        if closing and branched:  # a phase has ended: merge the fights that reached the same state
+            key = fight.key()
+            then = merged.get(key)
+            if then is None:
+                then = merged[key] = from_(fight, ())
+        else:
+            then = from_(fight, ())
+        return _Made(made, then) if made else then
+
+    try:
+        return from_(Fight(position, _Script(()), trace), ())
+    except _Unforeseen:
+        merged.clear()
+        careful, branched = True, False
+        return from_(Fight(position, _Script(()), trace), ())
+
+
+class _Unforeseen(Exception):
+    """A step that :meth:`Fight.may_choose` thought choice-free asked a choice (played without a copy)."""
+
+
+def _absolute(node: _Grown, prefix: tuple[str, ...]) -> Node:
+    """The tree with every outcome's whole line of choices."""
+    if isinstance(node, _Made):
+        return _absolute(node.then, prefix + node.made)
+    if isinstance(node, Leaf):
+        return Leaf(replace(node.outcome, choices=prefix + node.outcome.choices)) if prefix else node
+    return Choice(node.army, node.question, tuple((label, _absolute(branch, prefix)) for label, branch in node.branches))
+
+
+def _copied(value: _T) -> _T:
+    """A copy of a family's bookkeeping: its dicts, lists and sets copied all the way down, values shared."""
+    if isinstance(value, dict):
+        return cast(_T, {k: _copied(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return cast(_T, [_copied(v) for v in value])
+    if isinstance(value, set):
+        return cast(_T, {_copied(v) for v in value})
+    return value
+
+
+_T = TypeVar("_T")
+
+
+def _frozen(value: object) -> object:
+    """A hashable image of ``value`` for :meth:`Fight.key`: containers by content (a dict in its order), bonuses
+    and hits by their fields; anything else unhashable by identity (never merged)."""
+    if isinstance(value, dict):
+        return ("dict", tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_frozen(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", frozenset(_frozen(v) for v in value))
+    if isinstance(value, tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, Bonus):
+        return ("bonus", value.melee, value.ranged, value.initiative, value.extra_actions, value.toughness,
+                tuple(value.medics), tuple(value.quartermasters))
+    if isinstance(value, Hit):
+        return ("hit", value.source, value.target, value.wounds, value.kind, value.note, value.direction)
+    try:
+        hash(value)
+    except TypeError:
+        return _Identity(value)
+    return value
+
+
+class _Identity:
+    """An unhashable value in a key, equal only to itself (and kept alive with the key, so its id is its own)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.value is self.value
 
 
 def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tuple[tuple[tuple[str, ...], Position], ...]:

@@ -100,6 +100,8 @@ def netted(units: Units, sides: Sides = NO_TAKEOVERS) -> frozenset[Hex]:
     for source, targets in aims.items():
         for target in targets:
             attackers.setdefault(target, set()).add(source)
+    if attackers.keys().isdisjoint(aims):
+        return frozenset(attackers)  # no Net Fighter is netted: each is free and nets every unit it aims at
     void: set[tuple[Hex, Hex]] = set()
     free: set[Hex] = set()
     caught: set[Hex] = set()
@@ -195,6 +197,39 @@ _CONTROL_EFFECTS = frozenset({"take-over-enemy-modules", "control-takeover"})
 #: Module effects that work between battles, not on a unit's fighting (the turn rules read them).
 _TURN_EFFECTS = frozenset({"grant-mobility", "grant-move-and-rotate", "double-move"})
 
+#: THE table of module effects (3E MODULES; RULINGS 5-8, 13, 39): the :class:`Bonus` fields each effect adds to on
+#: a linked unit. ``extra_actions`` adds one action per link, ``medics`` and ``quartermasters`` list the module's
+#: hex, every other field adds the effect's value. Effects with no field act elsewhere: control (takeovers,
+#: :func:`captured_modules`), the Motherland's matrix (a family's links, RULINGS 38), the turn effects. Both
+#: :func:`bonuses` and the judge's trace (:func:`solver.explain.sources`) read it through :func:`effect_fields`.
+EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
+    "melee-bonus": ("melee",),
+    "ranged-bonus": ("ranged",),
+    "initiative-bonus": ("initiative",),
+    "melee-and-ranged-bonus": ("melee", "ranged"),
+    "melee-and-initiative-bonus": ("melee", "initiative"),  # Symbiont Gamma: never ranged (RULINGS 39)
+    "strength-and-initiative-bonus": ("melee", "initiative"),  # the Boss: ranged only with boss-ranged (RULINGS 13)
+    "extra-initiative": ("extra_actions",),
+    "toughness-bonus": ("toughness",),
+    "medic": ("medics",),
+    "melee-counts-as-ranged": ("quartermasters",),
+    **{kind: () for kind in _CONTROL_EFFECTS | _TURN_EFFECTS | {"matrix"}},
+}
+
+#: The fields of :class:`Bonus` that hold numbers (the others list module hexes).
+NUMBER_FIELDS = ("melee", "ranged", "initiative", "toughness", "extra_actions")
+
+
+def effect_fields(kind: str, rules: RuleSet = DEFAULT_RULES) -> tuple[str, ...]:
+    """The :class:`Bonus` fields a module effect adds to (:data:`EFFECT_FIELDS`), the rule options applied: the
+    Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13)."""
+    fields = EFFECT_FIELDS.get(kind)
+    if fields is None:
+        raise RuleNotImplemented(f"module effect {kind!r}")
+    if kind == "strength-and-initiative-bonus" and rules.enabled("boss-ranged"):
+        return fields + ("ranged",)
+    return fields
+
 
 def captured_modules(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS) -> dict[Hex, Unit]:
     """Enemy modules a free Scoper takes over, each with the Scoper that holds it (RULINGS 8; ES/PL Scoper).
@@ -230,21 +265,26 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
     not plain (a long-distance module's, RULINGS 54; a Spy's; the Motherland's) are the families' at the point
     ``links``; ``ground``: the foundations.
     """
-    taken = captured_modules(units, nets, sides)
-    found = []
+    modules = []
+    scoper = False
     for hex_, unit in units.items():
         module = unit.tile.module
-        if module is None or hex_ in nets:
-            continue
+        if module is not None and hex_ not in nets:
+            modules.append((hex_, unit, module))
+            scoper = scoper or module.type == "take-over-enemy-modules"
+    taken = captured_modules(units, nets, sides) if scoper else {}
+    found = []
+    for hex_, unit, module in modules:
         if module.reach not in (None, 1):
             continue  # a long-distance module links through its family (solver/abilities/long_links.py)
         holder = taken.get(hex_, unit)
-        works_for = sides.get(holder.hex, holder.army)
+        works_for = sides.get(holder.hex, holder.army) if sides else holder.army
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
         for d in unit.oriented.links:
             other = units.get(near[d])
-            if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
+            if other is not None and ((sides.get(other.hex, other.army) if sides else other.army) != works_for) \
+                    == wanted_enemy:
                 found.append((unit, other, holder))
     for family in (points or points_on(units.values())).links:
         found = family.links(units, nets, sides, ground, found)
@@ -268,48 +308,55 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
+    boss = None
     for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
-        effect = link_effect(module_unit)
-        kind = effect.type
-        if kind in _TURN_EFFECTS:
+        effect = module_unit.tile.module
+        assert effect is not None  # only units with a module effect link
+        if boss is None:
+            boss = rules.enabled("boss-ranged")
+        adds = _INCREMENTS.get((effect.type, effect.value, boss))
+        if adds is None:
+            adds = _increments(effect, rules, module_unit)
+        if adds is _TURN:
             continue
         bonus = result.get(target.hex)
         if bonus is None:
             bonus = result[target.hex] = Bonus()
-        value = effect.value or 0
-        source = module_unit.hex
-        if kind == "melee-bonus":
-            bonus.melee += value
-        elif kind == "ranged-bonus":
-            bonus.ranged += value
-        elif kind == "initiative-bonus":
-            bonus.initiative += value
-        elif kind == "melee-and-ranged-bonus":
-            bonus.melee += value
-            bonus.ranged += value
-        elif kind == "melee-and-initiative-bonus":  # Symbiont Gamma: never ranged (RULINGS 39)
-            bonus.melee += value
-            bonus.initiative += value
-        elif kind == "strength-and-initiative-bonus":  # the Boss: ranged only with boss-ranged (RULINGS 13)
-            bonus.melee += value
-            bonus.initiative += value
-            if rules.enabled("boss-ranged"):
-                bonus.ranged += value
-        elif kind == "extra-initiative":
-            bonus.extra_actions += 1
-        elif kind == "toughness-bonus":
-            bonus.toughness += value
-        elif kind == "medic":
-            bonus.medics.append(source)
-        elif kind == "melee-counts-as-ranged":
-            bonus.quartermasters.append(source)
-        elif kind in _CONTROL_EFFECTS or kind == "matrix":  # the Motherland is a family's links (RULINGS 38)
-            continue
-        else:
-            raise RuleNotImplemented(f"module effect {kind!r} ({module_unit.tile.key})")
+        melee, ranged, initiative, toughness, extra, listed = adds
+        if melee:
+            bonus.melee += melee
+        if ranged:
+            bonus.ranged += ranged
+        if initiative:
+            bonus.initiative += initiative
+        if toughness:
+            bonus.toughness += toughness
+        if extra:
+            bonus.extra_actions += extra
+        for name in listed:  # medics, quartermasters: the module's hex
+            getattr(bonus, name).append(module_unit.hex)
     return result
+
+
+#: What one link of an effect adds, by ``(type, value, boss-ranged)``: melee, ranged, initiative, toughness, extra
+#: actions and the listing fields, from :data:`EFFECT_FIELDS` (built on first use).
+_INCREMENTS: dict[tuple[str, int | None, bool], tuple] = {}
+_TURN: tuple = ()
+
+
+def _increments(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
+    try:
+        fields = effect_fields(effect.type, rules)
+    except RuleNotImplemented:
+        raise RuleNotImplemented(f"module effect {effect.type!r} ({module.tile.key})") from None
+    value = effect.value or 0
+    adds = _TURN if effect.type in _TURN_EFFECTS else (
+        *(value * fields.count(name) for name in ("melee", "ranged", "initiative", "toughness")),
+        fields.count("extra_actions"), tuple(name for name in fields if name not in NUMBER_FIELDS))
+    _INCREMENTS[effect.type, effect.value, rules.enabled("boss-ranged")] = adds
+    return adds
 
 
 # --- the whole reading ----------------------------------------------------------------------------------------

@@ -19,19 +19,6 @@ from .position import Unit
 from .hexes import Hex
 from .rules import RuleSet
 
-#: The strength and initiative fields a module effect adds to, with the value it adds (per unit of the effect).
-_FIELDS = {
-    "melee-bonus": ("melee",),
-    "ranged-bonus": ("ranged",),
-    "melee-and-ranged-bonus": ("melee", "ranged"),
-    "initiative-bonus": ("initiative",),
-    "melee-and-initiative-bonus": ("melee", "initiative"),
-    "strength-and-initiative-bonus": ("melee", "initiative"),
-    "toughness-bonus": ("toughness",),
-    "extra-initiative": ("extra_actions",),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Source:
     """One module's (or HQ's) contribution to one unit: ``field`` of :class:`Bonus`, the value, and who gives it."""
@@ -55,9 +42,9 @@ def sources(units: Units, nets: frozenset[Hex], rules: RuleSet, sides: Sides = e
         if target.hex == module.hex:
             continue  # an HQ's ability never affects the HQ itself (3E THE HQs)
         effect = effects.link_effect(module)
-        fields = _FIELDS.get(effect.type, ())
-        if effect.type == "strength-and-initiative-bonus" and rules.enabled("boss-ranged"):
-            fields = fields + ("ranged",)
+        # the module-effect table the battle's bonuses use (effects.EFFECT_FIELDS); the Medics and Quartermasters
+        # listed there are told as their own events, not as bonuses
+        fields = [name for name in effects.effect_fields(effect.type, rules) if name in effects.NUMBER_FIELDS]
         giver = f"{module.tile.key} on {module.hex}"
         if holder is not module:
             giver += f" (held by the {holder.tile.title} on {holder.hex})"
@@ -82,7 +69,7 @@ def agrees(found: dict[Hex, list[Source]], bonuses: dict[Hex, Bonus]) -> bool:
     """Whether the sources add up to the bonuses the battle uses, for every unit (the property tests' check)."""
     for hex_ in set(found) | set(bonuses):
         bonus = bonuses.get(hex_) or Bonus()
-        for name in ("melee", "ranged", "initiative", "toughness", "extra_actions"):
+        for name in effects.NUMBER_FIELDS:
             if total(found, hex_, name) != getattr(bonus, name):
                 return False
     return True

@@ -222,6 +222,12 @@ class Board:
         """The hexes a shot from ``hex_`` towards ``direction`` crosses, nearest first (RULINGS 15)."""
         return self._lines.get((hex_, direction), ())
 
+    @cached_property
+    def lines(self) -> dict[Hex, tuple[tuple[Hex, ...], ...]]:
+        """The six lines of fire of every hex, indexed by direction: ``board.lines[hex_][d]`` (the battle's table;
+        one lookup keyed by a hex, not by a hex and a direction)."""
+        return {hex_: tuple(self._lines[hex_, d] for d in DIRECTIONS) for hex_ in self.hexes}
+
     def rotated(self, steps: int = 1) -> Board:
         if self.shape in ("standard", "extended"):
             return self

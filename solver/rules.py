@@ -11,6 +11,7 @@ read options only through :meth:`RuleSet.option`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 EDITIONS = ("3.0", "2.0")
@@ -245,6 +246,15 @@ OPTIONS: tuple[RuleOption, ...] = (
 _BY_NAME = {option.name: option for option in OPTIONS}
 
 
+@lru_cache(maxsize=4096)
+def _option(rules: RuleSet, name: str) -> str:
+    """The value of option ``name`` under ``rules`` (asked in every battle's loop: kept once worked out)."""
+    for key, value in rules.overrides:
+        if key == name:
+            return value
+    return rule_option(name).default_for(rules.edition)
+
+
 def rule_option(name: str) -> RuleOption:
     try:
         return _BY_NAME[name]
@@ -260,10 +270,7 @@ class RuleSet:
     overrides: frozenset[tuple[str, str]] = field(default_factory=frozenset)
 
     def option(self, name: str) -> str:
-        for key, value in self.overrides:
-            if key == name:
-                return value
-        return rule_option(name).default_for(self.edition)
+        return _option(self, name)
 
     def enabled(self, name: str) -> bool:
         return self.option(name) == "yes"

@@ -184,12 +184,20 @@ class Oriented:
     links: tuple[Direction, ...]
     #: The directions with an attack icon (melee, ranged or a special such as a Gauss beam).
     attacks: tuple[Direction, ...]
+    #: The battle's table of the same: ``(direction, melee, ranged, has a special icon)`` per attack direction, so
+    #: the loop reads plain integers instead of Edge values (issue 15).
+    strikes: tuple[tuple[Direction, int, int, bool], ...] = ()
+    #: Armor as a bitmask of the directions a shot travels in when it meets an armored edge (bit ``d`` is set when
+    #: the edge facing ``(d + 3) mod 6`` has armor): ``shielded >> d & 1``.
+    shielded: int = 0
 
     @classmethod
     def of(cls, tile: Tile, facing: Direction) -> Oriented:
         edges = tuple(tile.edge(d - facing) for d in Direction)
+        attacks = tuple(d for d in Direction if edges[d].melee or edges[d].ranged or edges[d].special)
         return cls(edges, tuple(d for d in Direction if edges[d].net), tuple(d for d in Direction if edges[d].link),
-                   tuple(d for d in Direction if edges[d].melee or edges[d].ranged or edges[d].special))
+                   attacks, tuple((d, edges[d].melee, edges[d].ranged, bool(edges[d].special)) for d in attacks),
+                   sum(1 << d for d in Direction if edges[(d + 3) % 6].armor))
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,10 @@ may not be placed, moved or pushed onto a hex (Closed terrain, Jungle, a Tight B
 names the hexes a full board does not need (Closed and Fatal terrain), ``pushed(position, source, dest)`` reacts
 to a push (a Rocky Hill); these three are asked only when the position has terrain.
 
+A family keeps what it must remember during one battle in ``fight.memo`` (under its own key, as dicts, lists and
+sets of plain values), nowhere else: a battle with choices goes on from copies of the fight where a choice falls
+(:meth:`solver.battle.Fight.fork` copies the memo) and merges fights whose states, memo included, are equal.
+
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
 the board (or in a hand) carries one of its triggers, or, between battles, when the position states one of its
 ``position_features`` (the Duel board is no tile: its family is present where the position has ``terminals`` or
@@ -78,7 +82,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..fight import Hit, Strike
 from ..hexes import Direction, Hex
-from ..tiles import Edge, Tile
+from ..tiles import Edge, Kind, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     from ..actions import Spent
@@ -268,7 +272,7 @@ def features_of(position: Position) -> frozenset[str]:
     every non-empty field of the position a family names (``terminals``, ``energy``, ``teams``, ...), and
     ``multiplayer`` (three or more HQs on the board) and ``score`` (the score mode)."""
     found = {name for name in _field_features() if getattr(position, name)}
-    if sum(1 for u in position.units if u.is_hq) >= 3:
+    if sum(1 for u in position.units if u.tile.kind is Kind.HQ) >= 3:
         found.add("multiplayer")
     if position.mode == "score":
         found.add("score")
@@ -343,6 +347,11 @@ def _points_with(tiles: frozenset[Tile], features: frozenset[str], extra: tuple[
     added = tuple(f() for f in extra if f not in have)
     every = sorted(carried + added, key=lambda a: (a.order, type(a).__module__, type(a).__name__))
     return Points(tuple(every))
+
+
+def position_families() -> tuple[type[Ability], ...]:
+    """The families that may be present by the position itself rather than a tile (they define ``present_in``)."""
+    return _position_families()
 
 
 def points_for(position: Position) -> Points:

@@ -72,7 +72,7 @@ def follow(fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, phase: 
     if not out:
         return None
     redirector = fight.units[hex_]
-    paths = fight.scratch.setdefault("redirect", [])
+    paths = fight.memo.setdefault("redirect", [])
     assert isinstance(paths, list)
     outer = not paths
     if outer:
@@ -103,8 +103,8 @@ def netted_now(fight: Fight, phase: int | None) -> frozenset[Hex]:
     """The netted hexes in this phase, as read at its start: no unit leaves the board before its hits land, so
     the reading holds until then (shared with the families that must know it between, e.g. the Trap)."""
     key = ("nets", phase)
-    nets = fight.scratch.get(key)
+    nets = fight.memo.get(key)
     if nets is None:
-        nets = fight.scratch[key] = effects.netted(fight.units, fight.sides)
+        nets = fight.memo[key] = effects.netted(fight.units, fight.sides)
     assert isinstance(nets, frozenset)
     return nets
