@@ -15,11 +15,13 @@ The folder is ``$NHEX_CACHE_DIR`` when set (an empty value turns the cache off),
 
 from __future__ import annotations
 
+import copyreg
 import os
 import pickle
 import sys
 import zlib
-from typing import TYPE_CHECKING, Callable, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 #: Bumped whenever what is stored changes shape.
-FORMAT = "2"
+FORMAT = "3"
 
 
 def _folder() -> str | None:
@@ -93,10 +95,21 @@ def _store(file: str, value: object) -> None:
                                              suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as stream:
-                pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler = pickle.Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler.dispatch_table = _DISPATCH
+                pickler.dump(value)
             os.replace(temporary, file)
         except BaseException:
             os.unlink(temporary)
             raise
     except OSError:
         pass  # no cache this time; the value is still right
+
+
+def _module(module: ModuleType) -> tuple[Callable[..., object], tuple[str]]:
+    return __import__, (module.__name__,)
+
+
+#: How values are pickled: as pickle does, and a module (a parser holds the ``re`` module it compiles with) by its
+#: name. A table of this pickler's own: the process's ``copyreg`` stays as it was.
+_DISPATCH: dict[type, Callable[[Any], Any]] = {**copyreg.dispatch_table, ModuleType: _module}

@@ -420,10 +420,15 @@ def _all_armies() -> dict[str, Army]:
 def _army_data(files: list[tuple[str, str]]) -> list[tuple[dict, list[dict]]]:
     """The army files read into plain values (a Tile pickles as a database lookup, so its fields are kept)."""
     data = []
+    # Equal edges are kept as one value, which the cache then stores (and a start reads back) once, not ~1,000 times.
+    shared: dict[Edge, Edge] = {}
     for file_name, text in files:
         army_ = parse_army(text, f"solver/armies/{file_name}")
         fields = {f.name: getattr(army_, f.name) for f in dataclasses.fields(Army) if f.name != "tiles"}
         tiles = [{f.name: getattr(t, f.name) for f in dataclasses.fields(Tile) if f.init} for t in army_.tiles]
+        for entry in tiles:
+            if entry["edges"] is not None:
+                entry["edges"] = tuple(shared.setdefault(edge, edge) for edge in entry["edges"])
         data.append((fields, tiles))
     return data
 

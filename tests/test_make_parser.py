@@ -60,3 +60,16 @@ def test_the_generated_parser_raises_lark_errors_where_lark_does(built: Lark):
         with pytest.raises(UnexpectedInput):
             built.parse(text)
     assert isinstance(built.parse("c3 moloch:hq\n"), Tree)
+
+
+def test_the_parser_read_back_from_the_cache_reads_each_file_as_the_one_built(tmp_path, monkeypatch):
+    """A start loads the parser pickled in the user's cache (solver/notation.py, solver/cache.py)."""
+    from solver import cache
+
+    monkeypatch.setenv("NHEX_CACHE_DIR", str(tmp_path))
+    built = cache.remembered("parser-test", ("one",), _position_parser.Lark_StandAlone)
+    again = cache.remembered("parser-test", ("one",), lambda: pytest.fail("built again instead of read back"))
+    assert again is not built
+    for path in FILES:
+        text = path.read_text(encoding="utf-8", errors="replace").removeprefix("\ufeff")
+        assert _read(again.parse, text) == _read(built.parse, text)
