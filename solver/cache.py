@@ -1,10 +1,13 @@
 """A per-user cache for what every start would otherwise rebuild: the parser tables and the army database.
 
 Both are pure functions of text shipped with nhex (a grammar, the army files), so each cached file is named by
-a hash of that text together with the versions that shape it (nhex's cache format, Python, Lark): a changed
-grammar or army file, or another checkout beside this one, simply gets its own file. The cache is an
-optimisation only: when it cannot be read or written (a read-only home, a full disk, a torn file) nhex builds
-the value again and carries on, exactly as without it.
+a checksum of that text together with the versions that shape it (nhex's cache format, Python): a changed
+grammar or army file, or another checkout beside this one, simply gets its own file. The checksum only names
+the file: a cached value is stored with the very text it was built from and used only when that text is today's
+text, so a clash of checksums costs a rebuild, never a wrong value. (zlib's checksums rather than hashlib's
+digests: importing hashlib costs every start a few milliseconds, issue 10.) The cache is an optimisation only:
+when it cannot be read or written (a read-only home, a full disk, a torn file) nhex builds the value again and
+carries on, exactly as without it.
 
 The folder is ``$NHEX_CACHE_DIR`` when set (an empty value turns the cache off), else
 ``$XDG_CACHE_HOME/nhex``, else ``~/.cache/nhex``.
@@ -12,74 +15,101 @@ The folder is ``$NHEX_CACHE_DIR`` when set (an empty value turns the cache off),
 
 from __future__ import annotations
 
-import hashlib
+import copyreg
 import os
 import pickle
 import sys
-from pathlib import Path
-from typing import Callable, TypeVar
+import zlib
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _T = TypeVar("_T")
 
 #: Bumped whenever what is stored changes shape.
-FORMAT = "1"
+FORMAT = "3"
+
+
+def _folder() -> str | None:
+    chosen = os.environ.get("NHEX_CACHE_DIR")
+    if chosen is not None:
+        return chosen or None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "nhex")
 
 
 def folder() -> Path | None:
     """The cache folder, or ``None`` when the user turned the cache off."""
-    chosen = os.environ.get("NHEX_CACHE_DIR")
-    if chosen is not None:
-        return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "nhex"
+    from pathlib import Path
+
+    where = _folder()
+    return None if where is None else Path(where)
 
 
 def key(*parts: str) -> str:
-    """A short hash of ``parts`` and the versions that shape a cached value."""
-    digest = hashlib.sha256()
-    for part in (FORMAT, sys.version, *parts):
-        digest.update(part.encode("utf-8"))
-        digest.update(b"\0")
-    return digest.hexdigest()[:24]
+    """A short checksum of ``parts`` and the versions that shape a cached value (it names a file, no more)."""
+    data = "\0".join((FORMAT, sys.version, *parts)).encode("utf-8", "surrogatepass")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+
+
+def _file(name: str, parts: tuple[str, ...]) -> str | None:
+    where = _folder()
+    return None if where is None else os.path.join(where, f"{name}-{key(*parts)}.cache")
 
 
 def path(name: str, *parts: str) -> Path | None:
     """Where the value named ``name`` built from ``parts`` is cached (``None``: no cache)."""
-    where = folder()
-    if where is None:
-        return None
-    return where / f"{name}-{key(*parts)}.cache"
+    from pathlib import Path
+
+    file = _file(name, parts)
+    return None if file is None else Path(file)
 
 
 def remembered(name: str, parts: tuple[str, ...], build: Callable[[], _T]) -> _T:
-    """``build()``, pickled once under a hash of ``parts`` and read back on every later start."""
-    file = path(name, *parts)
+    """``build()``, pickled once with ``parts`` and read back on every later start whose ``parts`` are the same."""
+    file = _file(name, parts)
     if file is not None:
         try:
             with open(file, "rb") as stream:
-                value: _T = pickle.load(stream)
+                stored = pickle.load(stream)
+            if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == parts:
+                value: _T = stored[1]
                 return value
         except Exception:  # missing, torn or from an incompatible version: build it again
             pass
     value = build()
     if file is not None:
-        _store(file, value)
+        _store(file, (parts, value))
     return value
 
 
-def _store(file: Path, value: object) -> None:
+def _store(file: str, value: object) -> None:
     """Write atomically (a temporary file renamed into place), so a parallel start never reads half a file."""
     import tempfile  # only when writing: a warm start does not pay for it
 
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=file.name, suffix=".tmp")
+        os.makedirs(os.path.dirname(file), exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(file), prefix=os.path.basename(file),
+                                             suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as stream:
-                pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler = pickle.Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler.dispatch_table = _DISPATCH
+                pickler.dump(value)
             os.replace(temporary, file)
         except BaseException:
             os.unlink(temporary)
             raise
     except OSError:
         pass  # no cache this time; the value is still right
+
+
+def _module(module: ModuleType) -> tuple[Callable[..., object], tuple[str]]:
+    return __import__, (module.__name__,)
+
+
+#: How values are pickled: as pickle does, and a module (a parser holds the ``re`` module it compiles with) by its
+#: name. A table of this pickler's own: the process's ``copyreg`` stays as it was.
+_DISPATCH: dict[type, Callable[[Any], Any]] = {**copyreg.dispatch_table, ModuleType: _module}

@@ -13,9 +13,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from lark import Token, Tree
+if TYPE_CHECKING:
+    from lark import Token, Tree
+else:  # the notation's generated parser (solver/make_parser.py) makes the tokens and trees read here
+    from ._position_parser import Token, Tree
 
-from . import cards
 from .errors import NotationError, RuleNotImplemented
 from .expansion import (COMPULSORY_FEATURES, PRIZE_NAMES, PRIZES_PER_UNIT, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES,
                         UNIQUE_PRIZES, VENOM_PER_ARMY, Location, TerrainElement, Turret, prize_order)
@@ -324,13 +326,19 @@ class AdditionsReader:
 
     # --- record lines (§10.7) -------------------------------------------------------------------------------
     def stmt_expect_winner(self, node: Tree[Token], *armies: Token) -> None:
+        from . import cards  # game records only: a position does not import it
+
         names = tuple(self.player_army(a) for a in armies)
         self.entries.append(cards.ExpectWinner(names, node.meta.line, self.location_of(node)))
 
     def stmt_expect_draw(self, node: Tree[Token]) -> None:
+        from . import cards
+
         self.entries.append(cards.ExpectDraw(node.meta.line, self.location_of(node)))
 
     def stmt_expect_score(self, node: Tree[Token], army: Token, value: Token) -> None:
+        from . import cards
+
         self.entries.append(cards.ExpectScore(self.player_army(army), self.count(value, "expect score", MAX_SCORE),
                                               node.meta.line, self.location_of(node)))
 

@@ -7,29 +7,37 @@ The grammars sit in the top-level ``grammar/`` folder of the checkout and are in
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
-from importlib import resources
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Tree
+if TYPE_CHECKING:  # Lark itself is imported only to build a parser (the notation's comes generated, make_parser)
+    from lark import Lark, Token, Tree
 
-_CHECKOUT = Path(__file__).resolve().parent.parent
+# Found by path, not through importlib.resources: its import alone costs every start several milliseconds (issue
+# 10), and nhex is installed as plain files (setuptools), never run from a zip.
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_CHECKOUT = os.path.dirname(_PACKAGE)
 
 
 @cache
 def grammar_text(name: str) -> str:
-    try:
-        return (resources.files("solver.grammar") / name).read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        return (_CHECKOUT / "grammar" / name).read_text(encoding="utf-8")
+    for folder in (os.path.join(_PACKAGE, "grammar"), os.path.join(_CHECKOUT, "grammar")):
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as stream:
+                return stream.read()
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(f"grammar {name} is neither in the installed package nor in the checkout")
 
 
 def lark_parser(name: str, **options: object) -> Lark:
     """The LALR parser of grammar ``name``, its tables kept in the user's cache (solver/cache.py) so that a
     start loads them instead of building them (about 50 ms a grammar)."""
+    from lark import Lark, __version__ as lark_version
+
     from . import cache
-    from lark import __version__ as lark_version
 
     text = grammar_text(name)
     file = cache.path(f"grammar-{name}", text, lark_version, repr(sorted(options.items())))
@@ -41,22 +49,26 @@ def lark_parser(name: str, **options: object) -> Lark:
     return Lark(text, parser="lalr", cache=str(file) if file is not None else False, **options)
 
 
+# Trees come from Lark's parsers (army files, terrain) and from the notation's generated one, each with its own
+# Token and Tree classes: a token is told from a tree as Lark's own code does, by being a string.
+
+
 def terminals(node: Tree[Token]) -> list[Token]:
     """The children of a grammar rule made of terminals only (lark types every child as a token or a tree)."""
-    children = [c for c in node.children if isinstance(c, Token)]
+    children: list[Token] = [c for c in node.children if isinstance(c, str)]
     assert len(children) == len(node.children), node
     return children
 
 
 def terminal(child: Tree[Token] | Token) -> Token:
     """A child that the grammar makes a terminal."""
-    assert isinstance(child, Token), child
+    assert isinstance(child, str), child
     return child
 
 
 def subtree(child: Tree[Token] | Token) -> Tree[Token]:
     """A child that the grammar makes a rule (a statement, a goal, an action), not a terminal."""
-    assert isinstance(child, Tree), child
+    assert not isinstance(child, str), child
     return child
 
 
@@ -68,9 +80,10 @@ def unquote(token: Token) -> str:
 
 def army_files() -> list[tuple[str, str]]:
     """``(file name, text)`` of every shipped army file, sorted by name."""
-    folder = resources.files("solver.armies")
-    return sorted(
-        (entry.name, entry.read_text(encoding="utf-8"))
-        for entry in folder.iterdir()
-        if entry.name.endswith(".army")
-    )
+    folder = os.path.join(_PACKAGE, "armies")
+    files = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".army"):
+            with open(os.path.join(folder, name), encoding="utf-8") as stream:
+                files.append((name, stream.read()))
+    return files

@@ -15,14 +15,16 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache, cached_property
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
+from functools import cache, cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 from .errors import NotationError
 from .hexes import Direction
 from .resources import army_files, lark_parser, subtree, terminals, unquote
+
+if TYPE_CHECKING:  # Lark is imported only when an army file is read, not when the database comes from the cache
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 
 class Kind(StrEnum):
@@ -218,6 +220,7 @@ class Army:
         return next(t for t in self.tiles if t.kind is Kind.HQ)
 
 
+@lru_cache(maxsize=4096)  # a position names the same few armies and tiles again and again (issue 15, reading)
 def normal_name(text: str) -> str:
     """Fold a name for lookup: case, ``_``/``-``/spaces and diacritics do not matter (NOTATION §1)."""
     text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
@@ -235,6 +238,8 @@ def _army_parser() -> Lark:
 
 def parse_army(text: str, source: str = "<army>") -> Army:
     """Read one army file; errors are :class:`NotationError` located in ``source``."""
+    from lark.exceptions import UnexpectedInput
+
     try:
         tree = _army_parser().parse(text)
     except UnexpectedInput as error:
@@ -262,7 +267,7 @@ class _ArmyReader:
         self.tiles: list[dict] = []
 
     def fail(self, message: str, node: Tree[Token] | Token) -> NotationError:
-        if isinstance(node, Token):  # a token made by hand has no place: 0, as in the notation reader
+        if isinstance(node, str):  # a token made by hand has no place: 0, as in the notation reader
             return NotationError(message, node.line or 0, node.column or 0, self.source)
         return NotationError(message, node.meta.line, node.meta.column, self.source)
 
@@ -347,9 +352,9 @@ class _ArmyReader:
 
     def stmt_edge(self, node: Tree[Token], *children: Tree[Token] | Token) -> None:
         tile_ = self.current(node)
-        directions = [Direction.parse(c) for c in children if isinstance(c, Token)]
+        directions = [Direction.parse(c) for c in children if isinstance(c, str)]
         fields: dict = {"special": set()}
-        for icon in (c for c in children if isinstance(c, Tree)):
+        for icon in (c for c in children if not isinstance(c, str)):
             icon_tokens = terminals(icon)
             name = normal_name(icon_tokens[0])
             strength = int(icon_tokens[1]) if len(icon_tokens) > 1 else None
@@ -423,10 +428,15 @@ def _all_armies() -> dict[str, Army]:
 def _army_data(files: list[tuple[str, str]]) -> list[tuple[dict, list[dict]]]:
     """The army files read into plain values (a Tile pickles as a database lookup, so its fields are kept)."""
     data = []
+    # Equal edges are kept as one value, which the cache then stores (and a start reads back) once, not ~1,000 times.
+    shared: dict[Edge, Edge] = {}
     for file_name, text in files:
         army_ = parse_army(text, f"solver/armies/{file_name}")
         fields = {f.name: getattr(army_, f.name) for f in dataclasses.fields(Army) if f.name != "tiles"}
         tiles = [{f.name: getattr(t, f.name) for f in dataclasses.fields(Tile) if f.init} for t in army_.tiles]
+        for entry in tiles:
+            if entry["edges"] is not None:
+                entry["edges"] = tuple(shared.setdefault(edge, edge) for edge in entry["edges"])
         data.append((fields, tiles))
     return data
 
@@ -482,6 +492,7 @@ def army(text: str) -> Army:
     return _all_armies()[army_name(text)]
 
 
+@lru_cache(maxsize=4096)  # only found tiles are remembered: an unknown name raises again each time
 def tile(key: str, default_army: str | None = None) -> Tile:
     """Look a tile up by ``army:name`` (or bare ``name`` with ``default_army``), aliases accepted."""
     if ":" in key:
