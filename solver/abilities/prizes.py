@@ -39,9 +39,7 @@ def has_mobility(unit: Unit) -> bool:
 
 
 class Prizes(Ability):
-    @classmethod
-    def present_in(cls, position: Position) -> bool:
-        return bool(position.held_prizes) or any(u.prizes for u in position.units)
+    position_features = frozenset({"held_prizes", "unit-prizes"})
 
     def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
         from ..effects import Bonus

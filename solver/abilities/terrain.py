@@ -43,7 +43,7 @@ from . import Ability
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
     from ..effects import Bonus
-    from ..position import Position, Unit
+    from ..position import Unit
 
 #: Wounds that kill any unit (a drowning): more than any toughness a unit can have.
 KILL = 99
@@ -80,10 +80,7 @@ def element_of(terrain: tuple[TerrainElement, ...], hex_: Hex) -> TerrainElement
 
 class Terrain(Ability):
     order = 50  # the ground acts before the tiles standing on it
-
-    @classmethod
-    def present_in(cls, position: Position) -> bool:
-        return bool(position.terrain) or bool(position.turrets)
+    position_features = frozenset({"terrain", "turrets"})
 
     # --- toughness (Fortress) ---
     def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
