@@ -174,7 +174,7 @@ class Fight:
         self.scratch: dict[object, object] = {}
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
-        #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
+        #: The attacks landing now, by (source, target, n), and those a Medic absorbed (read at after_damage).
         self.attacks: dict[Attack, list[Hit]] = {}
         self.absorbed: set[Attack] = set()
         #: Per-battle bookkeeping of the families, by family name (families themselves keep no state).
@@ -432,7 +432,7 @@ class Fight:
             hits = hits + ability.reactions(self, phase, hits)
         attacks: dict[Attack, list[Hit]] = {}
         for hit in hits:
-            attacks.setdefault((hit.source, hit.target), []).append(hit)
+            attacks.setdefault((hit.source, hit.target, hit.attack), []).append(hit)
             if self.tracing:
                 by = (f"the terrain ({hit.note})" if hit.kind in ("terrain", "drowning")
                       else _name(units, hit.source, hit.kind))
@@ -495,7 +495,7 @@ class Fight:
         RULINGS 35).
         """
         units = self.state.units
-        hit = {target for (_, target) in attacks}
+        hit = {key[1] for key in attacks}
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:
             return set()
@@ -509,7 +509,9 @@ class Fight:
         for owner in sorted({controller[m] for m, _ in pairs}):
             own = frozenset(m for m in usable if controller[m] == owner)
             options = _medic_options([p for p in pairs if controller[p[0]] == owner], own, boni)
-            labels = ["; ".join(_medic_use(units, m, k, d) for m, k, d in option) for option in options]
+            options = _distinct(options, attacks)
+            labels = ["; ".join(_medic_use(units, m, k, d, attacks[k][0].kind) for m, k, d in option)
+                      for option in options]
             chosen = options[self.oracle.choose(owner, "Medics", labels)]
             for medic, key, discarded in chosen:
                 absorbed.add(key)
@@ -561,8 +563,23 @@ def _has_medics(boni: dict[Hex, Bonus]) -> bool:
 
 
 def _attack_order(key: Attack) -> tuple:
-    source, target = key
-    return (source is not None, source or target, target)
+    source, target, n = key
+    return (source is not None, source or target, target, n)
+
+
+def _distinct(options: list[tuple[tuple[Hex, Attack, Hex], ...]],
+              attacks: dict[Attack, list[Hit]]) -> list[tuple[tuple[Hex, Attack, Hex], ...]]:
+    """The options with different effects: absorbing one or the other of two like attacks of one source on one
+    target (two venom markers) is the same choice."""
+    seen: set[tuple] = set()
+    kept = []
+    for option in options:
+        effect = tuple(sorted((m, _attack_order(k)[:3], tuple((h.kind, h.wounds) for h in attacks[k]), d)
+                              for m, k, d in option))
+        if effect not in seen:
+            seen.add(effect)
+            kept.append(option)
+    return kept
 
 
 def _medic_options(pairs: list[tuple[Hex, Attack]], own: frozenset[Hex],
@@ -645,9 +662,9 @@ def _chain_ends(medic: Hex, free: frozenset[Hex] | set[Hex], boni: dict[Hex, Bon
     return ends
 
 
-def _medic_use(units: dict[Hex, Unit], medic: Hex, key: Attack, discarded: Hex) -> str:
+def _medic_use(units: dict[Hex, Unit], medic: Hex, key: Attack, discarded: Hex, kind: str = "instant") -> str:
     by = f" (the Medic on {discarded} is discarded)" if discarded != medic else ""
-    return f"Medic on {medic} absorbs {_name(units, key[0])} → {_name(units, key[1])}{by}"
+    return f"Medic on {medic} absorbs {_name(units, key[0], kind)} → {_name(units, key[1])}{by}"
 
 
 def _medics_of(boni: dict[Hex, Bonus], hex_: Hex) -> list[Hex]:
