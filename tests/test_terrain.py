@@ -360,13 +360,13 @@ def test_an_instant_tile_does_nothing_in_thick_forest_or_a_hidden_bunker():
 # --- rotation invariance -----------------------------------------------------------------------------------------
 
 HEXES = sorted(STANDARD.hexes)
-BATTLE_FEATURES = [(t, f) for t, fs in TERRAIN_FEATURES.items() for f in fs
-                   if f not in ("watchtower", "turrets")]
+BATTLE_FEATURES = [(t, f) for t, fs in TERRAIN_FEATURES.items() for f in fs if f != "turrets"]
 
 
 @st.composite
 def terrain_positions(draw: st.DrawFn) -> Position:
-    """Terrain elements with battle features, and units of two base armies on the hexes a unit may stand on."""
+    """Terrain elements with battle features, and units of two armies (New York's Shotgun and Rocket among them,
+    for the Watchtower) on the hexes a unit may stand on."""
     hexes = draw(st.lists(st.sampled_from(HEXES), min_size=4, max_size=12, unique=True))
     cut = draw(st.integers(1, len(hexes) - 2))
     terrain, free = [], hexes[cut:]
@@ -383,7 +383,7 @@ def terrain_positions(draw: st.DrawFn) -> Position:
     closed = {x for e in terrain if "closed" in e.features or "fatal" in e.features for x in e.hexes}
     standing = [x for x in HEXES if x not in closed]
     chosen = draw(st.lists(st.sampled_from(standing), min_size=2, max_size=8, unique=True))
-    sides = [army("moloch"), army("hegemony")]
+    sides = [army(draw(st.sampled_from(("moloch", "new-york")))), army("hegemony")]
     units, used = [], {}
     for i, hex_ in enumerate(chosen):
         side = sides[i % 2]
