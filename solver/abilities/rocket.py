@@ -46,7 +46,8 @@ class Rocket(Ability):
         chooses = rule is not None and fight.rules.option("watchtower-specials") == "choose"
         # the paths are looked along with nothing kept (a Warehouse records the wounds of a shot it stops), then
         # the chosen one is flown for real
-        results = dry(fight, lambda: reachable(fight, unit, direction, phase, through_enemies=chooses))
+        look = lambda: reachable(fight, unit, direction, phase, through_enemies=chooses)  # noqa: E731
+        results = dry(fight, look) if fight.points.shot_meets else look()
         keys = sorted(results, key=lambda k: (k is None, str(k)))
         if not keys:
             return []

@@ -96,7 +96,8 @@ def aim(fight: Fight, shooter: Unit, direction: Direction, phase: int, strength_
     on the line (and the hex where a family stops the shot, when something is there); ``strength_at(distance)``
     is the shot's strength at that many hexes (the Shotgun's falls off). Armor works normally."""
     line = list(fight.board.line_of_fire(shooter.hex, direction))
-    options = dry(fight, lambda: _targets(fight, shooter, direction, phase, strength_at, line))
+    look = lambda: _targets(fight, shooter, direction, phase, strength_at, line)  # noqa: E731
+    options = dry(fight, look) if fight.points.shot_meets else look()
     if not options:
         return []
     labels = []
