@@ -33,7 +33,7 @@ from .effects import Bonus, edges_of
 from .errors import RuleNotImplemented
 from .features import refuse
 from .fight import Attack, Event, Hit, Strike
-from .hexes import DIRECTIONS, Direction, Hex, around
+from .hexes import Direction, Hex, around
 from .position import Position, Unit
 from .tiles import Kind
 from .rules import RuleSet
@@ -187,8 +187,7 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     units = position.units
     # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
-    key = (frozenset([u.tile.key for u in units]), abilities.features_of(position),
-           tuple(f for f in abilities.position_families() if f.present_in(position)))
+    key = (frozenset([u.tile.key for u in units]), abilities.features_of(position))
     plan = _PLANS.get(key)
     if plan is None:
         if len(_PLANS) >= 4096:
@@ -262,7 +261,7 @@ class Fight:
         self.removed: set[Hex] = set()
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
-        #: The attacks landing now, by (source, target), and those a Medic absorbed (read at after_damage).
+        #: The attacks landing now, by (source, target, n), and those a Medic absorbed (read at after_damage).
         self._attacks: dict[Attack, list[Hit]] | None = {}
         self._landed: list[Hit] = []
         self.absorbed: set[Attack] = set()
@@ -303,23 +302,18 @@ class Fight:
 
     @property
     def attacks(self) -> dict[Attack, list[Hit]]:
-        """The attacks that landed last, by (source, target) (read at ``after_damage``: venom asks who really
+        """The attacks that landed last, by (source, target, n) (read at ``after_damage``: venom asks who really
         wounded); grouped when first asked where the loop had no need to."""
         if self._attacks is None:
             grouped: dict[Attack, list[Hit]] = {}
             for hit in self._landed:
-                grouped.setdefault((hit.source, hit.target), []).append(hit)
+                grouped.setdefault((hit.source, hit.target, hit.attack), []).append(hit)
             self._attacks = grouped
         return self._attacks
 
     @attacks.setter
     def attacks(self, attacks: dict[Attack, list[Hit]]) -> None:
         self._attacks = attacks
-
-    @property
-    def scratch(self) -> dict[object, object]:
-        """The former name of :attr:`memo` (one dict: the families' per-battle bookkeeping)."""
-        return self.memo
 
     def side(self, unit: Unit) -> str:
         """Who controls the unit now (a takeover moves control; RULINGS 17)."""
@@ -714,7 +708,7 @@ class Fight:
             hits = hits + ability.reactions(self, phase, hits)
         attacks: dict[Attack, list[Hit]] = {}
         for hit in hits:
-            attacks.setdefault((hit.source, hit.target), []).append(hit)
+            attacks.setdefault((hit.source, hit.target, hit.attack), []).append(hit)
             if self.tracing:
                 by = (f"the terrain ({hit.note})" if hit.kind in ("terrain", "drowning")
                       else _name(units, hit.source, hit.kind))
@@ -789,19 +783,14 @@ class Fight:
         RULINGS 35).
         """
         units = self.state.units
-        for _, target in attacks:
-            bonus = boni.get(target)
-            if bonus is not None and bonus.medics:
-                break
-        else:
+        hit = {key[1] for key in attacks}
+        if not any((bonus := boni.get(target)) is not None and bonus.medics for target in hit):
             return set()  # no unit struck has a Medic linked to it
-        hit = {target for (_, target) in attacks}
         usable = {m for b in boni.values() for m in b.medics if m not in nets and m not in hit and m not in removed}
         if not usable:
             return set()
         captured = effects.captured_modules(units, nets, self.allies)
         controller = {m: effects.side_of(units[m], captured, self.allies) for m in usable}
-        harm = {m: effects.side_of(units[m], captured, self.sides) for m in usable}
         pairs = [(medic, key) for medic in sorted(usable) for key in sorted(attacks, key=_attack_order)
                  if medic in _medics_of(boni, key[1]) and key[1] not in removed and self.absorbable(key, attacks)
                  and self.attacker_side(key, attacks) != self.side(units[key[1]])]
@@ -809,7 +798,9 @@ class Fight:
         for owner in sorted({controller[m] for m, _ in pairs}):
             own = frozenset(m for m in usable if controller[m] == owner)
             options = _medic_options([p for p in pairs if controller[p[0]] == owner], own, boni)
-            labels = ["; ".join(_medic_use(units, m, k, d) for m, k, d in option) for option in options]
+            options = _distinct(options, attacks)
+            labels = ["; ".join(_medic_use(units, m, k, d, attacks[k][0].kind) for m, k, d in option)
+                      for option in options]
             chosen = options[self.oracle.choose(owner, "Medics", labels)]
             for medic, key, discarded in chosen:
                 absorbed.add(key)
@@ -861,8 +852,23 @@ def _has_medics(boni: dict[Hex, Bonus]) -> bool:
 
 
 def _attack_order(key: Attack) -> tuple:
-    source, target = key
-    return (source is not None, source or target, target)
+    source, target, n = key
+    return (source is not None, source or target, target, n)
+
+
+def _distinct(options: list[tuple[tuple[Hex, Attack, Hex], ...]],
+              attacks: dict[Attack, list[Hit]]) -> list[tuple[tuple[Hex, Attack, Hex], ...]]:
+    """The options with different effects: absorbing one or the other of two like attacks of one source on one
+    target (two venom markers) is the same choice."""
+    seen: set[tuple] = set()
+    kept = []
+    for option in options:
+        effect = tuple(sorted((m, _attack_order(k)[:3], tuple((h.kind, h.wounds) for h in attacks[k]), d)
+                              for m, k, d in option))
+        if effect not in seen:
+            seen.add(effect)
+            kept.append(option)
+    return kept
 
 
 def _medic_options(pairs: list[tuple[Hex, Attack]], own: frozenset[Hex],
@@ -945,9 +951,9 @@ def _chain_ends(medic: Hex, free: frozenset[Hex] | set[Hex], boni: dict[Hex, Bon
     return ends
 
 
-def _medic_use(units: dict[Hex, Unit], medic: Hex, key: Attack, discarded: Hex) -> str:
+def _medic_use(units: dict[Hex, Unit], medic: Hex, key: Attack, discarded: Hex, kind: str = "instant") -> str:
     by = f" (the Medic on {discarded} is discarded)" if discarded != medic else ""
-    return f"Medic on {medic} absorbs {_name(units, key[0])} → {_name(units, key[1])}{by}"
+    return f"Medic on {medic} absorbs {_name(units, key[0], kind)} → {_name(units, key[1])}{by}"
 
 
 def _medics_of(boni: dict[Hex, Bonus], hex_: Hex) -> list[Hex]:

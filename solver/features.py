@@ -48,8 +48,9 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
     # battle they would attack, with numbers the book does not give.
     if battle:
         for turret in position.turrets:
-            add("Turret attacks (B13 TURRETS: the rulebook gives no Turret initiative or strength)",
-                f"turret {turret.hex.label}")
+            add("Turret attacks (B13 BASE, TURRETS: 'in each Battle they automatically attack like units', but "
+                "neither the rulebook nor the tile reference gives a Turret's initiative, strength or attacking "
+                "edges)", f"turret {turret.hex.label}")
     # The Mad Bomber (RULINGS 56-57) plays in battles and between them (solver/abilities/mad_bomber.py); a game
     # record with him is refused below, as his return to a draw pile is not tracked.
     return found

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from .hexes import Direction, Hex
 
-#: One attack, whose wounds a Medic absorbs together: ``(source, target)``; the source is None for an instant tile.
-Attack = tuple["Hex | None", Hex]
+#: One attack, whose wounds a Medic absorbs together: ``(source, target, n)``; the source is None for an instant tile;
+#: ``n`` tells apart several attacks of one source on one target (:attr:`Hit.attack`), 0 for most.
+Attack = tuple["Hex | None", Hex, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,9 @@ class Hit:
     #: The way the attack travelled as it reached the target (a melee or ranged attack, a beam), so that the side
     #: it arrives on is known even after a redirection; None for a blast or an instant.
     direction: Direction | None = None
+    #: Which of several separate attacks of one source on one target this is (two venom markers on one unit
+    #: are two attacks, RULINGS 37); hits with the same source, target and number are one attack for a Medic.
+    attack: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,15 @@ OPTIONS: tuple[RuleOption, ...] = (
         "by 1 and a rocket is shot, as RULINGS 33 reads the Shotgun. 'no': armor does not stop a rocket.",
     ),
     RuleOption(
+        "watchtower-specials", "choose", ("choose", "first"),
+        "On a Watchtower the Shotgun's blast and the Rocket choose which enemy on their way they hit, as the "
+        "Sharpshooter ability lets a shot choose its target.",
+        "B13 HILL, WATCHTOWER: 'A shooting unit on a Watchtower with any ranged attack gains Sharpshooter ability'; "
+        "B13 NEW YORK, Shotgun: 'Like most shooters, the shotgun hits the first enemy unit in the line of fire'; "
+        "Rocket Launcher: 'The first enemy it hits'. 'first': they keep hitting the first enemy.",
+        source="house ruling (B13 silent)",
+    ),
+    RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",

@@ -258,7 +258,7 @@ def medic_graphs(draw: st.DrawFn) -> tuple[list, frozenset, dict]:
     """Up to 4 Medics of one owner, up to 3 attacks, which Medic may absorb which attack, and which Medics feed
     which (the latter Medics), drawn at random."""
     medics = [Hex(q, 0) for q in range(draw(st.integers(1, 4)))]
-    attacks = [(Hex(9, k), Hex(8, k)) for k in range(draw(st.integers(1, 3)))]
+    attacks = [(Hex(9, k), Hex(8, k), 0) for k in range(draw(st.integers(1, 3)))]
     pairs = [(m, k) for m in medics for k in attacks if draw(st.booleans())]
     boni = {m: Bonus(medics=[f for f in medics if f != m and draw(st.integers(0, 2)) == 0]) for m in medics}
     return pairs, frozenset(medics), boni

@@ -54,12 +54,12 @@ def test_solve_json_after_max_time_claims_no_verdict_and_counts_only_what_was_pl
 
 def test_a_rule_not_implemented_is_exit_4_at_the_line_that_needs_it(tmp_path):
     """NOTATION §9: 4, the input needs a rule nhex does not implement, named, at FILE:LINE:COLUMN."""
-    path = tmp_path / "tower.nhex"
-    path.write_text("c1 moloch:hq\n# a shooter on a Watchtower: its rule is not written yet\nterrain hill watchtower c3\n"
-                    "c3 new-york:sharpshooter N\n")
+    path = tmp_path / "turret.nhex"
+    path.write_text("c1 moloch:hq\n# a Turret: the book gives it no initiative or strength\nterrain base turrets,closed c3\n"
+                    "turret c3 N\n")
     done = nhex("battle", str(path))
     assert done.returncode == 4 and done.stdout == ""
-    assert done.stderr.startswith(f"{path}:4:4: not implemented yet: the Watchtower")
+    assert done.stderr.startswith(f"{path}:4:1: not implemented yet: Turret attacks")
 
 
 def test_a_malformed_input_is_never_exit_4(tmp_path):

@@ -90,6 +90,47 @@ def test_medic_takes_the_venom_wound_and_the_marker_stays():
     assert at(result.position, "c3") is None
 
 
+def test_one_medic_takes_one_of_two_venom_wounds():
+    """B13 VENOM ISSUES: "If one unit has two Venom markers, then at the beginning of each battle it gets two wounds
+    from venom" and "A Medic can take the venom damage at the start of a battle for a unit linked to it"; RULINGS
+    37: each marker's wound is one attack, which a linked Medic absorbs as any other (RULINGS 4: one attack per
+    Medic). The Medic takes one wound and is discarded; the other kills the Mutant (toughness 0)."""
+    result = fight("""
+        e1 neojungle:nightshade N
+        c2 borgo:mutant S venom=2
+        c3 borgo:medic N
+    """)
+    assert at(result.position, "c2") is None and at(result.position, "c3") is None
+    assert sum("Medic on c3 absorbs the venom" in e.text for e in result.trace) == 1
+
+
+def test_two_medics_take_both_venom_wounds_and_both_markers_stay():
+    """B13 VENOM ISSUES (two markers, two wounds; a Medic takes the venom damage); RULINGS 37 (each marker one
+    attack, the marker stays): two linked Medics absorb one marker's wound each, and the Runner lives."""
+    result = fight("""
+        e1 neojungle:nightshade N
+        c2 outpost:runner S venom=2
+        c3 outpost:medic N
+        c1 outpost:medic S
+    """)
+    mutant = at(result.position, "c2")
+    assert mutant is not None and mutant.wounds == 0 and mutant.venom == 2
+    assert at(result.position, "c1") is None and at(result.position, "c3") is None
+
+
+def test_a_second_neojungle_army_cannot_be_written_so_venom_markers_are_one_army_s():
+    """B13 VENOM ISSUES: "There can be simultaneously only two Venom markers of Neojungle in play"; NOTATION §10.3:
+    at most 2 "for each Neojungle army in the position". A position names each army once (`ARMY:TILE`), and
+    `owner=` is for mercenaries only (NOTATION §4): a Nightshade of another army is bad input, so the markers on a
+    board are always the one Neojungle army's."""
+    import pytest
+
+    from solver.errors import NotationError
+
+    with pytest.raises(NotationError, match="owner= is only for mercenaries"):
+        position("a1 neojungle:hq\nc3 neojungle:nightshade N owner=borgo\n")
+
+
 def test_bite_absorbed_by_a_medic_poisons_nobody():
     """RULINGS 37: "A marker goes on a unit only when a Nightshade's attack really wounds it"."""
     result = fight("""

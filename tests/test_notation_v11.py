@@ -268,7 +268,8 @@ def test_statement_locations_are_kept_for_refusals():
     position = parse("c3 moloch:hq\nterrain base turrets b1\nturret b1 N\nc1 outpost:hq\n", "t.nhex")
     assert position.location("turret b1") == Location("t.nhex", 3, 1)
     assert [str(f) for f in unimplemented(position, battle=True)] == [
-        "Turret attacks (B13 TURRETS: the rulebook gives no Turret initiative or strength) (at t.nhex:3:1)"]
+        "Turret attacks (B13 BASE, TURRETS: 'in each Battle they automatically attack like units', but neither the "
+        "rulebook nor the tile reference gives a Turret's initiative, strength or attacking edges) (at t.nhex:3:1)"]
 
 
 @pytest.mark.parametrize("text, feature", [

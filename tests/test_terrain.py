@@ -152,12 +152,101 @@ def test_a_rocky_hill_spares_an_hq():
     assert o.hq["outpost"] == 19
 
 
-def test_the_watchtower_sharpshooter_is_refused_by_name():
-    """B13 HILL, WATCHTOWER gives a shooter the Sharpshooter ability, which this family does not play."""
-    with pytest.raises(RuleNotImplemented, match="Watchtower"):
-        battle.resolve(parse(HQS + "terrain hill watchtower c5\nc5 moloch:hybrid N\n"))
-    # a unit without a ranged attack on a Watchtower fights as usual
-    assert battle.resolve(parse(HQS + "terrain hill watchtower c5\nc5 moloch:blocker N\n"))
+def hqs_hp(found: tuple[battle.Outcome, ...], army_: str) -> set[int]:
+    return {o.hq[army_] for o in found}
+
+
+def test_a_shooter_on_a_watchtower_chooses_its_target_past_the_first_enemy():
+    """B13 HILL, WATCHTOWER: 'A shooting unit on a Watchtower with any ranged attack gains Sharpshooter ability';
+    B13 DESCRIPTION OF NEW ICONS, Sharpshooter: it 'can choose which enemy unit in the line of fire it shoots. (It
+    does not need to be the first enemy unit.)' The Hybrid shoots the Mutant, or past it the Borgo HQ."""
+    found = battle.resolve(parse("a1 moloch:hq\nterrain hill watchtower c5\nc5 moloch:hybrid N\n"
+                                 "c3 borgo:mutant S\nc2 borgo:hq\n"))
+    assert len(found) == 2
+    assert {("c3" in units(o), o.hq["borgo"]) for o in found} == {(False, 20), (True, 19)}
+    assert all(any("shoots" in c for c in o.choices) for o in found)
+
+
+def test_off_the_watchtower_the_same_shooter_hits_the_first_enemy():
+    """B13 HILL, WATCHTOWER: the ability lasts 'as long as it stays on the Hill'; 3E RANGED ATTACK: a shot hits the
+    first enemy on its line. The same position with the Hill one hex away: one end, the Mutant shot."""
+    found = battle.resolve(parse("a1 moloch:hq\nterrain hill watchtower d4\nc5 moloch:hybrid N\n"
+                                 "c3 borgo:mutant S\nc2 borgo:hq\n"))
+    assert len(found) == 1 and "c3" not in units(found[0]) and found[0].hq["borgo"] == 20
+
+
+def test_a_unit_without_a_ranged_attack_on_a_watchtower_fights_as_usual():
+    """B13 HILL, WATCHTOWER: only a unit 'with any ranged attack' gains the ability."""
+    o = outcome("a1 moloch:hq\nterrain hill watchtower c4\nc4 outpost:brawler N\nc3 borgo:mutant N\ne3 borgo:hq\n")
+    assert "c3" not in units(o)
+
+
+def test_high_ground_stops_a_watchtower_shot_beyond_the_enemy_standing_on_it():
+    """B13 FOREST, HIGH: 'hiding units which are on the other side ... High forest even protects against the
+    Sharpshooter'; RULINGS 45: the unit on the High hex can itself be shot. The HQ behind is out of reach."""
+    o = outcome("a1 moloch:hq\nterrain hill watchtower c5\nterrain forest high c3\nc5 moloch:hybrid N\n"
+                "c3 borgo:mutant S\nc2 borgo:hq\n")
+    assert "c3" not in units(o) and o.hq["borgo"] == 20
+
+
+def test_a_watchtower_shot_at_a_unit_in_thick_forest_is_spent_on_it():
+    """B13 FOREST, THICK: 'Any attack from a greater distance (even a Sharpshooter ...) is totally ineffective';
+    RULINGS 44: the shot is spent on it and goes no further. The Hybrid may shoot the Mutant in the forest (in
+    vain) or the adjacent Runner; never the HQ behind."""
+    found = battle.resolve(parse("a1 moloch:hq\nterrain hill watchtower c5\nterrain forest thick c3\n"
+                                 "c5 moloch:hybrid N\nc4 borgo:mutant N\nc3 borgo:mutant S\nc2 borgo:hq\n"))
+    assert hqs_hp(found, "borgo") == {20}
+    assert {"c4" in units(o) for o in found} == {True, False}
+    assert all("c3" in units(o) for o in found)
+
+
+def test_a_watchtower_shot_past_a_warehouse_is_not_possible_and_one_short_of_it_leaves_it_whole():
+    """B13 WAREHOUSE, PRIZE: the wounds given to a Warehouse hex are marked; HIGH blocks the line. The shooter may
+    shoot the Mutant before the Warehouse, which then takes no wound, or the Warehouse, which it breaks open."""
+    found = battle.resolve(parse("a1 moloch:hq\ne3 borgo:hq\nterrain hill watchtower c5\n"
+                                 "terrain warehouse closed,high,prize c2 strength=1 prizes=mobility\n"
+                                 "c5 moloch:hybrid N\nc4 borgo:mutant N\n"))
+    ends = {("c4" in units(o), next(str(e) for e in o.position.terrain if e.type == "warehouse"),
+             o.position.held_prizes) for o in found}
+    assert ends == {
+        (False, "terrain warehouse closed,high,prize c2 strength=1 prizes=mobility", ()),
+        (True, "terrain warehouse closed,high,prize c2 strength=1 wounds=1", (("moloch", ("mobility",)),)),
+    }
+
+
+def test_a_rocket_wounds_a_warehouse_only_on_the_path_it_flies():
+    """B13 NEW YORK, Rocket Launcher: the owner chooses the path; B13 WAREHOUSE, PRIZE: 'Each wound given to a
+    particular Warehouse hex should be marked'. Several paths reach the Warehouse: the one flown wounds it once (3),
+    the others leave it whole (the paths are looked along before one is chosen, and that look wounds nothing)."""
+    found = battle.resolve(parse("a1 new-york:hq\ne3 borgo:hq\nterrain warehouse closed,prize c3 strength=9\n"
+                                 "c5 new-york:rocket-launcher N\nd4 borgo:mutant N\n"))
+    ends = {("d4" in units(o), o.hq["borgo"], str(o.position.terrain[0])) for o in found}
+    assert ends == {(True, 20, "terrain warehouse closed,prize c3 strength=9 wounds=3"),
+                    (False, 20, "terrain warehouse closed,prize c3 strength=9"),
+                    (True, 17, "terrain warehouse closed,prize c3 strength=9")}
+
+
+def test_a_shotgun_on_a_watchtower_chooses_its_enemy_and_wounds_by_its_distance():
+    """B13 HILL, WATCHTOWER ('any ranged attack'); B13 NEW YORK, Shotgun: 3 wounds adjacent, 2 at two hexes. The
+    reading `watchtower-specials=choose`: the Mutant next to it (3) or the HQ two hexes away (2); `first` keeps the
+    Shotgun on the first enemy, as 'Like most shooters, the shotgun hits the first enemy unit in the line of fire'."""
+    text = "a1 new-york:hq\nterrain hill watchtower c5\nc5 new-york:shotgun N\nc4 borgo:mutant N\nc3 borgo:hq\n"
+    found = battle.resolve(parse(text))
+    assert {("c4" in units(o), o.hq["borgo"]) for o in found} == {(False, 20), (True, 18)}
+    first = battle.resolve(parse("rules 3.0 watchtower-specials=first\n" + text))
+    assert {("c4" in units(o), o.hq["borgo"]) for o in first} == {(False, 20)}
+
+
+def test_a_rocket_on_a_watchtower_may_fly_over_an_enemy_to_hit_one_further_on():
+    """B13 HILL, WATCHTOWER; B13 NEW YORK, Rocket Launcher: 'The Rocket enters the adjacent hex ... then it can go
+    two additional hexes ... The first enemy it hits ... receives 3 wounds'. With the Sharpshooter ability
+    (`watchtower-specials=choose`) the rocket passes the Mutant in front of it and may hit the HQ behind."""
+    text = "a1 new-york:hq\nterrain hill watchtower c5\nc5 new-york:rocket-launcher N\nc4 borgo:mutant N\nc3 borgo:hq\n"
+    found = battle.resolve(parse(text))
+    assert (True, 17) in {("c4" in units(o), o.hq["borgo"]) for o in found}
+    assert (False, 20) in {("c4" in units(o), o.hq["borgo"]) for o in found}
+    first = battle.resolve(parse("rules 3.0 watchtower-specials=first\n" + text))
+    assert {("c4" in units(o), o.hq["borgo"]) for o in first} == {(False, 20)}
 
 
 # --- Water -----------------------------------------------------------------------------------------------------
@@ -271,13 +360,13 @@ def test_an_instant_tile_does_nothing_in_thick_forest_or_a_hidden_bunker():
 # --- rotation invariance -----------------------------------------------------------------------------------------
 
 HEXES = sorted(STANDARD.hexes)
-BATTLE_FEATURES = [(t, f) for t, fs in TERRAIN_FEATURES.items() for f in fs
-                   if f not in ("watchtower", "turrets")]
+BATTLE_FEATURES = [(t, f) for t, fs in TERRAIN_FEATURES.items() for f in fs if f != "turrets"]
 
 
 @st.composite
 def terrain_positions(draw: st.DrawFn) -> Position:
-    """Terrain elements with battle features, and units of two base armies on the hexes a unit may stand on."""
+    """Terrain elements with battle features, and units of two armies (New York's Shotgun and Rocket among them,
+    for the Watchtower) on the hexes a unit may stand on."""
     hexes = draw(st.lists(st.sampled_from(HEXES), min_size=4, max_size=12, unique=True))
     cut = draw(st.integers(1, len(hexes) - 2))
     terrain, free = [], hexes[cut:]
@@ -294,7 +383,7 @@ def terrain_positions(draw: st.DrawFn) -> Position:
     closed = {x for e in terrain if "closed" in e.features or "fatal" in e.features for x in e.hexes}
     standing = [x for x in HEXES if x not in closed]
     chosen = draw(st.lists(st.sampled_from(standing), min_size=2, max_size=8, unique=True))
-    sides = [army("moloch"), army("hegemony")]
+    sides = [army(draw(st.sampled_from(("moloch", "new-york")))), army("hegemony")]
     units, used = [], {}
     for i, hex_ in enumerate(chosen):
         side = sides[i % 2]

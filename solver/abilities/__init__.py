@@ -52,9 +52,6 @@ A battle (:mod:`solver.battle`):
     The hits of an Instant tile (Sniper, Grenade, Bomb ...) before they land; a family may drop some (Thick
     Forest and Hidden Bunkers are immune to instants).
 
-A family may also be present because of the position rather than a tile (terrain, Prize markers): it says so
-in ``present_in(position)``, and :func:`points_for` adds it.
-
 Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
 applies one, ``turn_problem`` says why one is illegal, ``turn_over`` says that the family has closed the turn to
 every action but its own (the Duel board's Energy purchases). ``barred(position, tile, hex, army)`` says why a tile
@@ -67,10 +64,13 @@ sets of plain values), nowhere else: a battle with choices goes on from copies o
 (:meth:`solver.battle.Fight.fork` copies the memo) and merges fights whose states, memo included, are equal.
 
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
-the board (or in a hand) carries one of its triggers, or, between battles, when the position states one of its
-``position_features`` (the Duel board is no tile: its family is present where the position has ``terminals`` or
-``energy``, NOTATION §10.2); the loops ask only the families present, and of
-them only those that override the point, so a battle of plain warriors pays nothing for the expansions.
+the board (or in a hand) carries one of its triggers, or when the position has one of its ``position_features``,
+in battle and between battles alike: a field of the position that is not empty (the Duel board is no tile: its
+family is present where the position has ``terminals`` or ``energy``, NOTATION §10.2; terrain where it has
+``terrain``), or a feature read off the position by :data:`DERIVED_FEATURES` (``multiplayer``: three or more HQs;
+``unit-prizes``: a Prize marker on a unit). That is the one way the position itself makes a family present
+(:func:`features_of`). The loops ask only the families present, and of them only those that override the point,
+so a battle of plain warriors pays nothing for the expansions.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from ..fight import Hit, Strike
 from ..hexes import Direction, Hex
@@ -103,8 +103,9 @@ class Ability:
     module_effects: frozenset[str] = frozenset()
     #: Edge icons (``edge …: NAME``) that make it present.
     edge_specials: frozenset[str] = frozenset()
-    #: Position fields (:class:`~solver.position.Position` attribute names) whose being non-empty makes the family
-    #: present between battles though no tile carries it (the Duel board's ``terminals``).
+    #: Features of the position that make the family present though no tile carries it: names of
+    #: :class:`~solver.position.Position` fields, present when not empty (the Duel board's ``terminals``, ``terrain``),
+    #: or of :data:`DERIVED_FEATURES` (``multiplayer``, ``score``, ``unit-prizes``).
     position_features: frozenset[str] = frozenset()
     #: Where several families act at one point, lower ``order`` acts first.
     order: int = 100
@@ -117,11 +118,6 @@ class Ability:
             return True
         if cls.edge_specials and tile.edges:
             return any(cls.edge_specials & edge.special for edge in tile.edges)
-        return False
-
-    @classmethod
-    def present_in(cls, position: Position) -> bool:
-        """Whether the position itself (its terrain, turrets, Prize markers) makes the family present."""
         return False
 
     # --- reading a position ---
@@ -251,8 +247,14 @@ def families() -> tuple[type[Ability], ...]:
         for value in vars(module).values():
             if (isinstance(value, type) and issubclass(value, Ability) and value is not Ability
                     and value.__module__ == module.__name__):
-                found.append(value)
+                found.append(_check_family(value))
     return tuple(sorted(found, key=lambda family: (family.order, family.__module__, family.__name__)))
+
+
+def _check_family(family: type[Ability]) -> type[Ability]:
+    if "present_in" in vars(family):  # a former second mechanism of presence: it would be silently ignored
+        raise TypeError(f"{family.__name__}: a family is present by position_features, not present_in")
+    return family
 
 
 @lru_cache(maxsize=4096)
@@ -269,22 +271,32 @@ def present_on(units: Iterable[Unit]) -> tuple[Ability, ...]:
 
 def features_of(position: Position) -> frozenset[str]:
     """The features of a position, not of its tiles, that families are present by (:attr:`Ability.position_features`):
-    every non-empty field of the position a family names (``terminals``, ``energy``, ``teams``, ...), and
-    ``multiplayer`` (three or more HQs on the board) and ``score`` (the score mode)."""
+    every non-empty field of the position a family names (``terminals``, ``energy``, ``terrain``, ...), and every
+    :data:`DERIVED_FEATURES` entry a family names that holds of the position."""
     found = {name for name in _field_features() if getattr(position, name)}
-    if sum(1 for u in position.units if u.tile.kind is Kind.HQ) >= 3:
-        found.add("multiplayer")
-    if position.mode == "score":
-        found.add("score")
+    found.update(name for name in _derived_features() if DERIVED_FEATURES[name](position))
     return frozenset(found)
 
 
-_DERIVED_FEATURES = frozenset({"multiplayer", "score"})
+#: Features read off a position rather than one of its fields, each with its test.
+DERIVED_FEATURES: dict[str, Callable[[Position], bool]] = {
+    # three or more HQs on the board (3E THE MULTIPLAYER MODE)
+    "multiplayer": lambda position: sum(1 for u in position.units if u.tile.kind is Kind.HQ) >= 3,
+    # the score mode (NOTATION §10.5 `mode score`)
+    "score": lambda position: position.mode == "score",
+    # a Prize marker on a unit (B13 PRIZE MARKERS; held markers are the field ``held_prizes``)
+    "unit-prizes": lambda position: any(u.prizes for u in position.units),
+}
 
 
 @lru_cache(maxsize=None)
 def _field_features() -> tuple[str, ...]:
-    return tuple(name for name in position_features() if name not in _DERIVED_FEATURES)
+    return tuple(name for name in position_features() if name not in DERIVED_FEATURES)
+
+
+@lru_cache(maxsize=None)
+def _derived_features() -> tuple[str, ...]:
+    return tuple(name for name in position_features() if name in DERIVED_FEATURES)
 
 
 def at_point(abilities: tuple[Ability, ...], point: str) -> tuple[Ability, ...]:
@@ -335,32 +347,10 @@ def points_on(units: Iterable[Unit]) -> Points:
     return points_of(frozenset(u.tile for u in units))
 
 
-@lru_cache(maxsize=None)
-def _position_families() -> tuple[type[Ability], ...]:
-    return tuple(f for f in families() if f.__dict__.get("present_in") is not None)
-
-
-@lru_cache(maxsize=4096)
-def _points_with(tiles: frozenset[Tile], features: frozenset[str], extra: tuple[type[Ability], ...]) -> Points:
-    carried = present(tiles, features)
-    have = {type(a) for a in carried}
-    added = tuple(f() for f in extra if f not in have)
-    every = sorted(carried + added, key=lambda a: (a.order, type(a).__module__, type(a).__name__))
-    return Points(tuple(every))
-
-
-def position_families() -> tuple[type[Ability], ...]:
-    """The families that may be present by the position itself rather than a tile (they define ``present_in``)."""
-    return _position_families()
-
-
 def points_for(position: Position) -> Points:
-    """The points' families for a whole position: those its tiles carry, those a feature of the position switches
-    on (:func:`features_of`), and those its terrain, turrets or Prize markers make present (``present_in``)."""
-    tiles = frozenset(u.tile for u in position.units)
-    features = features_of(position)
-    extra = tuple(f for f in _position_families() if f.present_in(position))
-    return _points_with(tiles, features, extra) if extra else points_of(tiles, features)
+    """The points' families for a whole position: those its tiles carry and those a feature of the position
+    (:func:`features_of`: terrain, turrets, Prize markers, the Duel board, the multiplayer modes) switches on."""
+    return points_of(frozenset(u.tile for u in position.units), features_of(position))
 
 
 #: Between-battle rules nhex does not implement yet, by ability or module effect, as NOT_IMPLEMENTED.
@@ -398,10 +388,9 @@ class TurnPoints:
 
 
 @lru_cache(maxsize=4096)
-def turn_points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset(),
-                   extra: tuple[type[Ability], ...] = ()) -> TurnPoints:
+def turn_points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset()) -> TurnPoints:
     return TurnPoints(tuple(family() for family in families()
-                            if family.position_features & features or family in extra
+                            if family.position_features & features
                             or any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
                                    for t in tiles)))
 
@@ -414,11 +403,10 @@ def position_features() -> tuple[str, ...]:
 
 def turn_points(position: Position) -> TurnPoints:
     """The families acting between battles in ``position``: carried by a unit or foundation on the board, or an
-    instant in a hand, or present by a feature of the position (:attr:`Ability.position_features`) or by the
-    position itself (``Ability.present_in``: terrain, Prize markers)."""
+    instant in a hand, or present by a feature of the position (:attr:`Ability.position_features`: terrain, Prize
+    markers, the Duel board, ...)."""
     tiles = {u.tile for u in position.units}
     tiles.update(f.tile for f in position.foundations)
     for _, hand in position.hands:
         tiles.update(hand)
-    extra = tuple(f for f in _position_families() if f.present_in(position))
-    return turn_points_of(frozenset(tiles), features_of(position), extra)
+    return turn_points_of(frozenset(tiles), features_of(position))

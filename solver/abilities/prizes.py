@@ -5,7 +5,9 @@ Accelerator +1 initiative, Additional Action one more action at the unit's curre
 normal one, lost below 0, adding to other extra actions (RULINGS 48, as RULINGS 6). Explosives (point ``act``):
 in its segment its owner may explode the unit instead of attacking: 1 wound to every adjacent unit, friend or
 foe, HQs included; the unit is removed and no Medic saves it; a Medic may save a neighbour (RULINGS 47).
-Universal markers mean what the scenario says: a position with one on a unit is refused by name.
+Universal markers mean what the scenario says: they are held and put on units by the general rule ("he can
+place it on a unit of his choice in any of his later turns"), but a battle with one on a unit is refused by name,
+as nothing states what it does there.
 
 Between battles (points ``turn_actions``/``turn_results``): ``prize NAME HEX`` puts a held marker on an own
 unit, at any time during the owner's turn, even far away or netted; never on an HQ, at most two on a unit. A
@@ -39,9 +41,7 @@ def has_mobility(unit: Unit) -> bool:
 
 
 class Prizes(Ability):
-    @classmethod
-    def present_in(cls, position: Position) -> bool:
-        return bool(position.held_prizes) or any(u.prizes for u in position.units)
+    position_features = frozenset({"held_prizes", "unit-prizes"})
 
     def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
         from ..effects import Bonus
@@ -51,8 +51,10 @@ class Prizes(Ability):
                 continue
             universal = [p for p in unit.prizes if p in UNIQUE_PRIZES]
             if universal:
-                raise RuleNotImplemented(f"the {universal[0]} Prize marker means what the scenario says "
-                                         f"({PASSAGE}, UNIVERSAL MARKERS; {unit.tile.key} on {hex_.label})")
+                raise RuleNotImplemented(f"the {universal[0]} Prize marker on a unit: what it does is the "
+                                         f"scenario's ({PASSAGE}, UNIVERSAL MARKERS: 'their meaning is described by "
+                                         f"the particular scenario'), and no notation states it; {unit.tile.key} "
+                                         f"on {hex_.label}")
             bonus = bonuses.setdefault(hex_, Bonus())
             for prize in unit.prizes:
                 if prize == "first-aid-kit":

@@ -3,7 +3,9 @@
 B13 NEW YORK, Shotgun: "Like most shooters, the shotgun hits the first enemy unit in the line of fire. If the
 target was adjacent to the Shotgun it gets 3 wounds, 2 wounds if it is 2 hexes away, 1 wound if it is 3 hexes
 away, and no damage if it is farther away. No bonuses increasing firepower have an effect on the shotgun."
-RULINGS 33: armor lowers the blast by 1 like any shot (3E ARMOR).
+RULINGS 33: armor lowers the blast by 1 like any shot (3E ARMOR). On a Watchtower (B13 HILL, WATCHTOWER: "any
+ranged attack gains Sharpshooter ability") it chooses its enemy on the line, wounding by that enemy's distance
+(:mod:`.sharpshooter`; option ``watchtower-specials``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from ..fight import Hit
 from ..hexes import Direction
 from ..tiles import Edge
 from . import Ability
+from .sharpshooter import aim, sharpshoots
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
@@ -30,6 +33,9 @@ class Shotgun(Ability):
                   phase: int) -> list[Hit]:
         if "shotgun" not in edge.special:
             return []
+        rule = sharpshoots(fight, unit)
+        if rule is not None and fight.rules.option("watchtower-specials") == "choose":
+            return aim(fight, unit, direction, phase, lambda distance: max(0, 4 - distance), "shotgun", rule)
         for distance, hex_ in enumerate(fight.board.line_of_fire(unit.hex, direction), start=1):
             strength = max(0, 4 - distance)
             for ability in fight.points.shot_meets:

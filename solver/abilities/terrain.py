@@ -20,8 +20,9 @@ of the battle loop. One function per rule, named after it; every passage is B13 
                                        adjacent unit, a shot meeting it); the army whose wound breaks it open
                                        takes its Prize markers, several armies at once destroy them.
 ``control-panel``                      point ``act``: the unit on it does none of its normal actions.
-``sharpshooter`` (Watchtower)          refused by name until the Sharpshooter's rule is played.
-Turrets                                refused by name: the book gives no Turret initiative or strength.
+``sharpshooter`` (Watchtower)          played by :mod:`solver.abilities.sharpshooter`, which owns the ability.
+Turrets                                refused by name (:mod:`solver.features`): the book gives no Turret
+                                       initiative, strength or attack edges.
 
 The rules that act between battles (``closed``, ``fatal``, ``bars-*``, ``sinks-tough``, ``push-kills``,
 ``tight``, ``dismal-move``, the Control Panel's turning of Turrets) live in :mod:`solver.abilities.terrain_turn`.
@@ -43,7 +44,7 @@ from . import Ability
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
     from ..effects import Bonus
-    from ..position import Position, Unit
+    from ..position import Unit
 
 #: Wounds that kill any unit (a drowning): more than any toughness a unit can have.
 KILL = 99
@@ -80,10 +81,7 @@ def element_of(terrain: tuple[TerrainElement, ...], hex_: Hex) -> TerrainElement
 
 class Terrain(Ability):
     order = 50  # the ground acts before the tiles standing on it
-
-    @classmethod
-    def present_in(cls, position: Position) -> bool:
-        return bool(position.terrain) or bool(position.turrets)
+    position_features = frozenset({"terrain", "turrets"})
 
     # --- toughness (Fortress) ---
     def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
@@ -94,16 +92,6 @@ class Terrain(Ability):
             feature = rule_at(terrain, hex_, "toughness", unit)
             if feature is not None:
                 bonuses.setdefault(hex_, Bonus()).toughness += feature.value("toughness")
-
-    # --- refusals and the opening of the battle ---
-    def battle_start(self, fight: Fight) -> list[Hit]:
-        # Turrets are refused before the battle starts (solver.features): the book gives them no numbers.
-        terrain = fight.position.terrain
-        for hex_, unit in fight.units.items():
-            if rule_at(terrain, hex_, "sharpshooter", unit) and any(e.ranged for e in unit.tile.edges or ()):
-                raise RuleNotImplemented(f"the Watchtower's Sharpshooter ability (B13 HILL, WATCHTOWER; "
-                                         f"{unit.tile.key} on {hex_.label})")
-        return []
 
     # --- initiative 0: Poisonous, Radioactive, Whirlpool, Defense Systems ---
     def phase_hits(self, fight: Fight, phase: int) -> list[Hit]:

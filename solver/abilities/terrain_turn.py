@@ -45,10 +45,7 @@ def _tough(tile: Tile) -> bool:
 
 class TerrainTurn(Ability):
     order = 50
-
-    @classmethod
-    def present_in(cls, position: Position) -> bool:
-        return bool(position.terrain)
+    position_features = frozenset({"terrain"})
 
     # --- where a unit may go ---
     def barred(self, position: Position, tile: Tile, hex_: Hex, army: str) -> str | None:

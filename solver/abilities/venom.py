@@ -11,9 +11,11 @@ RULINGS 37: a marker goes on only when a Nightshade's attack really wounds (not 
 unit that dies of it); each marker's wound is one attack a linked Medic absorbs (the marker stays); all the venom
 wounds land together before the first initiative phase (the point ``battle_start``).
 
-Markers are counted per board (``venom=N`` on units, NOTATION §4): with two Neojungle armies on one board the
-markers cannot be told apart, so such a battle is refused by name. When more Nightshade bites land in one phase
-than markers are spare, the Neojungle player chooses who is poisoned.
+Markers are counted per board (``venom=N`` on units, NOTATION §4), which is per Neojungle army: a position names
+each army once (NOTATION §2, ``ARMY:TILE``; ``owner=`` only for mercenaries, none of which bites), so one board
+holds at most one Neojungle army and its two markers, and "venom with two Neojungle armies" cannot arise. When
+more Nightshade bites land in one phase than markers are spare, the player whose Nightshades bit chooses who is
+poisoned.
 
 The family is present with any tile of an army that has a venom tile (read from the army files): markers stay in
 play after their Nightshades die; a position with markers and no such army has no markers to count (NOTATION
@@ -27,7 +29,6 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Mapping
 
-from ..errors import RuleNotImplemented
 from ..fight import Hit
 from ..hexes import Hex
 from ..tiles import Tile
@@ -63,10 +64,9 @@ class Venom(Ability):
     def battle_start(self, fight: Fight) -> list[Hit]:
         hits = []
         for hex_, unit in fight.units.items():
-            if unit.venom > 1 and not unit.is_hq:
-                _refuse_double_marker_medic(fight, hex_)
-            for _ in range(unit.venom):
-                hits.append(Hit(None, hex_, 1, "venom"))
+            for marker in range(unit.venom):
+                # each marker's wound is one attack (RULINGS 37): a Medic absorbs one, a second Medic the other
+                hits.append(Hit(None, hex_, 1, "venom", attack=marker))
             if unit.venom and fight.tracing:
                 fight.note(None, "venom", f"{unit.tile.key} on {hex_} takes {unit.venom} from venom", RULE)
         return hits
@@ -75,8 +75,8 @@ class Venom(Ability):
         units = fight.units
         bitten: list[Hex] = []
         poisoner = None
-        for (source, target), group in fight.attacks.items():
-            if source is None or (source, target) in fight.absorbed or target in removed:
+        for (source, target, n), group in fight.attacks.items():
+            if source is None or (source, target, n) in fight.absorbed or target in removed:
                 continue
             unit = units.get(source)
             if unit is None or "venom" not in unit.tile.abilities or not any(h.wounds > 0 for h in group):
@@ -86,10 +86,6 @@ class Venom(Ability):
                 bitten.append(target)
         if not bitten:
             return
-        armies = {u.army for u in units.values() if "venom" in u.tile.abilities or
-                  (u.tile.module is not None and u.tile.module.type == "matrix")}
-        if len(armies) > 1:
-            raise RuleNotImplemented("venom markers of two Neojungle armies on one board (B13 VENOM ISSUES)")
         in_play = sum(u.venom for h, u in units.items() if h not in removed)
         spare = max(0, MARKERS - in_play)
         bitten.sort()
@@ -104,12 +100,3 @@ class Venom(Ability):
             if fight.tracing:
                 fight.note(phase, "venom", f"{units[hex_].tile.key} on {hex_} is poisoned", RULE)
 
-
-def _refuse_double_marker_medic(fight: Fight, hex_: Hex) -> None:
-    """Two markers on one unit are two attacks (RULINGS 37), but the battle groups one source's wounds on one
-    target as one attack for the Medics: refuse where a Medic could tell the difference."""
-    from .. import effects
-
-    bonus = effects.read(fight.units, fight.rules, fight.points, fight.teams, fight.position.foundations).bonuses.get(hex_)
-    if bonus is not None and bonus.medics:
-        raise RuleNotImplemented(f"a Medic and two venom markers on one unit ({hex_}; RULINGS 37)")
