@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from . import actions, battle
+from . import actions, battle, hiring
 from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
@@ -140,6 +140,9 @@ class GameState:
     on_top: Piles = ()
     #: Armies whose next turn allows no placement (an opponent's Terror: RULINGS 23).
     terror: frozenset[str] = frozenset()
+    #: Each army's hired mercenary tiles, and the mercenary tiles out of the game (:mod:`solver.hiring`).
+    hired: Piles = ()
+    gone: tuple[Tile, ...] = ()
 
     def pool(self, army: str) -> tuple[Tile, ...]:
         return next((tiles for name, tiles in self.pools if name == army), ())
@@ -209,13 +212,14 @@ def position_problems(position: Position) -> list[tuple[str, str, str]]:
     found = []
     for army, tiles in position.hands:
         for t in tiles:
-            if t.army != army:
+            if t.army != army and not hiring.is_mercenary(t):  # a hired mercenary or the Bomber (2E)
                 found.append(("hand", army, f"{army}'s hand holds {t.key}, a tile of another army"))
             elif t.kind is Kind.HQ:
                 found.append(("hand", army, f"{t.key} is set aside at the start and never drawn (3E SETUP)"))
     for army in position.armies:
         size = army_data(army).size
-        seen = sum(1 for u in position.units if u.tile.army == army) + len(position.hand(army))
+        seen = sum(1 for u in position.units if u.tile.army == army) + sum(1 for t in position.hand(army)
+                                                                            if t.army == army)
         deck = position.deck(army)
         if deck is not None and seen + deck > size:
             found.append(("deck", army, f"{army} has {seen} tiles on the board and in hand and {deck} in the deck, "
@@ -236,9 +240,12 @@ def start(record: GameRecord) -> GameState:
     problems = position_problems(position)
     if problems:
         raise ValueError(problems[0][2])
-    strangers = [u for u in position.units if u.army not in players]
+    strangers = [u for u in position.units if u.army not in players and not u.is_neutral]
     if strangers:
         raise ValueError(f"{strangers[0].tile.key} on {strangers[0].hex} belongs to no player")
+    problem = hiring.start_problem(position)
+    if problem is not None:
+        raise ValueError(problem)
     pools, decks, drawn = [], [], set()
     for army in armies:
         pool = army_tiles(army)
@@ -256,7 +263,7 @@ def start(record: GameRecord) -> GameState:
     position = replace(position, decks=tuple(decks), to_move=to_move)
     first = next((e.number for e in record.entries if isinstance(e, Turn)), 1)
     return GameState(position, players, first, tuple(pools), (), frozenset(drawn),
-                     seat=players.index(to_move) if not unplaced else 0)
+                     seat=players.index(to_move) if not unplaced else 0, hired=hiring.hired_at_start(position))
 
 
 # --- battles --------------------------------------------------------------------------------------------------------
@@ -273,6 +280,8 @@ def _to_discards(state: GameState, before: Position, after: Position) -> GameSta
     its pile."""
     discards, pools, on_top = state.discards, state.pools, state.on_top
     for (army, tile), n in _gone(before.units, after.units).items():
+        if hiring.is_bomber(tile):
+            continue  # he goes onto a pile, or out of the game (solver.hiring.left_board)
         if "regenerate" in tile.abilities and (after.deck(tile.army) or 0) > (before.deck(tile.army) or 0):
             pools = _with_pile(pools, tile.army, [tile] * n)
             on_top = _with_pile(on_top, tile.army, [tile] * n)
@@ -283,20 +292,23 @@ def _to_discards(state: GameState, before: Position, after: Position) -> GameSta
 
 def _fight(state: GameState, why: str) -> GameState:
     """One battle, decided as the module docstring says, then whatever its end decides (:func:`_after_battle`)."""
-    outcomes = battle.resolve(state.position)
-    health = {(tuple(sorted(o.hq.items())), o.position.scores) for o in outcomes}
+    before = state.position
+    outcomes = battle.resolve(before)
+    health = {(tuple(sorted(o.hq.items())), o.position.scores, o.reports) for o in outcomes}
     if len(health) > 1:
         ways = " / ".join(f"{', '.join(o.choices) or 'no choice'} -> "
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
         raise Undecidable("battle", f"battle {MAYBE}: {ways}")
     after = outcomes[0].position
-    state = replace(_to_discards(state, state.position, after), position=after)
+    state = replace(_to_discards(state, before, after), position=after)
     hq = state.hq
     line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
     if state.mode == "score":
         scores = dict(after.scores)
         line += "; score " + ", ".join(f"{a} {scores.get(a, 0)}" for a in state.in_play)
     state = replace(state, history=state.history + (line,))
+    state = hiring.left_board(state, before, after, hiring.battle_detonators(outcomes[0].reports),
+                              "set off by {} in the battle")
     return _after_battle(state)
 
 
@@ -574,7 +586,11 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     after = _decided(actions.results(before, action, army, used), action)
     state = _to_discards(state, before, after)
     discards = state.discards
-    if isinstance(action, (Discard, Use)):
+    if isinstance(action, Discard) and hiring.is_bomber(action.tile):
+        # 2E: "If discarded, Mad Bomber returns to the game just as if he had exploded"
+        state = hiring.set_off(replace(state, position=after), action.tile, [army], "discarded by {}")
+        after = state.position
+    elif isinstance(action, (Discard, Use)):
         discards = _with_pile(discards, army, [action.tile])
     elif isinstance(action, BuyEnergy) and action.tile is not None:
         discards = _with_pile(discards, army, [action.tile])  # a tile sold for Energy is discarded too
@@ -582,8 +598,10 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     if isinstance(action, Use) and action.tile.name == "terror":
         # "każdy z pozostałych graczy" (each of the other players) in a multiplayer game
         terror = terror | {p for p in state.players if p != army}
-    return (replace(state, position=after, discards=discards, terror=terror),
-            actions.spend(before, action, army, used))
+    # An instant that sets the Bomber off makes its army the detonator (RULINGS 56).
+    state = hiring.left_board(replace(state, position=after, discards=discards, terror=terror), before, after, [army],
+                              f"set off by {{}}'s {action.tile.key}" if isinstance(action, Use) else "set off by {}")
+    return state, actions.spend(before, action, army, used)
 
 
 def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> GameState:
@@ -609,6 +627,7 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
             raise IllegalAction(text, f"{NOT_IN_DECK}: {t.key}")
         left[t] -= 1
     position = actions.apply(state.position, draw, army)
+    position, hired = hiring.drawn(state, draw, army, position)  # hires, and a Bomber drawn off the pile's top
     hand = position.hand(army)
     now.drawn = True
     full = HAND_SIZE_REINFORCEMENT if state.position.rules.enabled("reinforcement") else HAND_SIZE
@@ -622,8 +641,9 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
         # MULTIPLAYER MODE, THE FINAL BATTLE: "the others complete their own turns as usual").
         last, awaited = number, frozenset(state.in_play) - {army}
     on_top = tuple((a, tiles[len(draw.tiles):] if a == army else tiles) for a, tiles in state.on_top)
-    return replace(state, position=position, pools=_minus_pool(state.pools, army, draw.tiles),
-                   drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited, on_top=on_top)
+    own = [t for t in draw.tiles if t.army == army]
+    return replace(state, position=position, pools=_minus_pool(state.pools, army, own), hired=tuple(sorted(
+        hired.items())), drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited, on_top=on_top)
 
 
 def _end_turn(state: GameState, number: int, army: str, normal: bool) -> GameState:
@@ -696,6 +716,7 @@ class CheckReport:
         lines = [f"legal: {self.turns} turn{'s' if self.turns != 1 else ''}, "
                  f"{state.battles} battle{'s' if state.battles != 1 else ''}"]
         lines += [f"  {line}" for line in state.history]
+        lines += hiring.summary(state)
         lines.append("hq: " + ", ".join(f"{army} {hp}" for army, hp in state.hq.items()))
         if state.position.mode == "score":
             scores = dict(state.position.scores)
