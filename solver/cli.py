@@ -310,7 +310,7 @@ def _with_hand(position: Position, army: str, tiles: Iterable[Tile]) -> Position
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .cards import GameRecord, Puzzle
-    from .game import check, check_play, position_problems
+    from .game import check, check_play, game_json, position_problems
 
     document = _load(args)
     text, source = args.text, args.source
@@ -331,6 +331,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 result["winner"] = state.result
             data: dict = {"verdict": report.verdict, "turns": report.turns, "battles": state.battles,
                           "hq": dict(state.hq), "over": state.result is not None, **result}
+            data |= game_json(state)  # winners, score, hires (NOTATION §10.7 and README extensions)
             if not report.ok:
                 data |= {"line": report.line, "action": report.action, "rule": report.problem}
             print(json.dumps(data, indent=1))

@@ -730,6 +730,21 @@ class CheckReport:
         return "\n".join(lines)
 
 
+def game_json(state: GameState) -> dict[str, object]:
+    """What `nhex check --json` says of a game beside v1's keys (NOTATION §10.7; README, notation extensions):
+    ``winners`` (every army sharing the victory; empty for a draw; null while the game goes on), ``score`` in the
+    score mode, the armies ``out`` of a deathmatch, and ``hired``: each army's hired mercenaries."""
+    data: dict[str, object] = {"winners": None if state.winners is None else list(state.winners)}
+    if state.position.mode == "score":
+        scores = dict(state.position.scores)
+        data["score"] = {army: scores.get(army, 0) for army in state.armies}
+    if state.out:
+        data["out"] = [army for army in state.armies if army in state.out]
+    if state.hired:
+        data["hired"] = {army: [t.key for t in tiles] for army, tiles in state.hired}
+    return data
+
+
 def check(record: GameRecord) -> CheckReport:
     """Replay a game record and report its first fault, or the final state (HQ health, winner).
 

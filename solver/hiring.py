@@ -198,7 +198,7 @@ def _bombers(units: Iterable[Unit]) -> list[Unit]:
 
 def battle_detonators(reports: Iterable[tuple[str, object]]) -> tuple[str, ...] | None:
     found = dict(reports).get(HIT_BY)
-    return tuple(found) if isinstance(found, (tuple, list)) else None  # type: ignore[arg-type]
+    return tuple(found) if isinstance(found, (tuple, list)) else None
 
 
 def summary(state: GameState) -> list[str]:
