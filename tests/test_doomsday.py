@@ -599,3 +599,20 @@ def test_doomsday_small_bomb_only_kills_a_trap_and_sets_off_the_mad_bomber():
     assert after.unit_at(Hex.parse("a3")) is None  # the bomb's wound
     assert after.unit_at(Hex.parse("c5")).wounds == 1  # the Bomber's blast (c5 touches b4, not b3)
     assert after.unit_at(Hex.parse("b2")).wounds == 0  # b2 touches b3: the Trap did not explode
+
+
+def test_a_whole_doomsday_game_record_replays_with_the_hqs_rotations():
+    """tests/data/games/doomsday-vs-moloch-bomber.nhex, made by playing legal moves through the engine: `nhex check`
+    replays the Doomsday HQ's rotations (ES sheet, CG: "girar una unidad amiga", turn a friendly unit, once in its
+    own turn; RULINGS 55) and every battle to Moloch's win at the Final Battle."""
+    from pathlib import Path
+
+    from solver import game
+
+    text = (Path(__file__).parent / "data" / "games" / "doomsday-vs-moloch-bomber.nhex").read_text()
+    assert text.count("by hq") >= 5
+    report = game.check(notation.parse(text))
+    assert report.ok and report.state.winners == ("moloch",) and report.state.hq == {"doomsday": 15, "moloch": 19}
+    twice = text.replace("move a1 a1 NW by hq", "move a1 a1 NW by hq; move a2 a2 NE by hq")
+    again = game.check(notation.parse(twice))
+    assert again.verdict == "illegal" and again.action == "move a2 a2 NE by hq"
