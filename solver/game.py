@@ -45,6 +45,8 @@ from .tiles import Kind, Tile, army as army_data
 OUT_OF_TURN = "players take turns in the order of the `players` line (3E GAME SEQUENCE)"
 #: 3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "The first player to get 20 points wins the game."
 MOST_POINTS = 20
+#: 2E CHANGES IN NEW EDITION, Optional Score Rules: "a team which scores a total of 40 points wins".
+TEAM_POINTS = 40
 PLAY_LIMIT = "this turn the player may use at most {} tile(s) (3E GAME VARIANTS: REINFORCEMENT, ALTERNATIVE BEGINNING)"
 #: 3E 1 PLAYER VS A TEAM: each team HQ starts at 13 health.
 LONER_TEAM_HEALTH = 13
@@ -236,6 +238,9 @@ def start(record: GameRecord) -> GameState:
     if len(armies) < len(players) and not position.teams:
         # 3E 1 PLAYER VS A TEAM: the Loner, named twice, plays alone; "Players 2 and 3 form a team".
         loner = next(a for a in armies if players.count(a) > 1)
+        if position.mode == "score":
+            raise RuleNotImplemented("the score rule in 1 player vs a team: neither rulebook gives its goal (3E 1 "
+                                     "PLAYER VS A TEAM has no score variant; 2E has no 1 vs a team)")
         position = replace(position, teams=(tuple(a for a in armies if a != loner),))
     problems = position_problems(position)
     if problems:
@@ -303,7 +308,7 @@ def _fight(state: GameState, why: str) -> GameState:
     state = replace(_to_discards(state, before, after), position=after)
     hq = state.hq
     line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
-    if state.mode == "score":
+    if state.position.mode == "score":
         scores = dict(after.scores)
         line += "; score " + ", ".join(f"{a} {scores.get(a, 0)}" for a in state.in_play)
     state = replace(state, history=state.history + (line,))
@@ -317,12 +322,17 @@ def _after_battle(state: GameState) -> GameState:
     hq = state.hq
     fallen = [a for a in state.in_play if hq[a] == 0]
     mode = state.mode
-    if mode == "score":
+    if state.position.mode == "score":
         # 3E SCORE RULE: "The first player to get 20 points wins ... If during the same Battle more than 1 player
-        # scores 20 points, all these players share the victory."
-        scores = dict(state.position.scores)
-        top = tuple(a for a in state.in_play if scores.get(a, 0) >= MOST_POINTS)
-        return _over(state, top, "20 points (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE)") if top else state
+        # scores 20 points, all these players share the victory." 2E: "a team which scores a total of 40 points
+        # wins"; without the 3E cap (option score-cap) the most points among those past the goal win.
+        points = _standings(state)
+        goal = TEAM_POINTS if state.position.teams else MOST_POINTS
+        past = {side: n for side, n in points.items() if n >= goal}
+        if not past:
+            return state
+        top = tuple(a for side, n in past.items() if n == max(past.values()) for a in side)
+        return _over(state, top, f"{goal} points (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE; 2E Optional Score Rules)")
     if not fallen:
         return state
     if mode == "two-player":
@@ -387,9 +397,11 @@ def _standings(state: GameState) -> dict[tuple[str, ...], int]:
     mode, or a side's total of remaining health in team play (3E TEAM MATCH: "the team with the highest total of
     remaining Toughness")."""
     hq = state.hq
-    if state.mode == "score":
+    if state.position.mode == "score":
         scores = dict(state.position.scores)
-        return {(a,): scores.get(a, 0) for a in state.in_play}
+        # 2E Optional Score Rules: "both teams share their point count"; alone, each player's own.
+        sides = dict.fromkeys(state.side_of(a) for a in state.in_play if not state.tied or a in state.tied)
+        return {side: sum(scores.get(a, 0) for a in side) for side in sides}
     sides = dict.fromkeys(state.side_of(a) for a in state.in_play if not state.tied or a in state.tied)
     return {side: sum(hq[a] for a in side) for side in sides}
 
@@ -401,7 +413,7 @@ def _compare(state: GameState, why: str, tie: str | None) -> GameState:
     best = max(standings.values())
     leaders = [side for side, value in standings.items() if value == best]
     if len(leaders) == 1:
-        return _over(state, leaders[0], f"{why}: {'more points' if state.mode == 'score' else 'higher HQ health'} "
+        return _over(state, leaders[0], f"{why}: {'more points' if state.position.mode == 'score' else 'higher HQ health'} "
                                         "(3E VICTORY)")
     if tie == "draw":
         return _over(state, (), f"{why}: a tie (3E VICTORY)")
