@@ -183,6 +183,12 @@ def left_board(state: GameState, before: Position, after: Position, detonators: 
             discards = dict(state.discards)
             discards[unit.owner] = discards.get(unit.owner, ()) + (unit.tile,)
             state = replace(state, discards=tuple(sorted(discards.items())))
+        elif detonators is None and unit.owner is not None and after.hq(unit.owner) is None:
+            # 3E HQ DESTROYED: the fallen army's tile "is removed from the board together with all its Unit tiles":
+            # the Bomber it hired goes with them, out of the game.
+            state = replace(state, gone=state.gone + (unit.tile,), history=state.history + (
+                f"turn {state.turn}: the Mad Bomber leaves the game with {unit.owner}'s units (3E THE MULTIPLAYER "
+                "MODE, HQ DESTROYED)",))
         elif detonators is None:
             raise RuleNotImplemented("where the Mad Bomber goes when he leaves the board without being hit (2E "
                                      "Mad Bomber: only an explosion or a discard returns him)")

@@ -191,3 +191,13 @@ def test_the_three_player_bomber_record_replays_end_to_end():
     assert "turn 5: the Mad Bomber, set off by moloch's moloch:air-strike, goes on top of borgo's pile" in state.history[0]
     assert any("hit by moloch and outpost in one phase and leaves the game" in line for line in state.history)
     assert state.gone == (BOMBER,)
+
+
+def test_a_fallen_armys_hired_bomber_leaves_the_game_with_its_units():
+    """3E THE MULTIPLAYER MODE, HQ DESTROYED: "its tile is removed from the board together with all its Unit tiles":
+    the Bomber the fallen army hired (option mad-bomber=mercenary) goes with them, unhit, out of the game."""
+    state = legal("game\nplayers outpost moloch borgo\nrules 3.0 mad-bomber=mercenary\n"
+                  "a1 outpost:hq\ne3 moloch:hq hp=1\nc1 borgo:hq\nd4 outpost:hmg NE\nb4 mercenary:mad-bomber owner=moloch\n"
+                  "1. outpost: draw outpost:battle outpost:move outpost:scout; discard outpost:scout; use outpost:battle\n")
+    assert "moloch" in state.out and state.gone == (BOMBER,) and piles(state) == {}
+    assert not any(u.tile == BOMBER for u in state.position.units)
