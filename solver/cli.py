@@ -522,7 +522,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 #: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
-GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony", "doomsday")
 
 
 def _generate_arguments(command: argparse.ArgumentParser) -> None:
