@@ -17,7 +17,6 @@ import pytest
 
 from solver import battle, game, notation
 from solver.errors import RuleNotImplemented
-from solver.hexes import Hex
 
 ROOT = Path(__file__).parent.parent
 GAMES = Path(__file__).parent / "data" / "games"
