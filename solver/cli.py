@@ -332,7 +332,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     import json
 
     from .cards import GameRecord, Puzzle
-    from .game import check, check_play, position_problems
+    from .game import check, check_play, game_json, position_problems
 
     document = _load(args)
     text, source = args.text, args.source
@@ -353,6 +353,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 result["winner"] = state.result
             data: dict = {"verdict": report.verdict, "turns": report.turns, "battles": state.battles,
                           "hq": dict(state.hq), "over": state.result is not None, **result}
+            data |= game_json(state)  # winners, score, hires (NOTATION §10.7 and README extensions)
             if not report.ok:
                 data |= {"line": report.line, "action": report.action, "rule": report.problem}
             print(json.dumps(data, indent=1))
@@ -544,7 +545,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 #: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
-GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony", "doomsday")
 
 
 def _generate_arguments(command: argparse.ArgumentParser) -> None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from .cards import GameRecord
 from .errors import RuleNotImplemented
 from .expansion import Location
-from .tiles import NEUTRAL_ARMY
 from .position import BuyEnergy, Position, Procedure, Push, Use
 
 Action = object  # any action value; only the §10 ones are looked at
@@ -51,8 +50,8 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
             add("Turret attacks (B13 BASE, TURRETS: 'in each Battle they automatically attack like units', but "
                 "neither the rulebook nor the tile reference gives a Turret's initiative, strength or attacking "
                 "edges)", f"turret {turret.hex.label}")
-    # The Mad Bomber (RULINGS 56-57) plays in battles and between them (solver/abilities/mad_bomber.py); a game
-    # record with him is refused below, as his return to a draw pile is not tracked.
+    # The Mad Bomber (RULINGS 56-57) plays in battles and between them (solver/abilities/mad_bomber.py) and in
+    # game records (solver/hiring.py).
     return found
 
 
@@ -73,18 +72,9 @@ def unimplemented_action(action: Action) -> Feature | None:
 
 def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     """The §10 features of a game record the engine lacks: its start position's, its seating's, its lines'."""
+    # Mercenaries and the Mad Bomber: solver/hiring.py keeps who hired which tile and the Bomber's way back onto a
+    # draw pile.
     found = unimplemented(record.position)
-    for unit in record.position.units:
-        if unit.tile.army == NEUTRAL_ARMY:
-            found.append(Feature("the Mad Bomber in a game record: his return to a player's draw pile (2E SPECIAL "
-                                 "EXPANSION, Mad Bomber; RULINGS 56-57)", record.position.location(f"unit {unit.hex.label}")))
-    hired = [t for _, tiles in record.position.hands for t in tiles if t.army == NEUTRAL_ARMY]
-    for entry in record.entries:
-        for action in getattr(entry, "actions", ()):
-            hired += [t for t in getattr(action, "tiles", ()) if t.army == NEUTRAL_ARMY]
-    if hired:
-        found.append(Feature(f"mercenaries in a game record ({hired[0].key}): who hires which and 'once per game' "
-                             "(2E SPECIAL EXPANSION: 4 MERCENARIES FROM ALABAMA, RULES)"))
     return found
 
 

@@ -65,3 +65,12 @@ class Event:
 
     def __str__(self) -> str:
         return self.text + (f": {self.how}" if self.how else "") + (f"  [{self.rule}]" if self.rule else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Unsettled:
+    """A report value (:attr:`solver.battle.Outcome.reports`) that the position alone cannot settle: ``rule`` names
+    what is missing (the Mad Bomber's destination with three or more armies needs a game record's seating). Writing
+    it out is refused with that rule (exit 4); a game record settles it from what it knows."""
+
+    rule: str

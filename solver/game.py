@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from . import actions, battle
+from . import actions, battle, hiring
 from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
@@ -45,6 +45,8 @@ from .tiles import Kind, Tile, army as army_data
 OUT_OF_TURN = "players take turns in the order of the `players` line (3E GAME SEQUENCE)"
 #: 3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "The first player to get 20 points wins the game."
 MOST_POINTS = 20
+#: 2E CHANGES IN NEW EDITION, Optional Score Rules: "a team which scores a total of 40 points wins".
+TEAM_POINTS = 40
 PLAY_LIMIT = "this turn the player may use at most {} tile(s) (3E GAME VARIANTS: REINFORCEMENT, ALTERNATIVE BEGINNING)"
 #: 3E 1 PLAYER VS A TEAM: each team HQ starts at 13 health.
 LONER_TEAM_HEALTH = 13
@@ -140,6 +142,9 @@ class GameState:
     on_top: Piles = ()
     #: Armies whose next turn allows no placement (an opponent's Terror: RULINGS 23).
     terror: frozenset[str] = frozenset()
+    #: Each army's hired mercenary tiles, and the mercenary tiles out of the game (:mod:`solver.hiring`).
+    hired: Piles = ()
+    gone: tuple[Tile, ...] = ()
 
     def pool(self, army: str) -> tuple[Tile, ...]:
         return next((tiles for name, tiles in self.pools if name == army), ())
@@ -209,13 +214,14 @@ def position_problems(position: Position) -> list[tuple[str, str, str]]:
     found = []
     for army, tiles in position.hands:
         for t in tiles:
-            if t.army != army:
+            if t.army != army and not hiring.is_mercenary(t):  # a hired mercenary or the Bomber (2E)
                 found.append(("hand", army, f"{army}'s hand holds {t.key}, a tile of another army"))
             elif t.kind is Kind.HQ:
                 found.append(("hand", army, f"{t.key} is set aside at the start and never drawn (3E SETUP)"))
     for army in position.armies:
         size = army_data(army).size
-        seen = sum(1 for u in position.units if u.tile.army == army) + len(position.hand(army))
+        seen = sum(1 for u in position.units if u.tile.army == army) + sum(1 for t in position.hand(army)
+                                                                            if t.army == army)
         deck = position.deck(army)
         if deck is not None and seen + deck > size:
             found.append(("deck", army, f"{army} has {seen} tiles on the board and in hand and {deck} in the deck, "
@@ -232,13 +238,19 @@ def start(record: GameRecord) -> GameState:
     if len(armies) < len(players) and not position.teams:
         # 3E 1 PLAYER VS A TEAM: the Loner, named twice, plays alone; "Players 2 and 3 form a team".
         loner = next(a for a in armies if players.count(a) > 1)
+        if position.mode == "score":
+            raise RuleNotImplemented("the score rule in 1 player vs a team: neither rulebook gives its goal (3E 1 "
+                                     "PLAYER VS A TEAM has no score variant; 2E has no 1 vs a team)")
         position = replace(position, teams=(tuple(a for a in armies if a != loner),))
     problems = position_problems(position)
     if problems:
         raise ValueError(problems[0][2])
-    strangers = [u for u in position.units if u.army not in players]
+    strangers = [u for u in position.units if u.army not in players and not u.is_neutral]
     if strangers:
         raise ValueError(f"{strangers[0].tile.key} on {strangers[0].hex} belongs to no player")
+    problem = hiring.start_problem(position)
+    if problem is not None:
+        raise ValueError(problem)
     pools, decks, drawn = [], [], set()
     for army in armies:
         pool = army_tiles(army)
@@ -256,7 +268,7 @@ def start(record: GameRecord) -> GameState:
     position = replace(position, decks=tuple(decks), to_move=to_move)
     first = next((e.number for e in record.entries if isinstance(e, Turn)), 1)
     return GameState(position, players, first, tuple(pools), (), frozenset(drawn),
-                     seat=players.index(to_move) if not unplaced else 0)
+                     seat=players.index(to_move) if not unplaced else 0, hired=hiring.hired_at_start(position))
 
 
 # --- battles --------------------------------------------------------------------------------------------------------
@@ -273,6 +285,8 @@ def _to_discards(state: GameState, before: Position, after: Position) -> GameSta
     its pile."""
     discards, pools, on_top = state.discards, state.pools, state.on_top
     for (army, tile), n in _gone(before.units, after.units).items():
+        if hiring.is_bomber(tile):
+            continue  # he goes onto a pile, or out of the game (solver.hiring.left_board)
         if "regenerate" in tile.abilities and (after.deck(tile.army) or 0) > (before.deck(tile.army) or 0):
             pools = _with_pile(pools, tile.army, [tile] * n)
             on_top = _with_pile(on_top, tile.army, [tile] * n)
@@ -283,20 +297,23 @@ def _to_discards(state: GameState, before: Position, after: Position) -> GameSta
 
 def _fight(state: GameState, why: str) -> GameState:
     """One battle, decided as the module docstring says, then whatever its end decides (:func:`_after_battle`)."""
-    outcomes = battle.resolve(state.position)
-    health = {(tuple(sorted(o.hq.items())), o.position.scores) for o in outcomes}
+    before = state.position
+    outcomes = battle.resolve(before)
+    health = {(tuple(sorted(o.hq.items())), o.position.scores, o.reports) for o in outcomes}
     if len(health) > 1:
         ways = " / ".join(f"{', '.join(o.choices) or 'no choice'} -> "
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
         raise Undecidable("battle", f"battle {MAYBE}: {ways}")
     after = outcomes[0].position
-    state = replace(_to_discards(state, state.position, after), position=after)
+    state = replace(_to_discards(state, before, after), position=after)
     hq = state.hq
     line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
-    if state.mode == "score":
+    if state.position.mode == "score":
         scores = dict(after.scores)
         line += "; score " + ", ".join(f"{a} {scores.get(a, 0)}" for a in state.in_play)
     state = replace(state, history=state.history + (line,))
+    state = hiring.left_board(state, before, after, hiring.battle_detonators(outcomes[0].reports),
+                              "set off by {} in the battle")
     return _after_battle(state)
 
 
@@ -305,12 +322,17 @@ def _after_battle(state: GameState) -> GameState:
     hq = state.hq
     fallen = [a for a in state.in_play if hq[a] == 0]
     mode = state.mode
-    if mode == "score":
+    if state.position.mode == "score":
         # 3E SCORE RULE: "The first player to get 20 points wins ... If during the same Battle more than 1 player
-        # scores 20 points, all these players share the victory."
-        scores = dict(state.position.scores)
-        top = tuple(a for a in state.in_play if scores.get(a, 0) >= MOST_POINTS)
-        return _over(state, top, "20 points (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE)") if top else state
+        # scores 20 points, all these players share the victory." 2E: "a team which scores a total of 40 points
+        # wins"; without the 3E cap (option score-cap) the most points among those past the goal win.
+        points = _standings(state)
+        goal = TEAM_POINTS if state.position.teams else MOST_POINTS
+        past = {side: n for side, n in points.items() if n >= goal}
+        if not past:
+            return state
+        top = tuple(a for side, n in past.items() if n == max(past.values()) for a in side)
+        return _over(state, top, f"{goal} points (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE; 2E Optional Score Rules)")
     if not fallen:
         return state
     if mode == "two-player":
@@ -375,9 +397,11 @@ def _standings(state: GameState) -> dict[tuple[str, ...], int]:
     mode, or a side's total of remaining health in team play (3E TEAM MATCH: "the team with the highest total of
     remaining Toughness")."""
     hq = state.hq
-    if state.mode == "score":
+    if state.position.mode == "score":
         scores = dict(state.position.scores)
-        return {(a,): scores.get(a, 0) for a in state.in_play}
+        # 2E Optional Score Rules: "both teams share their point count"; alone, each player's own.
+        sides = dict.fromkeys(state.side_of(a) for a in state.in_play if not state.tied or a in state.tied)
+        return {side: sum(scores.get(a, 0) for a in side) for side in sides}
     sides = dict.fromkeys(state.side_of(a) for a in state.in_play if not state.tied or a in state.tied)
     return {side: sum(hq[a] for a in side) for side in sides}
 
@@ -389,7 +413,7 @@ def _compare(state: GameState, why: str, tie: str | None) -> GameState:
     best = max(standings.values())
     leaders = [side for side, value in standings.items() if value == best]
     if len(leaders) == 1:
-        return _over(state, leaders[0], f"{why}: {'more points' if state.mode == 'score' else 'higher HQ health'} "
+        return _over(state, leaders[0], f"{why}: {'more points' if state.position.mode == 'score' else 'higher HQ health'} "
                                         "(3E VICTORY)")
     if tie == "draw":
         return _over(state, (), f"{why}: a tie (3E VICTORY)")
@@ -574,7 +598,11 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     after = _decided(actions.results(before, action, army, used), action)
     state = _to_discards(state, before, after)
     discards = state.discards
-    if isinstance(action, (Discard, Use)):
+    if isinstance(action, Discard) and hiring.is_bomber(action.tile):
+        # 2E: "If discarded, Mad Bomber returns to the game just as if he had exploded"
+        state = hiring.set_off(replace(state, position=after), action.tile, [army], "discarded by {}")
+        after = state.position
+    elif isinstance(action, (Discard, Use)):
         discards = _with_pile(discards, army, [action.tile])
     elif isinstance(action, BuyEnergy) and action.tile is not None:
         discards = _with_pile(discards, army, [action.tile])  # a tile sold for Energy is discarded too
@@ -582,8 +610,10 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     if isinstance(action, Use) and action.tile.name == "terror":
         # "każdy z pozostałych graczy" (each of the other players) in a multiplayer game
         terror = terror | {p for p in state.players if p != army}
-    return (replace(state, position=after, discards=discards, terror=terror),
-            actions.spend(before, action, army, used))
+    # An instant that sets the Bomber off makes its army the detonator (RULINGS 56).
+    state = hiring.left_board(replace(state, position=after, discards=discards, terror=terror), before, after, [army],
+                              f"set off by {{}}'s {action.tile.key}" if isinstance(action, Use) else "set off by {}")
+    return state, actions.spend(before, action, army, used)
 
 
 def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> GameState:
@@ -609,6 +639,7 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
             raise IllegalAction(text, f"{NOT_IN_DECK}: {t.key}")
         left[t] -= 1
     position = actions.apply(state.position, draw, army)
+    position, hired = hiring.drawn(state, draw, army, position)  # hires, and a Bomber drawn off the pile's top
     hand = position.hand(army)
     now.drawn = True
     full = HAND_SIZE_REINFORCEMENT if state.position.rules.enabled("reinforcement") else HAND_SIZE
@@ -622,8 +653,9 @@ def _draw(state: GameState, draw: Draw, army: str, number: int, now: _Turn) -> G
         # MULTIPLAYER MODE, THE FINAL BATTLE: "the others complete their own turns as usual").
         last, awaited = number, frozenset(state.in_play) - {army}
     on_top = tuple((a, tiles[len(draw.tiles):] if a == army else tiles) for a, tiles in state.on_top)
-    return replace(state, position=position, pools=_minus_pool(state.pools, army, draw.tiles),
-                   drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited, on_top=on_top)
+    own = [t for t in draw.tiles if t.army == army]
+    return replace(state, position=position, pools=_minus_pool(state.pools, army, own), hired=tuple(sorted(
+        hired.items())), drawn=state.drawn | {army}, last_tile_turn=last, awaited=awaited, on_top=on_top)
 
 
 def _end_turn(state: GameState, number: int, army: str, normal: bool) -> GameState:
@@ -696,6 +728,7 @@ class CheckReport:
         lines = [f"legal: {self.turns} turn{'s' if self.turns != 1 else ''}, "
                  f"{state.battles} battle{'s' if state.battles != 1 else ''}"]
         lines += [f"  {line}" for line in state.history]
+        lines += hiring.summary(state)
         lines.append("hq: " + ", ".join(f"{army} {hp}" for army, hp in state.hq.items()))
         if state.position.mode == "score":
             scores = dict(state.position.scores)
@@ -707,6 +740,21 @@ class CheckReport:
         else:
             lines.append(f"the game goes on: turn {state.turn} is {state.to_move}'s")
         return "\n".join(lines)
+
+
+def game_json(state: GameState) -> dict[str, object]:
+    """What `nhex check --json` says of a game beside v1's keys (NOTATION §10.7; README, notation extensions):
+    ``winners`` (every army sharing the victory; empty for a draw; null while the game goes on), ``score`` in the
+    score mode, the armies ``out`` of a deathmatch, and ``hired``: each army's hired mercenaries."""
+    data: dict[str, object] = {"winners": None if state.winners is None else list(state.winners)}
+    if state.position.mode == "score":
+        scores = dict(state.position.scores)
+        data["score"] = {army: scores.get(army, 0) for army in state.armies}
+    if state.out:
+        data["out"] = [army for army in state.armies if army in state.out]
+    if state.hired:
+        data["hired"] = {army: [t.key for t in tiles] for army, tiles in state.hired}
+    return data
 
 
 def check(record: GameRecord) -> CheckReport:

@@ -49,7 +49,7 @@ from .position import Action, Move, Place, Position, Unit, Use
 from .tiles import Kind, Tile, army, tile
 
 #: The armies a card may be generated for (the base game's four).
-ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+ARMIES = ("moloch", "outpost", "borgo", "hegemony", "doomsday")
 #: HQ health while the play space is first played out: high enough that no HQ falls in one battle.
 FULL = 20
 #: The margin rule: the key beats the best failing play by at least this much HQ health.

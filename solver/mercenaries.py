@@ -12,8 +12,8 @@ it leaves the deck as it was (:func:`draws_from_deck`), and placed it becomes th
 (option ``mad-bomber=npc``, the default) he stays neutral wherever a player puts him (2E: "A player can put Mad
 Bomber somewhere on the board, discard him or keep him - just like with normal tiles"); with
 ``mad-bomber=mercenary`` the placing player "puts his army marker ... on him" (2E, Mad Bomber as a mercenary).
-How many each player hires ("one or two", "one") and "once per game" need the whole game, which nhex does not keep
-yet: a game record with a mercenary is refused by name (exit 4; solver/features.py).
+How many each player hires ("one or two", "one") and "once per game" need the whole game: a game record keeps them
+(solver/hiring.py, with the Mad Bomber's way back onto a draw pile).
 
 The four Mercenaries' tiles have no data in any source found (``reference/tiles/mercenaries.json``): naming one is
 exit 4 (solver/tiles.py). Adding them is one file: their ``tile`` entries in ``solver/armies/mercenary.army``.

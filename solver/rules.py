@@ -106,6 +106,23 @@ OPTIONS: tuple[RuleOption, ...] = (
         "board ... just like with normal tiles'; Mad Bomber as a mercenary: 'The player which places Mad Bomber on "
         "the board puts his army marker ... on him' (RULINGS 56-57).",
     ),
+    RuleOption(
+        "bomber-right", "next", ("next", "previous"),
+        "In a game of three or more, the Mad Bomber goes onto the pile of the player 'to the right' of the one who "
+        "set him off: the next player in turn order ('next') or the one before ('previous').",
+        "2E Mad Bomber as non player character: 'goes to the player to the right of the player who detonated "
+        "Mad Bomber'; 'If discarded ... he goes to the next player in turn order'. No rulebook says which way the "
+        "turns pass; 'next' reads both sentences alike (RULINGS 56).",
+        source="house ruling (2E silent)",
+    ),
+    RuleOption(
+        "hired-bomber", "returns", ("returns", "discarded"),
+        "Where a hired Mad Bomber goes once set off or discarded: onto a pile, as the neutral one does "
+        "('returns'), or onto his owner's discard pile like any of the army's units ('discarded').",
+        "RULINGS 57 (unsettled); 2E Mad Bomber as a mercenary: 'Most of the rules given above are still valid', "
+        "the return among them; 2E RULES: 'Mercenary, when played, belongs to one's army just as any other tile'.",
+        source="house ruling (2E silent)",
+    ),
     # --- between battles (solver/actions.py, solver/game.py) ---
     RuleOption(
         "pusher-when-placed", "yes", ("yes", "no"),
@@ -221,6 +238,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         "In a team match, whether Moloch's attacks hit its teammate's units too.",
         "3E TEAM MATCH, Moloch in a Team Match (the rule is marked 'optional': 'no' leaves it out).",
         source="3E",
+    ),
+    RuleOption(
+        "score-cap", "yes", ("yes", "no"),
+        "In the score mode no player scores more than 20 points ('yes'; the rest is lost); 'no' counts every "
+        "wound. Default 'yes' under rules 3.0, 'no' under rules 2.0.",
+        "3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: 'Players may never score more than 20 points' (RULINGS 62); "
+        "2E CHANGES IN NEW EDITION, Optional Score Rules: 'The first player to get 20 points wins the game', no cap.",
+        edition_defaults=(("2.0", "no"),),
     ),
     RuleOption(
         "tie-break", "yes", ("yes", "no"),

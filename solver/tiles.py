@@ -507,5 +507,14 @@ def tile(key: str, default_army: str | None = None) -> Tile:
         if canonical == NEUTRAL_ARMY:
             raise MissingTileData(f"the mercenary tile {normal_name(name)!r}: nhex has no data for the Mercenaries "
                                   "from Alabama (only the Mad Bomber; tiles README, Open doubts 1)")
+        if normal_name(name).split("-")[0] == STRUCTURE:
+            raise MissingTileData(f"the Structure tile {canonical}:{normal_name(name)}: 3E GAME VARIANTS, STRUCTURES "
+                                  "gives the rules ('8 double-sided tiles (2 for each army)') but no source gives "
+                                  "the tiles' names or icons; nhex has no data for them")
         raise ValueError(f"army {canonical} has no tile {name!r}")
     return found
+
+
+#: 3E GAME VARIANTS, STRUCTURES: two-hex warriors with no data in our sources. A unit or hand naming
+#: ``ARMY:structure`` (or ``structure-…``) is refused by name (exit 4), not read as an unknown tile.
+STRUCTURE = "structure"

@@ -521,3 +521,85 @@ def test_long_medic_linked_to_two_units_hit_at_once_its_owner_picks():
     survivors = sorted(tuple(sorted(h for h in ("c3", "c4") if unit(o, h) is not None)) for o in found)
     assert survivors == [("c3",), ("c4",)]
     assert all(any("Medic" in c for c in o.choices) for o in found)
+
+
+# --- the Small Bomb (ES sheet; solver/abilities/small_bomb.py, shared with the Neojungle) ---------------------------
+
+SMALL_BOMB = """
+    c3 doomsday:hq
+    a1 moloch:hq
+    b3 moloch:hybrid N
+    b4 doomsday:tripler N
+    c4 moloch:blocker N
+    hand doomsday small-bomb
+    to-move doomsday
+"""
+
+
+def test_doomsday_small_bomb_wounds_friend_and_foe_on_three_adjacent_hexes_but_no_hq():
+    """ES sheet, SMALL BOMB: "Realiza 1 daño a cada unidad (amiga o enemiga) que se encuentre en los 3 hexágonos
+    adyacentes atacados. No afecta a los CGs." (It deals 1 wound to each unit, friend or foe, on the 3 adjacent
+    hexes attacked. It does not affect HQs.) The Tripler (toughness 1: "Resistente") and the Blocker keep one
+    wound each; the Hybrid dies; on b3 c3 c4 the Doomsday HQ is spared."""
+    from solver import actions
+
+    (only,) = actions.results(position(SMALL_BOMB), notation.parse_action("use small-bomb b3 b4 c4", "doomsday"),
+                              "doomsday")
+    after = only[1]
+    assert after.unit_at(Hex.parse("b3")) is None
+    assert after.unit_at(Hex.parse("b4")).wounds == 1 and after.unit_at(Hex.parse("c4")).wounds == 1
+    (spared,) = actions.results(position(SMALL_BOMB), notation.parse_action("use doomsday:small-bomb b3 c3 c4",
+                                                                           "doomsday"), "doomsday")
+    assert spared[1].unit_at(Hex.parse("c3")).hp == 20
+
+
+def test_doomsday_small_bomb_hexes_must_be_mutually_adjacent():
+    """ES sheet: "los 3 hexágonos adyacentes" (the 3 adjacent hexes); B13 Small bomb: "mutually adjacent"."""
+    from solver import actions
+    from solver.errors import IllegalAction
+
+    with pytest.raises(IllegalAction, match="mutually adjacent"):
+        actions.results(position(SMALL_BOMB), notation.parse_action("use small-bomb b3 b4 c5", "doomsday"), "doomsday")
+
+
+def test_doomsday_small_bomb_only_kills_a_trap_and_sets_off_the_mad_bomber():
+    """RULINGS 53: an instant only wounds the Trap ("Cualquier ataque enemigo en el lado marcado activa Trap": an
+    instant comes from no side), and one wound kills it; RULINGS 56: any hit, an instant's too, sets the Mad Bomber
+    off: 1 wound to every adjacent unit but HQs (2E Mad Bomber as non player character)."""
+    from solver import actions
+
+    text = """
+        c1 doomsday:hq
+        e3 moloch:hq
+        b3 doomsday:trap N
+        b4 mercenary:mad-bomber
+        a3 moloch:hybrid N
+        c5 moloch:blocker N
+        b2 moloch:blocker N
+        hand doomsday small-bomb
+        to-move doomsday
+    """
+    (only,) = actions.results(position(text), notation.parse_action("use small-bomb b3 b4 a3", "doomsday"),
+                              "doomsday")
+    after = only[1]
+    assert after.unit_at(Hex.parse("b3")) is None and after.unit_at(Hex.parse("b4")) is None  # Trap, Bomber gone
+    assert after.unit_at(Hex.parse("a3")) is None  # the bomb's wound
+    assert after.unit_at(Hex.parse("c5")).wounds == 1  # the Bomber's blast (c5 touches b4, not b3)
+    assert after.unit_at(Hex.parse("b2")).wounds == 0  # b2 touches b3: the Trap did not explode
+
+
+def test_a_whole_doomsday_game_record_replays_with_the_hqs_rotations():
+    """tests/data/games/doomsday-vs-moloch-bomber.nhex, made by playing legal moves through the engine: `nhex check`
+    replays the Doomsday HQ's rotations (ES sheet, CG: "girar una unidad amiga", turn a friendly unit, once in its
+    own turn; RULINGS 55) and every battle to Moloch's win at the Final Battle."""
+    from pathlib import Path
+
+    from solver import game
+
+    text = (Path(__file__).parent / "data" / "games" / "doomsday-vs-moloch-bomber.nhex").read_text()
+    assert text.count("by hq") >= 5
+    report = game.check(notation.parse(text))
+    assert report.ok and report.state.winners == ("moloch",) and report.state.hq == {"doomsday": 15, "moloch": 19}
+    twice = text.replace("move a1 a1 NW by hq", "move a1 a1 NW by hq; move a2 a2 NE by hq")
+    again = game.check(notation.parse(twice))
+    assert again.verdict == "illegal" and again.action == "move a2 a2 NE by hq"

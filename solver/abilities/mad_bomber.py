@@ -18,8 +18,10 @@ owner's unit and wounds only the owner's enemies, HQs included.
 
 Where the neutral Bomber goes is reported with the battle's outcome as ``mad_bomber_goes_to`` (NOTATION §10.8):
 the detonator's opponent with two armies, None when several armies hit him in one phase. With three or more
-armies "the player to the right" needs the seating, which only a game record has: refused (exit 4). Where the hired
-one goes is unsettled (RULINGS 57) and not reported. Between battles an instant's hit blasts him the same way (the
+armies "the player to the right" needs the seating, which only a game record has: `nhex battle --json` refuses it
+(exit 4). ``mad_bomber_hit_by`` (an additive key, README) names the armies that set him off, neutral or hired; a
+game record puts him on a pile from it (solver/hiring.py; where the hired one goes is unsettled, RULINGS 57: rule
+option ``hired-bomber``). Between battles an instant's hit blasts him the same way (the
 instant's army is the detonator), but the position keeps no piles: where he goes then is not tracked.
 """
 
@@ -27,8 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..errors import RuleNotImplemented
-from ..fight import Hit
+from ..fight import Hit, Unsettled
 from ..hexes import Hex
 from ..tiles import NEUTRAL_ARMY
 from . import Ability
@@ -42,6 +43,12 @@ BOMBER = "mad-bomber"
 RULE = "RULINGS 56; 2E Mad Bomber as non player character"
 HIRED_RULE = "RULINGS 57; 2E Mad Bomber as a mercenary"
 REPORT = "mad_bomber_goes_to"
+#: Who set him off in a battle, neutral or hired (an additive extension of NOTATION §10.8, README): the armies
+#: whose hits reached him in the phase he blew up or died. A game record places him from it (solver/hiring.py).
+HIT_BY = "mad_bomber_hit_by"
+#: The next player's seat for him: "the player to the right of the player who detonated" (2E).
+SEATING = ("where the Mad Bomber goes with three or more armies: 'the player to the right of the player who "
+           "detonated' needs the seating of a game record (2E Mad Bomber as non player character)")
 
 
 class MadBomber(Ability):
@@ -61,8 +68,11 @@ class MadBomber(Ability):
         blasts: list[Hit] = []
         for hex_, armies in sorted(detonators.items()):
             bomber = fight.units[hex_]
-            if bomber.is_neutral and any(h.target == hex_ and h.kind != "instant" for h in hits):
-                fight.reports[REPORT] = _goes_to(fight, armies)  # a battle's outcome says where he goes
+            if any(h.target == hex_ and h.kind != "instant" for h in hits):
+                # A battle's outcome says who set him off, and where the neutral Bomber goes.
+                fight.reports[HIT_BY] = tuple(sorted(armies))
+                if bomber.is_neutral:
+                    fight.reports[REPORT] = _goes_to(fight, armies)
             if hex_ in netted_now(fight, phase):
                 if fight.tracing:
                     fight.note(phase, "mad-bomber", f"the Mad Bomber on {hex_} is netted and cannot explode; "
@@ -98,7 +108,7 @@ def _detonator(fight: Fight, hit: Hit) -> str:
     return hit.note.split(":", 1)[0] if ":" in hit.note else "?"
 
 
-def _goes_to(fight: Fight, detonators: set[str]) -> str | None:
+def _goes_to(fight: Fight, detonators: set[str]) -> str | Unsettled | None:
     if len(detonators) > 1:
         return None  # "removed from the game and does not return"
     armies = sorted(set(fight.position.armies))
@@ -106,6 +116,5 @@ def _goes_to(fight: Fight, detonators: set[str]) -> str | None:
     others = [a for a in armies if a != detonator]
     if len(armies) == 2 and len(others) == 1:
         return others[0]
-    raise RuleNotImplemented("where the Mad Bomber goes with other than two armies: 'the player to the right of the "
-                             "player who detonated' needs the seating of a game record (2E Mad Bomber as non "
-                             "player character)")
+    # A position has no seating; a game record has (solver/hiring.py reads HIT_BY): the JSON refuses by name.
+    return Unsettled(SEATING)

@@ -10,13 +10,17 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..fight import Hit
 from ..hexes import Hex
+from ..teams import allied
 from . import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
+    from ..position import Unit
 
 #: 3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "Players may never score more than 20 points."
 MOST_POINTS = 20
+#: 2E Optional Score Rules: "a team which scores a total of 40 points wins".
+TEAM_POINTS = 40
 
 
 class FallenArmies(Ability):
@@ -44,20 +48,49 @@ class FallenArmies(Ability):
 class ScoreMode(Ability):
     """3E DEATHMATCH WITH AN OPTIONAL SCORE RULE, ATTACKING HQ: "HQs have unlimited Toughness, and every time a
     player's unit hits an opponent's HQ, the Wounds inflicted count as points and are marked by moving that
-    player's HQ marker." "Players may never score more than 20 points" (RULINGS 62: the rest is lost). An instant
-    tile is no player's unit: its wounds on an HQ count for nobody."""
+    player's HQ marker." "Players may never score more than 20 points" (RULINGS 62: the rest is lost; option
+    ``score-cap``: 2E has no such cap). An instant tile is no player's unit: its wounds on an HQ count for nobody.
+
+    Teams (2E CHANGES IN NEW EDITION, Optional Score Rules; 3E gives no team score): "In Team Match mode, both teams
+    share their point count and a team which scores a total of 40 points wins"; "whenever Moloch inflicts any
+    damage on the allied HQ, the wounds are not applied and the score does not count towards the total". Each
+    army keeps its own count (NOTATION §10.5 ``score ARMY N``); the team's is the sum, never above 40."""
 
     position_features = frozenset({"score"})
 
     def hq_wounds(self, fight: Fight, phase: int | None, hex_: Hex, hits: Sequence[Hit]) -> bool:
+        target = fight.units[hex_]
         for hit in hits:
             attacker = fight.units.get(hit.source) if hit.source is not None else None
             if attacker is None:
                 continue
-            army = fight.side(attacker)  # no teams in the score mode: the side is the controlling army
+            army = _scorer(fight, attacker)
+            if allied(fight.position, army, target.army):
+                if fight.tracing:
+                    fight.note(phase, "score", f"{army} hits the allied {target.tile.key}: no wound, no point",
+                               "2E Optional Score Rules (Moloch and the allied HQ)")
+                continue
             before = fight.scores.get(army, 0)
-            fight.scores[army] = min(MOST_POINTS, before + hit.wounds)
+            fight.scores[army] = before + min(hit.wounds, _room(fight, army))
             if fight.tracing:
-                fight.note(phase, "score", f"{army} scores {fight.scores[army] - before} on {fight.units[hex_].tile.key}"
+                fight.note(phase, "score", f"{army} scores {fight.scores[army] - before} on {target.tile.key}"
                            f": {fight.scores[army]} points", "3E DEATHMATCH WITH AN OPTIONAL SCORE RULE")
         return True
+
+
+def _scorer(fight: Fight, attacker: Unit) -> str:
+    """The army whose unit hit: its controller (in a team game the controller's key may name the team: then the
+    commander when a member, else the team's first member; the team's sum is the same)."""
+    side = fight.side(attacker)
+    members = side.split("+")
+    return side if len(members) == 1 else (attacker.army if attacker.army in members else members[0])
+
+
+def _room(fight: Fight, army: str) -> int:
+    """How many more points ``army`` may score: up to 20 (option score-cap), or its team's 40 in all."""
+    team = next((t for t in fight.teams if army in t), None)
+    if team is not None:
+        return max(0, TEAM_POINTS - sum(fight.scores.get(a, 0) for a in team))
+    if not fight.rules.enabled("score-cap"):
+        return 10**6  # 2E: "The first player to get 20 points wins"; nothing caps the count
+    return max(0, MOST_POINTS - fight.scores.get(army, 0))

@@ -9,7 +9,8 @@ from rich.text import Text
 from rich.tree import Tree
 
 from ..battle import Outcome
-from ..fight import Event
+from ..errors import RuleNotImplemented
+from ..fight import Event, Unsettled
 from ..position import Position
 
 _STYLE = {
@@ -38,7 +39,10 @@ def outcome_json(outcome: Outcome) -> dict:
     if position.mode == "score":
         scores = dict(position.scores)
         result["score"] = {army: scores.get(army, 0) for army in sorted(outcome.hq)}
-    result.update(outcome.reports)  # what the ability families report (mad_bomber_goes_to)
+    for key, value in outcome.reports:  # what the ability families report (mad_bomber_goes_to)
+        if isinstance(value, Unsettled):
+            raise RuleNotImplemented(value.rule)  # never a key left out silently (NOTATION §9, exit 4)
+        result[key] = list(value) if isinstance(value, tuple) else value
     if position.held_prizes:
         result["held_prizes"] = {army: list(names) for army, names in position.held_prizes}
     warehouses = {hex_.label: {"wounds": element.wounds, "prizes": list(element.prizes)}
