@@ -76,35 +76,71 @@ def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tup
     towards nothing changes no battle: two plays that differ only so are duals ("facings that give a tile
     the same effective edges", issue 5).
     """
-    edges = unit.oriented.edges
     module = unit.tile.module
     links_enemies = module is not None and module.target == "enemy"
-    icons: list[tuple[_Icon, ...] | None] = []
-    for d in Direction:
-        edge = edges[d]
-        if edge.is_blank:
-            icons.append(None)
-            continue
-        line = position.board.line_of_fire(unit.hex, d)
-        others = [o for h in line if (o := position.unit_at(h)) is not None]
-        near = others[0] if others and others[0].hex == line[0] else None
-        near_enemy = near is not None and near.army != unit.army
-        far_enemy = any(o.army != unit.army for o in others)
-        kept: list[_Icon] = []
-        if edge.melee and near_enemy:
-            kept.append(("melee", edge.melee))
-        if edge.net and near_enemy:
-            kept.append(("net",))
-        if edge.link and near is not None and (scoper or near_enemy == links_enemies):
-            kept.append(("link",))
-        if edge.ranged and far_enemy:
-            kept.append(("ranged", edge.ranged))
-        if edge.armor and far_enemy:
-            kept.append(("armor",))
-        if edge.special and far_enemy:
-            kept.append(("special", edge.special))
-        icons.append(tuple(kept) or None)
+    army = unit.army
+    lines = _lines(position.board)[unit.hex]
+    unit_at = position.unit_at
+    icons: list[tuple[_Icon, ...] | None] = [None] * 6
+    for d, kept in _active(unit.oriented):
+        # The first unit on the line if it stands on the adjacent hex, and whether an enemy is on the line:
+        # the scan stops at the first enemy (nothing beyond it changes what the edge keeps).
+        near: Unit | None = None
+        far_enemy = False
+        first = True
+        for h in lines[d]:
+            other = unit_at(h)
+            if other is not None:
+                if first:
+                    near = other
+                if other.army != army:
+                    far_enemy = True
+                    break
+            first = False
+        near_enemy = near is not None and near.army != army
+        link = near is not None and (scoper or near_enemy == links_enemies)
+        icons[d] = kept[near_enemy, link, far_enemy]
     return tuple(icons)
+
+
+#: :func:`_active` per oriented tile, by identity: a tile's Oriented values are made once per facing and kept.
+_ACTIVE: dict[int, tuple[Any, tuple]] = {}
+
+
+def _active(oriented: Any) -> tuple:
+    """The non-blank edges of an oriented tile, each with what it keeps in each of the 8 situations of its line
+    (an enemy adjacent, a unit its link can affect, an enemy on the line)."""
+    found = _ACTIVE.get(id(oriented))
+    if found is None or found[0] is not oriented:
+        table = tuple((d, {(a, b, c): _kept(edge, a, b, c) for a in (False, True) for b in (False, True)
+                           for c in (False, True)})
+                      for d, edge in enumerate(oriented.edges) if not edge.is_blank)
+        found = _ACTIVE[id(oriented)] = (oriented, table)
+    return found[1]
+
+
+@cache
+def _lines(board: Any) -> dict[Hex, tuple[tuple[Hex, ...], ...]]:
+    """Every hex's six lines of fire on a board, by direction index (looked up once per board)."""
+    return {h: tuple(board.line_of_fire(h, d) for d in Direction) for h in board}
+
+
+def _kept(edge: Any, near_enemy: bool, link: bool, far_enemy: bool) -> tuple[_Icon, ...] | None:
+    """The icons of one edge that can act, given what stands on its line (see :func:`effective_edges`)."""
+    kept: list[_Icon] = []
+    if edge.melee and near_enemy:
+        kept.append(("melee", edge.melee))
+    if edge.net and near_enemy:
+        kept.append(("net",))
+    if edge.link and link:
+        kept.append(("link",))
+    if edge.ranged and far_enemy:
+        kept.append(("ranged", edge.ranged))
+    if edge.armor and far_enemy:
+        kept.append(("armor",))
+    if edge.special and far_enemy:
+        kept.append(("special", edge.special))
+    return tuple(kept) or None
 
 
 def play_identity(position: Position) -> tuple:
@@ -124,6 +160,14 @@ def remembered_play_identity() -> Callable[[Position], tuple]:
         return found
 
     return identity
+
+
+def _besides_units(position: Position) -> tuple:
+    """Everything of a position but its units (hands, decks, foundations, Energy, terrain, scores...): two ends
+    are played out as one only when all of this is equal too, whatever the play identity leaves out."""
+    return (position.board, position.rules, position.to_move, position.hands, position.decks, position.foundations,
+            position.terminals, position.energy, position.terrain, position.turrets, position.held_prizes,
+            position.teams, position.mode, position.scores)
 
 
 def effective_key(position: Position) -> tuple:
@@ -343,6 +387,17 @@ class Enumerator:
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
         points = abilities.turn_points_of(frozenset(tiles | set(puzzle.offer)))
         self.families = bool(points.turn_actions or points.arrived or points.spent)
+        #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
+        #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
+        self.deadline: float | None = None
+        #: The graph being built and the actions listed so far: kept when the build stops early, so that the
+        #: report can say how far it got.
+        self.graph: Graph | None = None
+        self.listed = 0
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfTime
 
     def start(self) -> State:
         position = self.puzzle.position
@@ -358,12 +413,13 @@ class Enumerator:
 
     def build(self, on_state: Callable[[int], None] | None = None) -> Graph:
         root = self.start()
-        graph = Graph(root)
+        graph = self.graph = Graph(root)
         stack = [root]
         while stack:
             state = stack.pop()
             if state in graph.steps:
                 continue
+            self._check_time()
             steps = [] if state.over else self.steps(state)
             graph.steps[state] = steps
             if on_state:
@@ -416,7 +472,10 @@ class Enumerator:
                 if combo in chosen_sets:
                     continue
                 chosen_sets.add(combo)
-                for assignment in self.assignments(combo, empty, state.position):
+                for number, assignment in enumerate(self.assignments(combo, empty, state.position)):
+                    if number % 64 == 63:
+                        self._check_time()
+                    self.listed += 1
                     runs.append(self.place_run(state, combo, assignment))
         return runs
 
@@ -489,6 +548,8 @@ class Enumerator:
             for action in self.actions.player_actions(position, self.player, state.used):
                 if not isinstance(action, Use) or action.tile != tile:
                     continue
+                self._check_time()
+                self.listed += 1
                 found.append(self.use(state, position, action))
         return [s for s in found if s is not None]
 
@@ -564,6 +625,8 @@ class Enumerator:
         for action in self.actions.player_actions(position, self.player, state.used):
             if not keep(action):
                 continue
+            self._check_time()
+            self.listed += 1
             try:
                 results = self.actions.results(position, action, self.player, state.used)
             except IllegalAction:
@@ -772,6 +835,7 @@ class Solver:
         self.tries = tries
         self.progress = progress
         self.card = card_of(puzzle)
+        self.identity = remembered_play_identity()  # one table for the evaluation and the decision
 
     def final_battles(self, state: State) -> int:
         return battles_after(self.puzzle, state)
@@ -780,29 +844,41 @@ class Solver:
         started = time.perf_counter()
         enumerator = Enumerator(self.puzzle, naive=self.naive)
 
+        if self.max_time is not None:
+            enumerator.deadline = started + self.max_time
+
         def on_state(count: int) -> None:
             if self.progress and count % 64 == 0:
                 self.progress("enumerate", count, None)
-            if self.max_time is not None and count % 64 == 0 and time.perf_counter() - started > self.max_time:
-                raise _OutOfTime
 
         try:
             graph = enumerator.build(on_state)
         except _OutOfTime:
-            return Report("none", [], [], 0, 0, 0, time.perf_counter() - started,
-                          f"--max-time {self.max_time:g} s reached while enumerating plays; nothing was played out")
+            # What is known: how many states of the turn were listed. No end was played out, so no play is
+            # proven to win or to fail.
+            expanded = len(enumerator.graph.steps) if enumerator.graph is not None else 0
+            return Report("none", [], [], expanded, 0, 0, time.perf_counter() - started,
+                          f"--max-time {self.max_time:g} s reached while enumerating plays ({expanded} states "
+                          f"of the turn expanded, {enumerator.listed} actions listed); nothing was played out")
         ends = list(graph.steps)  # every state is a place the player may stop
+        # Each end is played out once per play identity (its effective key): ends that differ only in facings
+        # that turn icons towards nothing fight the same battles (effective_edges), so one stands for all.
+        same = (lambda position: position) if self.naive else self.identity
+
+        def key_of(state: State) -> tuple:
+            return (same(state.position), _besides_units(state.position), state.watched, self.final_battles(state))
+
         work: dict[tuple, int] = {}
         order: list[tuple[Position, tuple, int]] = []
         for state in (self.every_order(graph) if self.naive else ends):
-            key = (state.position, state.watched, self.final_battles(state))
+            key = key_of(state)
             if key not in work or self.naive:
                 work.setdefault(key, len(order))
-                order.append(key)
+                order.append((state.position, state.watched, key[3]))
         verdicts, stopped = self.evaluate_all(order, started)
         value: dict[State, Verdict] = {}
         for state in ends:
-            index = work.get((state.position, state.watched, self.final_battles(state)))
+            index = work.get(key_of(state))
             if index is not None and index < len(verdicts):
                 value[state] = verdicts[index]
         # Only what was played out counts: a search stopped by --max-time played out the first len(verdicts).
@@ -820,29 +896,36 @@ class Solver:
             if self.progress:
                 self.progress("evaluate", done, total)
 
+        deadline = None if self.max_time is None else started + self.max_time
         if self.jobs > 1 and total > 400:
             context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
             with context.Pool(self.jobs, initializer=ignore_interrupts) as pool:
-                for part in pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks]):
-                    results += part
-                    account(len(results))
-                    if self.max_time is not None and time.perf_counter() - started > self.max_time:
+                parts = pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks])
+                for _ in chunks:
+                    try:  # wait for the next chunk no longer than the time left
+                        part = parts.next(None if deadline is None else max(0.0, deadline - time.perf_counter()))
+                    except multiprocessing.TimeoutError:
                         stopped = f"--max-time {self.max_time:g} s reached"
                         pool.terminate()
                         break
+                    results += part
+                    account(len(results))
         else:
             for c in chunks:
-                results += _evaluate_chunk((self.card, c))
-                account(len(results))
-                if self.max_time is not None and time.perf_counter() - started > self.max_time:
-                    stopped = f"--max-time {self.max_time:g} s reached"
+                for item in c:  # one position at a time, so that the limit is kept closely
+                    if deadline is not None and time.perf_counter() > deadline:
+                        stopped = f"--max-time {self.max_time:g} s reached"
+                        break
+                    results += _evaluate_chunk((self.card, [item]))
+                if stopped:
                     break
+                account(len(results))
         return results, stopped
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
                stopped: str | None) -> Report:
-        effective = remembered_play_identity()
+        effective = self.identity
 
         def wins(state: State) -> bool:
             verdict = value.get(state)
