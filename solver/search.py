@@ -339,6 +339,7 @@ class State:
     watched: tuple[tuple[Hex, Hex | None], ...]
     battles_done: int = 0  # battles the play caused by filling the board
     over: bool = False  # the turn has ended (a Battle tile, a full board)
+    placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
 
 
 @dataclass(frozen=True)
@@ -532,7 +533,8 @@ class Enumerator:
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
         nxt = replace(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
-                      after_batch=True, used=used)
+                      after_batch=True, used=used,
+                      placed=frozenset() if self.naive else frozenset(hex_ for hex_, _ in cells))
         return Step(tuple(lines), (("", self.settle(nxt)),))
 
     def settle(self, state: State) -> State:
@@ -576,7 +578,7 @@ class Enumerator:
             after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
             nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
-                          over=name == "battle")
+                          over=name == "battle", placed=frozenset())
             if name == "battle":
                 nxt = replace(nxt, battles_done=state.battles_done + 1)
             branches.append((label, self.settle(nxt)))
@@ -603,16 +605,31 @@ class Enumerator:
                 for u in state.position.units) and not self._granted_moves(state.position):
             return []
         position = replace(state.position, hands=(), to_move=self.player)
+        # A unit placed by the step just taken need not move now: placing it where the move would take it, in
+        # that facing, is a run of the same placements reaching the same position with its free move still
+        # unspent (and free to place again), so every end of the move is an end of that run too. That holds for
+        # Mobility and a Transport on a plain board; it is not assumed where anything else may act on arrival
+        # or on a move (foundations such as a Mine, terrain, Prize markers, the Duel board, teams, an ability
+        # family acting between battles: a takeover's turn, the Smart HQ, the Doomsday HQ), nor for a unit the
+        # goal watches (moving it carries the watch along; placing it elsewhere does not).
+        just_placed = state.placed
+        if just_placed and (self.families or extras or state.position.foundations or state.position.terminals
+                            or state.position.teams or state.position.turrets):
+            just_placed = frozenset()
+        if just_placed and state.watched:
+            just_placed = just_placed - {now for _, now in state.watched}
         found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
-                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
+                lambda action: (isinstance(action, Move) and action.source not in just_placed)
+                or (extras and not isinstance(action, (Discard, Place, Use)))):
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
                 watched = (_follow(state.watched, action.source, action.target) if isinstance(action, Move)
                            else state.watched)
-                nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched)
+                nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
+                              placed=frozenset())
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
         return found
@@ -660,7 +677,7 @@ class Enumerator:
                                     for goal_hex, now in watched)
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
                 branches.append((label, replace(state, position=self._norm(after), used=used, after_batch=False,
-                                                watched=watched)))
+                                                watched=watched, placed=frozenset())))
             text: tuple[str, ...] = (str(action),)
             if action.kind == "push" and len(action.hexes) == 2:
                 destinations = self.actions.push_destinations(position, action.hexes[0], action.hexes[1])
@@ -695,7 +712,8 @@ class Enumerator:
                 if action.by is not None:  # the unit that stood there (a Transporter) left the board
                     watched = tuple((g, None if now == action.hex else now) for g, now in watched)
                 nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
-                              played=state.played + 1, after_batch=False, used=used, watched=watched)
+                              played=state.played + 1, after_batch=False, used=used, watched=watched,
+                              placed=frozenset())
                 branches.append((label, self.settle(nxt)))
             found.append(Step((str(action),), tuple(branches)))
         return found
