@@ -39,7 +39,7 @@ from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
+from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use, _unit_order
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -62,9 +62,28 @@ def normalised(position: Position) -> Position:
     units = position.units
     if all(_representative(u.tile, u.facing) == u.facing for u in units):
         return position
-    return replace(position, units=tuple(
+    # Only facings change, so the units stay in board order: no sorting.
+    return position.with_units_in_order(tuple(
         u if _representative(u.tile, u.facing) == u.facing else replace(u, facing=_representative(u.tile, u.facing))
         for u in units))
+
+
+def _with_units(position: Position, units: list[Unit]) -> Position:
+    """``position.with_units(units)`` without rebuilding the other fields (a placement run makes one per run)."""
+    clone = object.__new__(Position)
+    clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash", "_by_hex")})
+    object.__setattr__(clone, "units", tuple(sorted(units, key=_unit_order)))
+    return clone
+
+
+def _turn_of(position: Position, hands: tuple, to_move: str | None) -> Position:
+    """``replace(position, hands=hands, to_move=to_move)`` for ``hands`` taken from another position (so already
+    in canonical order), without rebuilding the rest: the enumeration does this for every action it lists."""
+    clone = object.__new__(Position)
+    clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash",)})
+    object.__setattr__(clone, "hands", hands)
+    object.__setattr__(clone, "to_move", to_move)
+    return clone
 
 
 def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tuple:
@@ -342,6 +361,11 @@ class State:
     placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
 
 
+def _next(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for a state, without its checks (the enumeration makes one per action)."""
+    return State(**{**state.__dict__, **changes})
+
+
 @dataclass(frozen=True)
 class Step:
     """One edge of the graph: the player's action, and what it leads to for each answer of the opponent."""
@@ -516,7 +540,7 @@ class Enumerator:
         for tile, (hex_, facing) in zip(tiles, cells):
             units.append(Unit(hex_, tile, facing))
             lines.append(str(Place(tile, hex_, facing)))
-        position = position.with_units(units)
+        position = _with_units(position, units)
         if position.terrain or position.foundations:  # what the ground does to a unit placed on it
             for _, (hex_, _) in zip(tiles, cells):
                 position = self.actions.arrived(position, hex_)
@@ -532,7 +556,7 @@ class Enumerator:
             position = replace(position, hands=state.position.hands, to_move=state.position.to_move)
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
-        nxt = replace(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
+        nxt = _next(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
                       after_batch=True, used=used,
                       placed=frozenset() if self.naive else frozenset(hex_ for hex_, _ in cells))
         return Step(tuple(lines), (("", self.settle(nxt)),))
@@ -541,12 +565,12 @@ class Enumerator:
         """A full board starts a battle at once (3E USING TILES); the turn ends with it."""
         if state.over or not self.actions.board_full(state.position):
             return state
-        return replace(state, over=True, battles_done=state.battles_done + 1)
+        return _next(state, over=True, battles_done=state.battles_done + 1)
 
     def instants(self, state: State) -> list[Step]:
         found = []
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
-            position = replace(state.position, hands=((self.player, (tile,)),), to_move=self.player)
+            position = _turn_of(state.position, ((self.player, (tile,)),), self.player)
             for action in self.actions.player_actions(position, self.player, state.used):
                 if not isinstance(action, Use) or action.tile != tile:
                     continue
@@ -575,12 +599,12 @@ class Enumerator:
                 landed = next((h for h in after.board if after.unit_at(h) is not None
                                and position.unit_at(h) is None), pushed)
                 watched = _follow(watched, pushed, landed)
-            after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
-            nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+            after = _turn_of(after, state.position.hands, state.position.to_move)
+            nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
                           over=name == "battle", placed=frozenset())
             if name == "battle":
-                nxt = replace(nxt, battles_done=state.battles_done + 1)
+                nxt = _next(nxt, battles_done=state.battles_done + 1)
             branches.append((label, self.settle(nxt)))
         if not branches:
             return None
@@ -604,7 +628,7 @@ class Enumerator:
                 or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
                 for u in state.position.units) and not self._granted_moves(state.position):
             return []
-        position = replace(state.position, hands=(), to_move=self.player)
+        position = _turn_of(state.position, (), self.player)
         # A unit placed by the step just taken need not move now: placing it where the move would take it, in
         # that facing, is a run of the same placements reaching the same position with its free move still
         # unspent (and free to place again), so every end of the move is an end of that run too. That holds for
