@@ -530,8 +530,12 @@ class Enumerator:
             for (a, ta), (b, tb) in itertools.pairwise(zip(hexes, tiles)):
                 if ta == tb:
                     problem.addConstraint(lambda x, y: x < y, (a, b))
-        return sorted(tuple((empty[solution[h]], Direction(solution[f])) for h, f in zip(hexes, facings))
-                      for solution in problem.getSolutionIter())
+        found = []
+        for number, solution in enumerate(problem.getSolutionIter()):
+            if number % 1024 == 1023:
+                self._check_time()  # three tiles on eight hexes are some 70,000 placements
+            found.append(tuple((empty[solution[h]], Direction(solution[f])) for h, f in zip(hexes, facings)))
+        return sorted(found)
 
     def place_run(self, state: State, tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]]) -> Step:
         position = state.position
