@@ -95,28 +95,33 @@ def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tup
     towards nothing changes no battle: two plays that differ only so are duals ("facings that give a tile
     the same effective edges", issue 5).
     """
+    armies = {u.hex: u.army for u in position.units}
+    return _effective_edges(_lines(position.board), armies.get, unit, scoper)
+
+
+def _effective_edges(lines_by_hex: dict, army_at: Callable[[Hex], str | None], unit: Unit, scoper: bool) -> tuple:
+    """:func:`effective_edges` with the board's lines and the army on each hex looked up once per position."""
     module = unit.tile.module
     links_enemies = module is not None and module.target == "enemy"
     army = unit.army
-    lines = _lines(position.board)[unit.hex]
-    unit_at = position.unit_at
+    lines = lines_by_hex[unit.hex]
     icons: list[tuple[_Icon, ...] | None] = [None] * 6
     for d, kept in _active(unit.oriented):
-        # The first unit on the line if it stands on the adjacent hex, and whether an enemy is on the line:
-        # the scan stops at the first enemy (nothing beyond it changes what the edge keeps).
-        near: Unit | None = None
+        # The army of the first unit on the line if it stands on the adjacent hex, and whether an enemy is on
+        # the line: the scan stops at the first enemy (nothing beyond it changes what the edge keeps).
+        near: str | None = None
         far_enemy = False
         first = True
         for h in lines[d]:
-            other = unit_at(h)
+            other = army_at(h)
             if other is not None:
                 if first:
                     near = other
-                if other.army != army:
+                if other != army:
                     far_enemy = True
                     break
             first = False
-        near_enemy = near is not None and near.army != army
+        near_enemy = near is not None and near != army
         link = near is not None and (scoper or near_enemy == links_enemies)
         icons[d] = kept[near_enemy, link, far_enemy]
     return tuple(icons)
@@ -197,7 +202,9 @@ def effective_key(position: Position) -> tuple:
         # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
         key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes) for u in position.units)
     else:
-        key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u, scoper), u.prizes)
+        lines = _lines(position.board)
+        army_at = {u.hex: u.army for u in position.units}.get
+        key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, _effective_edges(lines, army_at, u, scoper), u.prizes)
                     for u in position.units)
     if position.turrets or position.held_prizes:  # Babel 13: a Turret's facing, the Prize markers still held
         key += ((position.turrets, position.held_prizes),)
