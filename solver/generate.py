@@ -323,10 +323,10 @@ def play_out(puzzle: Puzzle, states: Iterable[search.State] | None = None,
     before = len(seen)
     value: dict[search.State, search.Verdict] = {}
     for state in (states if states is not None else graph.steps):
-        key = (ident(state.position), state.watched, search.battles_after(puzzle, state))
+        key = search.evaluation_key(ident, state, search.battles_after(puzzle, state))
         verdict = seen.get(key)
         if verdict is None:
-            verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[2])
+            verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[3])
         value[state] = verdict
         if stop is not None and stop(state, verdict):
             break

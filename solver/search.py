@@ -194,21 +194,111 @@ def _besides_units(position: Position) -> tuple:
             position.teams, position.mode, position.scores)
 
 
+def evaluation_key(identity: Callable[[Position], object], state: "State", battles: int) -> tuple:
+    """What decides the value of an end of the turn: its play identity, the rest of the position, the goal's
+    watched units and the battles that follow. Ends with one key are played out once (solver and generator)."""
+    return (identity(state.position), _besides_units(state.position), state.watched, battles)
+
+
 def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
     scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
                  for u in position.units)
     if any(u.tile.module is not None and u.tile.module.type == "control-takeover" for u in position.units):
         # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
-        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes) for u in position.units)
+        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes, u.venom)
+                           for u in position.units)
     else:
         lines = _lines(position.board)
         army_at = {u.hex: u.army for u in position.units}.get
-        key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, _effective_edges(lines, army_at, u, scoper), u.prizes)
-                    for u in position.units)
+        wide = _widened(position)
+        if wide is None:
+            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, _effective_edges(lines, army_at, u, scoper),
+                         u.prizes, u.venom) for u in position.units)
+        else:
+            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army,
+                         _effective_edges_wide(position, lines, u, scoper, wide), u.prizes, u.venom)
+                        for u in position.units)
     if position.turrets or position.held_prizes:  # Babel 13: a Turret's facing, the Prize markers still held
         key += ((position.turrets, position.held_prizes),)
     return key
+
+
+#: Edge specials whose facing matters whatever stands on their line: a rocket's path bends (B13 NEW YORK, Rocket
+#: Launcher), a redirector's entrance and exits and a Trap's marked side act on shots coming from anywhere.
+_ALWAYS_ACTIVE = frozenset({"rocket", "redirect-entrance", "redirect-exit", "trap-trigger"})
+
+
+@cache
+def _unusual(tile: Tile) -> bool:
+    """Whether a tile brings a rule that reaches past the plain line test of :func:`effective_edges`."""
+    module = tile.module
+    if module is not None and (module.type == "melee-counts-as-ranged" or (module.reach or 1) > 1):
+        return True
+    if tile.abilities & {"redirect", "spy"}:
+        return True
+    return any(edge.special & _ALWAYS_ACTIVE for edge in tile.edges or ())
+
+
+def _widened(position: Position) -> frozenset[str] | None:
+    """The rules on this board that make an icon act beyond the plain line test (None: none does)."""
+    if not position.teams and not any(_unusual(u.tile) for u in position.units):
+        return None
+    found = set()
+    for u in position.units:
+        module = u.tile.module
+        if module is not None and module.type == "melee-counts-as-ranged":
+            found.add("quartermaster")
+        found |= u.tile.abilities & {"redirect", "spy"}
+    if position.teams:
+        found.add("teams")
+    return frozenset(found)
+
+
+def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, scoper: bool,
+                          wide: frozenset[str]) -> tuple:
+    """:func:`effective_edges` where expansion rules reach further; each widening keeps more icons, never fewer.
+
+    A Quartermaster may turn a melee attack into a ranged one (PL Kwatermistrz): a melee icon acts on any enemy on
+    its line. A friendly shot entering a redirector turns (RULINGS 50): a shot or beam acts towards a redirector
+    too. A module of reach 2 (RULINGS 54) links over the first hex to the second. A Spy takes the bonus of an enemy
+    module or HQ whose link points at it (RULINGS 35); in team play an ally is a different army that modules may
+    help: a link towards any unit is kept then. Rocket, redirector and Trap edges are always kept."""
+    module = unit.tile.module
+    links_enemies = module is not None and module.target == "enemy"
+    reach = (module.reach or 1) if module is not None else 1
+    army = unit.army
+    lines = lines_by_hex[unit.hex]
+    unit_at = position.unit_at
+    icons: list[tuple[_Icon, ...] | None] = [None] * 6
+    for d, edge in enumerate(unit.oriented.edges):
+        if edge.is_blank:
+            continue
+        line = lines[d]
+        others = [(i, o) for i, h in enumerate(line) if (o := unit_at(h)) is not None]
+        near = others[0][1] if others and others[0][0] == 0 else None
+        near_enemy = near is not None and near.army != army
+        far_enemy = any(o.army != army for _, o in others)
+        redirector = "redirect" in wide and any("redirect" in o.tile.abilities for _, o in others)
+        link = near is not None and (scoper or near_enemy == links_enemies or "teams" in wide
+                                     or ("spy" in wide and "spy" in near.tile.abilities))
+        if reach > 1 and any(i < reach for i, _ in others):
+            link = True
+        kept: list[_Icon] = []
+        if edge.melee and (near_enemy or ("quartermaster" in wide and far_enemy)):
+            kept.append(("melee", edge.melee))
+        if edge.net and near_enemy:
+            kept.append(("net",))
+        if edge.link and link:
+            kept.append(("link",))
+        if edge.ranged and (far_enemy or redirector):
+            kept.append(("ranged", edge.ranged))
+        if edge.armor and far_enemy:
+            kept.append(("armor",))
+        if edge.special and (far_enemy or redirector or edge.special & _ALWAYS_ACTIVE):
+            kept.append(("special", edge.special))
+        icons[d] = tuple(kept) or None
+    return tuple(icons)
 
 
 # --- goals ------------------------------------------------------------------------------------------------------------
@@ -419,6 +509,13 @@ class Enumerator:
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
         points = abilities.turn_points_of(frozenset(tiles | set(puzzle.offer)))
         self.families = bool(points.turn_actions or points.arrived or points.spent)
+        # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
+        # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
+        # are those of the card's position: a turn adds none of them without a family (which turns this off).
+        start = puzzle.position
+        self.spare_placed = not (naive or self.families or start.foundations or start.terrain or start.held_prizes
+                                 or start.terminals or start.teams or start.turrets
+                                 or any("mobility" in u.prizes for u in start.units))
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -569,7 +666,7 @@ class Enumerator:
             used = frozenset(s for s in used if s.hex != hex_)
         nxt = _next(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
                       after_batch=True, used=used,
-                      placed=frozenset() if self.naive else frozenset(hex_ for hex_, _ in cells))
+                      placed=frozenset(hex_ for hex_, _ in cells) if self.spare_placed else frozenset())
         return Step(tuple(lines), (("", self.settle(nxt)),))
 
     def settle(self, state: State) -> State:
@@ -647,10 +744,7 @@ class Enumerator:
         # or on a move (foundations such as a Mine, terrain, Prize markers, the Duel board, teams, an ability
         # family acting between battles: a takeover's turn, the Smart HQ, the Doomsday HQ), nor for a unit the
         # goal watches (moving it carries the watch along; placing it elsewhere does not).
-        just_placed = state.placed
-        if just_placed and (self.families or extras or state.position.foundations or state.position.terminals
-                            or state.position.teams or state.position.turrets):
-            just_placed = frozenset()
+        just_placed = state.placed  # empty unless self.spare_placed
         if just_placed and state.watched:
             just_placed = just_placed - {now for _, now in state.watched}
         found = []
@@ -919,7 +1013,7 @@ class Solver:
         same = (lambda position: position) if self.naive else self.identity
 
         def key_of(state: State) -> tuple:
-            return (same(state.position), _besides_units(state.position), state.watched, self.final_battles(state))
+            return evaluation_key(same, state, self.final_battles(state))
 
         work: dict[tuple, int] = {}
         order: list[tuple[Position, tuple, int]] = []
