@@ -512,9 +512,15 @@ class Enumerator:
         # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
         # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
         # are those of the card's position: a turn adds none of them without a family (which turns this off).
+        # Of the families, only the HQs' pure moves qualify (the Doomsday HQ's rotation, the Smart HQ's move: a
+        # turn or a move of an own unit, with nothing on arrival but the ground's rules, which are excluded here).
+        from .abilities.doomsday_hq import DoomsdayHQRotation
+        from .abilities.smart import SmartHQ
         start = puzzle.position
-        self.spare_placed = not (naive or self.families or start.foundations or start.terrain or start.held_prizes
-                                 or start.terminals or start.teams or start.turrets
+        plain_families = not points.arrived and all(
+            isinstance(family, (DoomsdayHQRotation, SmartHQ)) for family in points.turn_actions + points.spent)
+        self.spare_placed = not (naive or not plain_families or start.foundations or start.terrain
+                                 or start.held_prizes or start.terminals or start.teams or start.turrets
                                  or any("mobility" in u.prizes for u in start.units))
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
