@@ -357,6 +357,8 @@ def _fixed(position: Position, unit: Unit) -> bool:
 
 def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
     """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
+    if not any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units):
+        return []  # no Transport on the board: no links to read (the solver asks this for every unit it moves)
     units = {u.hex: u for u in position.units}
     taken = sides(position)
     return sorted(module.hex for module, target, side in effects.links(units, nets, taken)

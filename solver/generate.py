@@ -307,25 +307,30 @@ class Table:
 
 
 def play_out(puzzle: Puzzle, states: Iterable[search.State] | None = None,
-             graph: search.Graph | None = None, stop: Callable[[search.State, search.Verdict], bool] | None = None
+             graph: search.Graph | None = None, stop: Callable[[search.State, search.Verdict], bool] | None = None,
+             ident: Callable[[Position], object] | None = None, seen: dict[tuple, search.Verdict] | None = None
              ) -> Table:
     """Build the play graph (unless given) and evaluate its states (all, or ``states`` in that order).
 
-    ``stop`` is asked after every new evaluation and ends the work early when it says so.
+    ``stop`` is asked after every new evaluation and ends the work early when it says so. Each play identity
+    (``ident``, the effective end position) is played out once, as the solver does; ``seen`` carries those
+    verdicts from an earlier call.
     """
     graph = graph or search.Enumerator(puzzle).build()
     card = search.card_of(puzzle)
-    seen: dict[tuple, search.Verdict] = {}
+    ident = ident or search.remembered_play_identity()
+    seen = {} if seen is None else seen
+    before = len(seen)
     value: dict[search.State, search.Verdict] = {}
     for state in (states if states is not None else graph.steps):
-        key = (state.position, state.watched, search.battles_after(puzzle, state))
+        key = search.evaluation_key(ident, state, search.battles_after(puzzle, state))
         verdict = seen.get(key)
         if verdict is None:
-            verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[2])
+            verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[3])
         value[state] = verdict
         if stop is not None and stop(state, verdict):
             break
-    return Table(puzzle, graph, value, len(seen))
+    return Table(puzzle, graph, value, len(seen) - before)
 
 
 def winning_plays(graph: search.Graph, wins: Callable[[search.State], bool], ident: Callable[[Position], object],
@@ -398,13 +403,14 @@ def count_winning(puzzle: Puzzle, stop_at: int = 2) -> Count:
             winners.add(ident(state.position))
         return len(winners) >= stop_at
 
-    table = play_out(puzzle, linear, graph, stop)
+    seen: dict[tuple, search.Verdict] = {}
+    table = play_out(puzzle, linear, graph, stop, ident, seen)
     if len(winners) >= stop_at:
         cooks: dict[frozenset, tuple[str, ...]] = {frozenset([w]): () for w in winners}
         return Count("cooked", cooks, len(graph.steps), table.positions, True)
     rest = [s for s in graph.steps if s not in table.value]
     if rest:
-        more = play_out(puzzle, rest, graph)
+        more = play_out(puzzle, rest, graph, ident=ident, seen=seen)
         table.value.update(more.value)
         table.positions += more.positions
     plays = winning_plays(graph, lambda s: table.value[s].wins, ident, cap=stop_at)
@@ -441,10 +447,10 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
         graph = search.Enumerator(puzzle).build()
         if len(graph.steps) > MAX_STATES:
             return Tuning(False, f"{len(graph.steps)} states: too many", 99)
-        table = play_out(puzzle, graph=graph)
+        ident = search.remembered_play_identity()
+        table = play_out(puzzle, graph=graph, ident=ident)
     except (NhexError, RuleNotImplemented) as error:
         return Tuning(False, f"unsupported: {error}", 99)
-    ident = search.remembered_play_identity()
     player = draft.player
     margin = {s: v.margin for s, v in table.value.items()}
     worst_own = max(FULL - dict(v.hp).get(player, 0) for v in table.value.values())

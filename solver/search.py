@@ -39,7 +39,7 @@ from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
+from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use, _unit_order
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -62,9 +62,28 @@ def normalised(position: Position) -> Position:
     units = position.units
     if all(_representative(u.tile, u.facing) == u.facing for u in units):
         return position
-    return replace(position, units=tuple(
+    # Only facings change, so the units stay in board order: no sorting.
+    return position.with_units_in_order(tuple(
         u if _representative(u.tile, u.facing) == u.facing else replace(u, facing=_representative(u.tile, u.facing))
         for u in units))
+
+
+def _with_units(position: Position, units: list[Unit]) -> Position:
+    """``position.with_units(units)`` without rebuilding the other fields (a placement run makes one per run)."""
+    clone = object.__new__(Position)
+    clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash", "_by_hex")})
+    object.__setattr__(clone, "units", tuple(sorted(units, key=_unit_order)))
+    return clone
+
+
+def _turn_of(position: Position, hands: tuple, to_move: str | None) -> Position:
+    """``replace(position, hands=hands, to_move=to_move)`` for ``hands`` taken from another position (so already
+    in canonical order), without rebuilding the rest: the enumeration does this for every action it lists."""
+    clone = object.__new__(Position)
+    clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash",)})
+    object.__setattr__(clone, "hands", hands)
+    object.__setattr__(clone, "to_move", to_move)
+    return clone
 
 
 def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tuple:
@@ -76,35 +95,76 @@ def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tup
     towards nothing changes no battle: two plays that differ only so are duals ("facings that give a tile
     the same effective edges", issue 5).
     """
-    edges = unit.oriented.edges
+    armies = {u.hex: u.army for u in position.units}
+    return _effective_edges(_lines(position.board), armies.get, unit, scoper)
+
+
+def _effective_edges(lines_by_hex: dict, army_at: Callable[[Hex], str | None], unit: Unit, scoper: bool) -> tuple:
+    """:func:`effective_edges` with the board's lines and the army on each hex looked up once per position."""
     module = unit.tile.module
     links_enemies = module is not None and module.target == "enemy"
-    icons: list[tuple[_Icon, ...] | None] = []
-    for d in Direction:
-        edge = edges[d]
-        if edge.is_blank:
-            icons.append(None)
-            continue
-        line = position.board.line_of_fire(unit.hex, d)
-        others = [o for h in line if (o := position.unit_at(h)) is not None]
-        near = others[0] if others and others[0].hex == line[0] else None
-        near_enemy = near is not None and near.army != unit.army
-        far_enemy = any(o.army != unit.army for o in others)
-        kept: list[_Icon] = []
-        if edge.melee and near_enemy:
-            kept.append(("melee", edge.melee))
-        if edge.net and near_enemy:
-            kept.append(("net",))
-        if edge.link and near is not None and (scoper or near_enemy == links_enemies):
-            kept.append(("link",))
-        if edge.ranged and far_enemy:
-            kept.append(("ranged", edge.ranged))
-        if edge.armor and far_enemy:
-            kept.append(("armor",))
-        if edge.special and far_enemy:
-            kept.append(("special", edge.special))
-        icons.append(tuple(kept) or None)
+    army = unit.army
+    lines = lines_by_hex[unit.hex]
+    icons: list[tuple[_Icon, ...] | None] = [None] * 6
+    for d, kept in _active(unit.oriented):
+        # The army of the first unit on the line if it stands on the adjacent hex, and whether an enemy is on
+        # the line: the scan stops at the first enemy (nothing beyond it changes what the edge keeps).
+        near: str | None = None
+        far_enemy = False
+        first = True
+        for h in lines[d]:
+            other = army_at(h)
+            if other is not None:
+                if first:
+                    near = other
+                if other != army:
+                    far_enemy = True
+                    break
+            first = False
+        near_enemy = near is not None and near != army
+        link = near is not None and (scoper or near_enemy == links_enemies)
+        icons[d] = kept[near_enemy, link, far_enemy]
     return tuple(icons)
+
+
+#: :func:`_active` per oriented tile, by identity: a tile's Oriented values are made once per facing and kept.
+_ACTIVE: dict[int, tuple[Any, tuple]] = {}
+
+
+def _active(oriented: Any) -> tuple:
+    """The non-blank edges of an oriented tile, each with what it keeps in each of the 8 situations of its line
+    (an enemy adjacent, a unit its link can affect, an enemy on the line)."""
+    found = _ACTIVE.get(id(oriented))
+    if found is None or found[0] is not oriented:
+        table = tuple((d, {(a, b, c): _kept(edge, a, b, c) for a in (False, True) for b in (False, True)
+                           for c in (False, True)})
+                      for d, edge in enumerate(oriented.edges) if not edge.is_blank)
+        found = _ACTIVE[id(oriented)] = (oriented, table)
+    return found[1]
+
+
+@cache
+def _lines(board: Any) -> dict[Hex, tuple[tuple[Hex, ...], ...]]:
+    """Every hex's six lines of fire on a board, by direction index (looked up once per board)."""
+    return {h: tuple(board.line_of_fire(h, d) for d in Direction) for h in board}
+
+
+def _kept(edge: Any, near_enemy: bool, link: bool, far_enemy: bool) -> tuple[_Icon, ...] | None:
+    """The icons of one edge that can act, given what stands on its line (see :func:`effective_edges`)."""
+    kept: list[_Icon] = []
+    if edge.melee and near_enemy:
+        kept.append(("melee", edge.melee))
+    if edge.net and near_enemy:
+        kept.append(("net",))
+    if edge.link and link:
+        kept.append(("link",))
+    if edge.ranged and far_enemy:
+        kept.append(("ranged", edge.ranged))
+    if edge.armor and far_enemy:
+        kept.append(("armor",))
+    if edge.special and far_enemy:
+        kept.append(("special", edge.special))
+    return tuple(kept) or None
 
 
 def play_identity(position: Position) -> tuple:
@@ -126,19 +186,119 @@ def remembered_play_identity() -> Callable[[Position], tuple]:
     return identity
 
 
+def _besides_units(position: Position) -> tuple:
+    """Everything of a position but its units (hands, decks, foundations, Energy, terrain, scores...): two ends
+    are played out as one only when all of this is equal too, whatever the play identity leaves out."""
+    return (position.board, position.rules, position.to_move, position.hands, position.decks, position.foundations,
+            position.terminals, position.energy, position.terrain, position.turrets, position.held_prizes,
+            position.teams, position.mode, position.scores)
+
+
+def evaluation_key(identity: Callable[[Position], object], state: "State", battles: int) -> tuple:
+    """What decides the value of an end of the turn: its play identity, the rest of the position, the goal's
+    watched units and the battles that follow. Ends with one key are played out once (solver and generator)."""
+    return (identity(state.position), _besides_units(state.position), state.watched, battles)
+
+
 def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
     scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
                  for u in position.units)
     if any(u.tile.module is not None and u.tile.module.type == "control-takeover" for u in position.units):
         # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
-        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes) for u in position.units)
+        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes, u.venom)
+                           for u in position.units)
     else:
-        key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, effective_edges(position, u, scoper), u.prizes)
-                    for u in position.units)
+        lines = _lines(position.board)
+        army_at = {u.hex: u.army for u in position.units}.get
+        wide = _widened(position)
+        if wide is None:
+            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, _effective_edges(lines, army_at, u, scoper),
+                         u.prizes, u.venom) for u in position.units)
+        else:
+            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army,
+                         _effective_edges_wide(position, lines, u, scoper, wide), u.prizes, u.venom)
+                        for u in position.units)
     if position.turrets or position.held_prizes:  # Babel 13: a Turret's facing, the Prize markers still held
         key += ((position.turrets, position.held_prizes),)
     return key
+
+
+#: Edge specials whose facing matters whatever stands on their line: a rocket's path bends (B13 NEW YORK, Rocket
+#: Launcher), a redirector's entrance and exits and a Trap's marked side act on shots coming from anywhere.
+_ALWAYS_ACTIVE = frozenset({"rocket", "redirect-entrance", "redirect-exit", "trap-trigger"})
+
+
+@cache
+def _unusual(tile: Tile) -> bool:
+    """Whether a tile brings a rule that reaches past the plain line test of :func:`effective_edges`."""
+    module = tile.module
+    if module is not None and (module.type == "melee-counts-as-ranged" or (module.reach or 1) > 1):
+        return True
+    if tile.abilities & {"redirect", "spy"}:
+        return True
+    return any(edge.special & _ALWAYS_ACTIVE for edge in tile.edges or ())
+
+
+def _widened(position: Position) -> frozenset[str] | None:
+    """The rules on this board that make an icon act beyond the plain line test (None: none does)."""
+    if not position.teams and not any(_unusual(u.tile) for u in position.units):
+        return None
+    found = set()
+    for u in position.units:
+        module = u.tile.module
+        if module is not None and module.type == "melee-counts-as-ranged":
+            found.add("quartermaster")
+        found |= u.tile.abilities & {"redirect", "spy"}
+    if position.teams:
+        found.add("teams")
+    return frozenset(found)
+
+
+def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, scoper: bool,
+                          wide: frozenset[str]) -> tuple:
+    """:func:`effective_edges` where expansion rules reach further; each widening keeps more icons, never fewer.
+
+    A Quartermaster may turn a melee attack into a ranged one (PL Kwatermistrz): a melee icon acts on any enemy on
+    its line. A friendly shot entering a redirector turns (RULINGS 50): a shot or beam acts towards a redirector
+    too. A module of reach 2 (RULINGS 54) links over the first hex to the second. A Spy takes the bonus of an enemy
+    module or HQ whose link points at it (RULINGS 35); in team play an ally is a different army that modules may
+    help: a link towards any unit is kept then. Rocket, redirector and Trap edges are always kept."""
+    module = unit.tile.module
+    links_enemies = module is not None and module.target == "enemy"
+    reach = (module.reach or 1) if module is not None else 1
+    army = unit.army
+    lines = lines_by_hex[unit.hex]
+    unit_at = position.unit_at
+    icons: list[tuple[_Icon, ...] | None] = [None] * 6
+    for d, edge in enumerate(unit.oriented.edges):
+        if edge.is_blank:
+            continue
+        line = lines[d]
+        others = [(i, o) for i, h in enumerate(line) if (o := unit_at(h)) is not None]
+        near = others[0][1] if others and others[0][0] == 0 else None
+        near_enemy = near is not None and near.army != army
+        far_enemy = any(o.army != army for _, o in others)
+        redirector = "redirect" in wide and any("redirect" in o.tile.abilities for _, o in others)
+        link = near is not None and (scoper or near_enemy == links_enemies or "teams" in wide
+                                     or ("spy" in wide and "spy" in near.tile.abilities))
+        if reach > 1 and any(i < reach for i, _ in others):
+            link = True
+        kept: list[_Icon] = []
+        if edge.melee and (near_enemy or ("quartermaster" in wide and far_enemy)):
+            kept.append(("melee", edge.melee))
+        if edge.net and near_enemy:
+            kept.append(("net",))
+        if edge.link and link:
+            kept.append(("link",))
+        if edge.ranged and (far_enemy or redirector):
+            kept.append(("ranged", edge.ranged))
+        if edge.armor and far_enemy:
+            kept.append(("armor",))
+        if edge.special and (far_enemy or redirector or edge.special & _ALWAYS_ACTIVE):
+            kept.append(("special", edge.special))
+        icons[d] = tuple(kept) or None
+    return tuple(icons)
 
 
 # --- goals ------------------------------------------------------------------------------------------------------------
@@ -295,6 +455,12 @@ class State:
     watched: tuple[tuple[Hex, Hex | None], ...]
     battles_done: int = 0  # battles the play caused by filling the board
     over: bool = False  # the turn has ended (a Battle tile, a full board)
+    placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
+
+
+def _next(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for a state, without its checks (the enumeration makes one per action)."""
+    return State(**{**state.__dict__, **changes})
 
 
 @dataclass(frozen=True)
@@ -343,6 +509,30 @@ class Enumerator:
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
         points = abilities.turn_points_of(frozenset(tiles | set(puzzle.offer)))
         self.families = bool(points.turn_actions or points.arrived or points.spent)
+        # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
+        # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
+        # are those of the card's position: a turn adds none of them without a family (which turns this off).
+        # Of the families, only the HQs' pure moves qualify (the Doomsday HQ's rotation, the Smart HQ's move: a
+        # turn or a move of an own unit, with nothing on arrival but the ground's rules, which are excluded here).
+        from .abilities.doomsday_hq import DoomsdayHQRotation
+        from .abilities.smart import SmartHQ
+        start = puzzle.position
+        plain_families = not points.arrived and all(
+            isinstance(family, (DoomsdayHQRotation, SmartHQ)) for family in points.turn_actions + points.spent)
+        self.spare_placed = not (naive or not plain_families or start.foundations or start.terrain
+                                 or start.held_prizes or start.terminals or start.teams or start.turrets
+                                 or any("mobility" in u.prizes for u in start.units))
+        #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
+        #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
+        self.deadline: float | None = None
+        #: The graph being built and the actions listed so far: kept when the build stops early, so that the
+        #: report can say how far it got.
+        self.graph: Graph | None = None
+        self.listed = 0
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfTime
 
     def start(self) -> State:
         position = self.puzzle.position
@@ -358,12 +548,13 @@ class Enumerator:
 
     def build(self, on_state: Callable[[int], None] | None = None) -> Graph:
         root = self.start()
-        graph = Graph(root)
+        graph = self.graph = Graph(root)
         stack = [root]
         while stack:
             state = stack.pop()
             if state in graph.steps:
                 continue
+            self._check_time()
             steps = [] if state.over else self.steps(state)
             graph.steps[state] = steps
             if on_state:
@@ -416,7 +607,10 @@ class Enumerator:
                 if combo in chosen_sets:
                     continue
                 chosen_sets.add(combo)
-                for assignment in self.assignments(combo, empty, state.position):
+                for number, assignment in enumerate(self.assignments(combo, empty, state.position)):
+                    if number % 64 == 63:
+                        self._check_time()
+                    self.listed += 1
                     runs.append(self.place_run(state, combo, assignment))
         return runs
 
@@ -446,8 +640,12 @@ class Enumerator:
             for (a, ta), (b, tb) in itertools.pairwise(zip(hexes, tiles)):
                 if ta == tb:
                     problem.addConstraint(lambda x, y: x < y, (a, b))
-        return sorted(tuple((empty[solution[h]], Direction(solution[f])) for h, f in zip(hexes, facings))
-                      for solution in problem.getSolutionIter())
+        found = []
+        for number, solution in enumerate(problem.getSolutionIter()):
+            if number % 1024 == 1023:
+                self._check_time()  # three tiles on eight hexes are some 70,000 placements
+            found.append(tuple((empty[solution[h]], Direction(solution[f])) for h, f in zip(hexes, facings)))
+        return sorted(found)
 
     def place_run(self, state: State, tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]]) -> Step:
         position = state.position
@@ -456,7 +654,7 @@ class Enumerator:
         for tile, (hex_, facing) in zip(tiles, cells):
             units.append(Unit(hex_, tile, facing))
             lines.append(str(Place(tile, hex_, facing)))
-        position = position.with_units(units)
+        position = _with_units(position, units)
         if position.terrain or position.foundations:  # what the ground does to a unit placed on it
             for _, (hex_, _) in zip(tiles, cells):
                 position = self.actions.arrived(position, hex_)
@@ -472,23 +670,26 @@ class Enumerator:
             position = replace(position, hands=state.position.hands, to_move=state.position.to_move)
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
-        nxt = replace(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
-                      after_batch=True, used=used)
+        nxt = _next(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
+                      after_batch=True, used=used,
+                      placed=frozenset(hex_ for hex_, _ in cells) if self.spare_placed else frozenset())
         return Step(tuple(lines), (("", self.settle(nxt)),))
 
     def settle(self, state: State) -> State:
         """A full board starts a battle at once (3E USING TILES); the turn ends with it."""
         if state.over or not self.actions.board_full(state.position):
             return state
-        return replace(state, over=True, battles_done=state.battles_done + 1)
+        return _next(state, over=True, battles_done=state.battles_done + 1)
 
     def instants(self, state: State) -> list[Step]:
         found = []
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
-            position = replace(state.position, hands=((self.player, (tile,)),), to_move=self.player)
+            position = _turn_of(state.position, ((self.player, (tile,)),), self.player)
             for action in self.actions.player_actions(position, self.player, state.used):
                 if not isinstance(action, Use) or action.tile != tile:
                     continue
+                self._check_time()
+                self.listed += 1
                 found.append(self.use(state, position, action))
         return [s for s in found if s is not None]
 
@@ -512,12 +713,12 @@ class Enumerator:
                 landed = next((h for h in after.board if after.unit_at(h) is not None
                                and position.unit_at(h) is None), pushed)
                 watched = _follow(watched, pushed, landed)
-            after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
-            nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+            after = _turn_of(after, state.position.hands, state.position.to_move)
+            nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
-                          over=name == "battle")
+                          over=name == "battle", placed=frozenset())
             if name == "battle":
-                nxt = replace(nxt, battles_done=state.battles_done + 1)
+                nxt = _next(nxt, battles_done=state.battles_done + 1)
             branches.append((label, self.settle(nxt)))
         if not branches:
             return None
@@ -541,17 +742,29 @@ class Enumerator:
                 or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
                 for u in state.position.units) and not self._granted_moves(state.position):
             return []
-        position = replace(state.position, hands=(), to_move=self.player)
+        position = _turn_of(state.position, (), self.player)
+        # A unit placed by the step just taken need not move now: placing it where the move would take it, in
+        # that facing, is a run of the same placements reaching the same position with its free move still
+        # unspent (and free to place again), so every end of the move is an end of that run too. That holds for
+        # Mobility and a Transport on a plain board; it is not assumed where anything else may act on arrival
+        # or on a move (foundations such as a Mine, terrain, Prize markers, the Duel board, teams, an ability
+        # family acting between battles: a takeover's turn, the Smart HQ, the Doomsday HQ), nor for a unit the
+        # goal watches (moving it carries the watch along; placing it elsewhere does not).
+        just_placed = state.placed  # empty unless self.spare_placed
+        if just_placed and state.watched:
+            just_placed = just_placed - {now for _, now in state.watched}
         found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
-                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
+                lambda action: (isinstance(action, Move) and action.source not in just_placed)
+                or (extras and not isinstance(action, (Discard, Place, Use)))):
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
                 watched = (_follow(state.watched, action.source, action.target) if isinstance(action, Move)
                            else state.watched)
-                nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched)
+                nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
+                              placed=frozenset())
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
         return found
@@ -564,6 +777,8 @@ class Enumerator:
         for action in self.actions.player_actions(position, self.player, state.used):
             if not keep(action):
                 continue
+            self._check_time()
+            self.listed += 1
             try:
                 results = self.actions.results(position, action, self.player, state.used)
             except IllegalAction:
@@ -597,7 +812,7 @@ class Enumerator:
                                     for goal_hex, now in watched)
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
                 branches.append((label, replace(state, position=self._norm(after), used=used, after_batch=False,
-                                                watched=watched)))
+                                                watched=watched, placed=frozenset())))
             text: tuple[str, ...] = (str(action),)
             if action.kind == "push" and len(action.hexes) == 2:
                 destinations = self.actions.push_destinations(position, action.hexes[0], action.hexes[1])
@@ -632,7 +847,8 @@ class Enumerator:
                 if action.by is not None:  # the unit that stood there (a Transporter) left the board
                     watched = tuple((g, None if now == action.hex else now) for g, now in watched)
                 nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
-                              played=state.played + 1, after_batch=False, used=used, watched=watched)
+                              played=state.played + 1, after_batch=False, used=used, watched=watched,
+                              placed=frozenset())
                 branches.append((label, self.settle(nxt)))
             found.append(Step((str(action),), tuple(branches)))
         return found
@@ -772,6 +988,7 @@ class Solver:
         self.tries = tries
         self.progress = progress
         self.card = card_of(puzzle)
+        self.identity = remembered_play_identity()  # one table for the evaluation and the decision
 
     def final_battles(self, state: State) -> int:
         return battles_after(self.puzzle, state)
@@ -780,29 +997,41 @@ class Solver:
         started = time.perf_counter()
         enumerator = Enumerator(self.puzzle, naive=self.naive)
 
+        if self.max_time is not None:
+            enumerator.deadline = started + self.max_time
+
         def on_state(count: int) -> None:
             if self.progress and count % 64 == 0:
                 self.progress("enumerate", count, None)
-            if self.max_time is not None and count % 64 == 0 and time.perf_counter() - started > self.max_time:
-                raise _OutOfTime
 
         try:
             graph = enumerator.build(on_state)
         except _OutOfTime:
-            return Report("none", [], [], 0, 0, 0, time.perf_counter() - started,
-                          f"--max-time {self.max_time:g} s reached while enumerating plays; nothing was played out")
+            # What is known: how many states of the turn were listed. No end was played out, so no play is
+            # proven to win or to fail.
+            expanded = len(enumerator.graph.steps) if enumerator.graph is not None else 0
+            return Report("none", [], [], expanded, 0, 0, time.perf_counter() - started,
+                          f"--max-time {self.max_time:g} s reached while enumerating plays ({expanded} states "
+                          f"of the turn expanded, {enumerator.listed} actions listed); nothing was played out")
         ends = list(graph.steps)  # every state is a place the player may stop
+        # Each end is played out once per play identity (its effective key): ends that differ only in facings
+        # that turn icons towards nothing fight the same battles (effective_edges), so one stands for all.
+        same = (lambda position: position) if self.naive else self.identity
+
+        def key_of(state: State) -> tuple:
+            return evaluation_key(same, state, self.final_battles(state))
+
         work: dict[tuple, int] = {}
         order: list[tuple[Position, tuple, int]] = []
         for state in (self.every_order(graph) if self.naive else ends):
-            key = (state.position, state.watched, self.final_battles(state))
+            key = key_of(state)
             if key not in work or self.naive:
                 work.setdefault(key, len(order))
-                order.append(key)
+                order.append((state.position, state.watched, key[3]))
         verdicts, stopped = self.evaluate_all(order, started)
         value: dict[State, Verdict] = {}
         for state in ends:
-            index = work.get((state.position, state.watched, self.final_battles(state)))
+            index = work.get(key_of(state))
             if index is not None and index < len(verdicts):
                 value[state] = verdicts[index]
         # Only what was played out counts: a search stopped by --max-time played out the first len(verdicts).
@@ -820,29 +1049,36 @@ class Solver:
             if self.progress:
                 self.progress("evaluate", done, total)
 
+        deadline = None if self.max_time is None else started + self.max_time
         if self.jobs > 1 and total > 400:
             context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
             with context.Pool(self.jobs, initializer=ignore_interrupts) as pool:
-                for part in pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks]):
-                    results += part
-                    account(len(results))
-                    if self.max_time is not None and time.perf_counter() - started > self.max_time:
+                parts = pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks])
+                for _ in chunks:
+                    try:  # wait for the next chunk no longer than the time left
+                        part = parts.next(None if deadline is None else max(0.0, deadline - time.perf_counter()))
+                    except multiprocessing.TimeoutError:
                         stopped = f"--max-time {self.max_time:g} s reached"
                         pool.terminate()
                         break
+                    results += part
+                    account(len(results))
         else:
             for c in chunks:
-                results += _evaluate_chunk((self.card, c))
-                account(len(results))
-                if self.max_time is not None and time.perf_counter() - started > self.max_time:
-                    stopped = f"--max-time {self.max_time:g} s reached"
+                for item in c:  # one position at a time, so that the limit is kept closely
+                    if deadline is not None and time.perf_counter() > deadline:
+                        stopped = f"--max-time {self.max_time:g} s reached"
+                        break
+                    results += _evaluate_chunk((self.card, [item]))
+                if stopped:
                     break
+                account(len(results))
         return results, stopped
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
                stopped: str | None) -> Report:
-        effective = remembered_play_identity()
+        effective = self.identity
 
         def wins(state: State) -> bool:
             verdict = value.get(state)

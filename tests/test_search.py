@@ -245,3 +245,41 @@ def test_a_play_that_fills_the_board_fights_that_battle_and_then_the_final_one()
     (solution,) = report.solutions
     assert solution.verdict.battles == 2
     assert solution.hq == {"moloch": 1, "outpost": 5}
+
+
+# --- the default search against --naive (issue 15: no optimisation may lose a solution) ---------------------------
+
+
+def _plays(report) -> set[frozenset]:
+    """The winning plays of a report, each as the set of its end positions' play identities."""
+    from solver.search import play_identity
+
+    return {frozenset(play_identity(p) for p in s.ends) for s in report.solutions}
+
+
+@pytest.mark.parametrize("path", CARDS, ids=lambda p: p.stem)
+def test_naive_and_default_search_give_the_same_verdict_and_solutions(path):
+    """Issue 15: every shortcut of the default search (normalised facings, transpositions, one battle per
+    effective end) must give what the naive search gives, which plays out every order and every facing."""
+    puzzle = notation.load(str(path))
+    fast = Solver(puzzle, jobs=1).solve()
+    naive = Solver(puzzle, jobs=1, naive=True).solve()
+    assert fast.stopped is None and naive.stopped is None
+    assert fast.verdict == naive.verdict
+    assert _plays(fast) == _plays(naive)
+    assert sorted(s.actions for s in fast.solutions) == sorted(s.actions for s in naive.solutions)
+
+
+def test_max_time_stops_soon_on_a_big_card_and_says_how_far_it_got(capsys):
+    """Issue 15: `--max-time` stops within about a second of its limit, during the enumeration too, and reports
+    what it knows (the states listed) instead of nothing. The bound here is generous: the machine is shared."""
+    import json
+    import time
+
+    path = str(HERE.parent / "bench" / "scale-play3.nhex")
+    started = time.monotonic()
+    assert main(["solve", "--jobs", "1", "--max-time", "1", "--json", path]) == 3
+    assert time.monotonic() - started < 20
+    data = json.loads(capsys.readouterr().out)
+    assert "max-time 1 s reached while enumerating" in data["stopped"] and "actions listed" in data["stopped"]
+    assert data["solutions"] == []

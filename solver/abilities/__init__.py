@@ -401,6 +401,7 @@ def position_features() -> tuple[str, ...]:
     return tuple(sorted({name for family in families() for name in family.position_features}))
 
 
+@lru_cache(maxsize=512)  # the turn rules ask it several times of each position (listing, results, spending)
 def turn_points(position: Position) -> TurnPoints:
     """The families acting between battles in ``position``: carried by a unit or foundation on the board, or an
     instant in a hand, or present by a feature of the position (:attr:`Ability.position_features`: terrain, Prize
