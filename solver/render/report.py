@@ -9,6 +9,7 @@ from rich.tree import Tree
 
 from ..battle import resolve
 from ..cards import Puzzle
+from ..idea import why_fails, why_wins
 from ..position import Position
 from ..search import Report
 from .trace import render_outcome
@@ -126,6 +127,9 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
                                            style="bold")]
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
         body.append(Text(f"HQ health at worst for {puzzle.player}: {health}", style="yellow"))
+        if solution.ends and solution.verdict.battles:
+            body.append(Text("Why it wins: " + str(why_wins(puzzle, solution.actions, _traced_end(puzzle, solution.ends),
+                                                            solution.verdict.line)), style="green"))
         if solution.duals:
             body.append(Text("Duals (same end position): " + " | ".join("; ".join(d) for d in solution.duals[:5])
                              + (" …" if len(solution.duals) > 5 else ""), style="dim"))
@@ -149,6 +153,11 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
         if attempt.verdict.line:
             body.append(Text("refuted by: " + "; ".join(attempt.verdict.line), style="red"))
         if puzzle.then != "nothing":
+            key = report.solutions[0] if report.solutions else None
+            body.append(Text("Why it fails: " + why_fails(
+                puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions if key else None,
+                _traced_end(puzzle, key.ends) if key and key.ends else None, key.verdict.line if key else None),
+                style="red"))
             refuters = _refuters(attempt.end, puzzle.player, attempt.verdict.line)
             if refuters:
                 body.append(Text("the HQ is hit by: " + "; ".join(refuters), style="red"))
