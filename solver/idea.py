@@ -272,6 +272,15 @@ def _amounts(blows: Sequence[Blow]) -> str:
     return "for " + " and ".join(map(str, values))
 
 
+def _when(blows: Sequence[Blow]) -> str:
+    phases = sorted({b.phase for b in blows if b.phase is not None}, reverse=True)
+    if not phases:
+        return ""
+    if len(phases) == 1:
+        return f" in phase {phases[0]}"
+    return " in phases " + ", ".join(map(str, phases[:-1])) + f" and {phases[-1]}"
+
+
 def _phase_words(phase: int | None) -> str:
     return "before the battle" if phase is None else f"in phase {phase}"
 
@@ -323,12 +332,12 @@ def _why_stronger(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, s
             return ("survival", f"{name} is still standing when the battle starts",
                     f"{name} is gone before the battle", (hex_,))
         blows = better.hq_damage(hex_, to_player=False)
-        phases = sorted({b.phase for b in blows if b.phase is not None}, reverse=True)
-        when = f" in phase {', '.join(map(str, phases))}" if phases else ""
-        helped = ", ".join(f"the +{v} of {plain(g)}" for g, v in _bonus_givers(blows).items())
-        other = f"{worse.name(hex_)} stands there instead" if key_w else f"the key's {tile_title(key_b or '')} is missing"
-        return ("a unit placed", f"{name} strikes{when}" + (f", with {helped}" if helped else ""),
-                other, (hex_,))
+        helped = " and ".join(f"the +{v} of {plain(g)}" for g, v in _bonus_givers(blows).items())
+        title = tile_title(key_b or "")
+        other = (f"{worse.name(hex_)} stands in place of the key's {title}" if key_w
+                 else f"the key's {title} is missing")
+        return ("a unit placed", f"{name} hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
+                + (f", with {helped}" if helped else ""), other, (hex_,))
     if better.control.get(hex_) and better.control.get(hex_) != worse.control.get(hex_):
         return ("a takeover", f"{name} fights for {army_title(better.control[hex_])}",
                 f"{name} still fights for its own side", (hex_,))
@@ -383,6 +392,12 @@ def _why_stronger(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, s
                 by = " and ".join(better.name(n) for n in better.netters.get(killer, [])) or "a net"
                 return ("a net cast", f"{by} nets {worse.name(killer)}, which cannot strike {name}", lack,
                         tuple(better.netters.get(killer, ())) + (killer,))
+            init_k = better.initiative.get(killer)
+            if init_k and init_k != worse.initiative.get(killer):
+                printed, now, givers = init_k
+                verb = "raises" if _first(now) > _first(printed) else "lowers"
+                return ("initiative", f"{plain(_givers(givers))} {verb} the initiative of {worse.name(killer)} to "
+                        f"{now}, so {name} acts first", lack, _hexes(givers) + (killer,))
             if better.key_at(killer) != worse.key_at(killer):
                 return ("a unit removed", f"{worse.name(killer)} is gone before the battle, so {name} lives to act",
                         lack, (killer,))
@@ -427,6 +442,12 @@ def _why_weaker(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, str
         by = " and ".join(better.name(n) for n in netters) or "a net"
         return ("a net cast", f"{by} nets {name}", f"{name} is not netted", tuple(netters))
     acted_b, acted_w = better.acted.get(hex_, []), worse.acted.get(hex_, [])
+    init_b, init_w = better.initiative.get(hex_), worse.initiative.get(hex_)
+    if init_b and init_b != init_w and acted_b != acted_w:
+        printed, now, givers = init_b
+        verb = "raises" if _first(now) > _first(printed) else "lowers"
+        return ("initiative", f"{plain(_givers(givers))} {verb} the initiative of {name} to {now}",
+                f"{name} keeps initiative {init_w[1] if init_w else printed}", _hexes(givers))
     if hex_ in better.deaths and len(acted_b) < len(acted_w):
         killers = _killer_words(better, hex_)
         first = ""
@@ -543,7 +564,7 @@ def contrast(better: Digest, worse: Digest) -> list[Finding]:
             result += f" instead of {_amounts(w).removeprefix('for ')}"
         wname = worse.name(source) if re.fullmatch(_HEX, source) and worse.key_at(source) else name
         loss = f"{wname} hits {_hq_name(b)} {_amounts(w)}" if w else f"{wname} never hits {_hq_name(b)}"
-        if re.fullmatch(_HEX, source) and worse.key_at(source) is None:
+        if re.fullmatch(_HEX, source) and worse.key_at(source) != better.key_at(source) and not w:
             loss = f"nothing on {source} hits {_hq_name(b)}"
         why = _why_stronger(better, worse, source) if re.fullmatch(_HEX, source) else None
         rule, cause, lack, agents = why or ("", "", "", ())
@@ -692,6 +713,8 @@ def _sentence(subject: str, agents: tuple[str, ...], finding: Finding, direct: s
     Borgo HQ for 2.``"""
     cause = finding.cause
     result = finding.result
+    if finding.rule == "a unit placed" and cause:
+        return capital(f"{cause}.")
     if not cause:
         head = f"{subject} {direct}" if direct else subject
         return capital(f"{head}: {result}.") if direct else capital(f"with {subject}, {result}.")
