@@ -29,7 +29,7 @@ from typing import Sequence
 from . import battle
 from .cards import Puzzle
 from .errors import NhexError
-from .position import Action, Move, Place, Position, PutPrize, Use
+from .position import Action, Move, Place, Position, PutPrize, Unit, Use
 from .tiles import Kind, army, tile
 
 # --- names ----------------------------------------------------------------------------------------------------------
@@ -336,7 +336,10 @@ def _why_stronger(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, s
         title = tile_title(key_b or "")
         other = (f"{worse.name(hex_)} stands in place of the key's {title}" if key_w
                  else f"the key's {title} is missing")
-        return ("a unit placed", f"{name} hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
+        told_w = {text for _, _, text in worse.specials}
+        special = next((plain(text) for _, _, text in better.specials if text not in told_w and hex_ in text), "")
+        return ("a unit placed", (f"{capital(special)}: " if special else "")
+                + f"{name} hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
                 + (f", with {helped}" if helped else ""), other, (hex_,))
     if better.control.get(hex_) and better.control.get(hex_) != worse.control.get(hex_):
         return ("a takeover", f"{name} fights for {army_title(better.control[hex_])}",
@@ -352,10 +355,9 @@ def _why_stronger(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, s
                 cause, agents = _lifted(better, worse, netter)
                 nets = worse.name(netter)
                 late = ""
-                if netter in worse.deaths and worse.deaths[netter] is not None:
-                    late = f" ({worse.name(netter)} dies only in phase {worse.deaths[netter]}, too late)"
-                    if idle_w and worse.deaths[netter] <= max(idle_w):
-                        late = ""
+                died = worse.deaths.get(netter)
+                if died is not None:  # a net holds until the end of the phase its Net Fighter dies in
+                    late = f", which dies only in phase {died}: too late"
                 return ("a net lifted", f"{cause}, freeing {name}", f"{name} stays netted by {nets}{late}",
                         agents + (netter,))
         return ("a net lifted", f"{name} is free", f"{name} is netted", (hex_,))
@@ -495,7 +497,7 @@ def _special(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, str, t
     return None
 
 
-def _unit(d: Digest, hex_: str):
+def _unit(d: Digest, hex_: str) -> Unit | None:
     from .hexes import Hex
 
     try:
@@ -669,7 +671,7 @@ def _subject(action: Action, before: Position) -> tuple[str, tuple[str, ...]]:
 
 def _direct(action: Action, before: Position, after: Position, player: str) -> str:
     """What an instant or a move does to the board before any battle: units removed, wounded, moved."""
-    gone, hurt, moved, turned = [], [], [], []
+    gone, hurt, moved, turned, pushed = [], [], [], [], []
     after_at = {u.hex: u for u in after.units}
     before_at = {u.hex: u for u in before.units}
     arrived = [u for u in after.units if u.hex not in before_at or before_at[u.hex].tile != u.tile]
@@ -681,6 +683,9 @@ def _direct(action: Action, before: Position, after: Position, player: str) -> s
             if there is not None:
                 arrived.remove(there)
                 moved.append(f"{name} to {there.hex}")
+            elif isinstance(action, Use) and action.tile.name == "push-back" and len(action.targets) >= 3 \
+                    and action.targets[1] == unit.hex:
+                pushed.append(f"{name} to {action.targets[2]}, where it is destroyed")
             elif unit.army != player:
                 gone.append(name)
         elif now.wounds > unit.wounds or now.health < unit.health:
@@ -692,6 +697,8 @@ def _direct(action: Action, before: Position, after: Position, player: str) -> s
         parts.append("removes " + _listed(gone))
     if moved:
         parts.append("moves " + _listed(moved))
+    if pushed:
+        parts.append("pushes " + _listed(pushed))
     if hurt:
         parts.append("wounds " + _listed(hurt))
     if turned:
@@ -775,7 +782,7 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
             continue
         if isinstance(action, Move):
             how = f" (a free move by {action.by})" if getattr(action, "by", None) else ""
-            facing = f" to face {action.facing.name}" if getattr(action, "facing", None) else ""
+            facing = f" to face {action.facing.name}" if action.facing is not None else ""
             sentence = capital(f"{subject}{facing}{how}: {chosen.result}.")
         elif direct == "is spent before the battle" and chosen.rule == "survival":
             sentence = capital(f"{subject} is spent to keep {better_name(best, chosen.about)} on the board: "
