@@ -90,13 +90,18 @@ _HINTS = {
 }
 
 
+def _interesting_first(rules: Sequence[str]) -> list[str]:
+    """The rules with a plain placement last: a key that places a striker and also lifts a net is about the net."""
+    return sorted(rules, key=lambda rule: rule == "a unit placed")
+
+
 def _pick(options: Sequence[str], seed: str) -> str:
     return options[zlib.crc32(seed.encode()) % len(options)]
 
 
 def title(rules: Sequence[str], ideas: Sequence[str], seed: str) -> str:
     """A title from the theme of the key's idea: the first rule the explanation found, else the grade's ideas."""
-    for rule in rules:
+    for rule in _interesting_first(rules):
         if rule in THEMES:
             return _pick(THEMES[rule], seed)
     for idea in ("denial", "net", "initiative", "module", "instant"):
@@ -116,7 +121,7 @@ def story(player: str, opponent: str, hp: dict[str, int], tiles_to_play: int, ru
     """A short story for the card: an opening in the armies' colours, a hint at the theme, and the task."""
     mine, theirs = voice(player, seed + "m"), voice(opponent, seed + "t")
     opening = capital(_pick(_OPENINGS, seed).format(mine=mine, theirs=theirs))
-    hint = next((_HINTS[r] for r in rules if r in _HINTS), "")
+    hint = next((_HINTS[r] for r in _interesting_first(rules) if r in _HINTS), "")
     tiles = "one tile" if tiles_to_play == 1 else f"up to {tiles_to_play} tiles"
     task = (f"{army_title(player)} plays {tiles}; its HQ has {hp.get(player, 0)} health, the "
             f"{army_title(opponent)} HQ {hp.get(opponent, 0)}. Win the Final Battle.")

@@ -337,9 +337,10 @@ def _why_stronger(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, s
         other = (f"{worse.name(hex_)} stands in place of the key's {title}" if key_w
                  else f"the key's {title} is missing")
         told_w = {text for _, _, text in worse.specials}
-        special = next((plain(text) for _, _, text in better.specials if text not in told_w and hex_ in text), "")
-        return ("a unit placed", (f"{capital(special)}: " if special else "")
-                + f"{name} hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
+        special = next((plain(text) for _, _, text in better.specials if text not in told_w and hex_ in text
+                        and _hq_name(blows) not in plain(text)), "")
+        return ("a unit placed", (f"{capital(special)}: it" if special else name)
+                + f" hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
                 + (f", with {helped}" if helped else ""), other, (hex_,))
     if better.control.get(hex_) and better.control.get(hex_) != worse.control.get(hex_):
         return ("a takeover", f"{name} fights for {army_title(better.control[hex_])}",

@@ -174,3 +174,18 @@ def test_stored_generated_card_words(path: Path) -> None:
     for words in (card.title, card.story or "", card.explanation or ""):
         assert "the The" not in words and "→" not in words
     assert "Why it wins: " in (card.explanation or "")
+
+
+def test_solve_json_has_the_why_of_each_solution_and_try() -> None:
+    from solver.render.report import report_json
+
+    puzzle, report = solved("04-officers-orders", tries=1)
+    data = report_json(report, counters_only=True, puzzle=puzzle)
+    assert "Officer on c5 gives the Hybrid on c4 +1" in data["solutions"][0]["why"]
+    assert "lacks the +1 of the Officer on c5" in data["tries"][0]["why"]
+    assert "why" not in report_json(report, counters_only=True)["solutions"][0]
+
+
+def test_the_title_follows_the_most_interesting_rule() -> None:
+    assert title(["a unit placed", "a net lifted"], [], "x") in THEMES["a net lifted"]
+    assert title([], ["1 actions", "denial"], "x") in ("No Way Out", "Every Answer", "Checkmate")
