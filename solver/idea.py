@@ -752,10 +752,6 @@ class Why:
         return " ".join(self.sentences)
 
 
-def _line_of(verdict_line: Sequence[str]) -> tuple[str, ...]:
-    return tuple(verdict_line)
-
-
 def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
              line: Sequence[str] | None = None) -> Why:
     """Why the key wins: for each of its actions, the battle without it against the key's, and the rule that
@@ -782,11 +778,11 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
         if chosen is None:
             continue
         if isinstance(action, Move):
-            how = f" (a free move by {action.by})" if getattr(action, "by", None) else ""
+            how = f" (a free move by {action.by})" if action.by else ""
             facing = f" to face {action.facing.name}" if action.facing is not None else ""
             sentence = capital(f"{subject}{facing}{how}: {chosen.result}.")
         elif direct == "is spent before the battle" and chosen.rule == "survival":
-            sentence = capital(f"{subject} is spent to keep {better_name(best, chosen.about)} on the board: "
+            sentence = capital(f"{subject} is spent to keep {_name_of(best, chosen.about)} on the board: "
                                f"{chosen.result}.")
         else:
             sentence = _sentence(subject, through, chosen, direct)
@@ -799,7 +795,7 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
     return Why(tuple(sentences[:2]), tuple(rules[:2]))
 
 
-def better_name(d: Digest, hex_: str) -> str:
+def _name_of(d: Digest, hex_: str) -> str:
     return d.name(hex_) if re.fullmatch(_HEX, hex_) else f"the {hex_}"
 
 
