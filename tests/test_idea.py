@@ -189,3 +189,30 @@ def test_solve_json_has_the_why_of_each_solution_and_try() -> None:
 def test_the_title_follows_the_most_interesting_rule() -> None:
     assert title(["a unit placed", "a net lifted"], [], "x") in THEMES["a net lifted"]
     assert title([], ["1 actions", "denial"], "x") in ("No Way Out", "Every Answer", "Checkmate")
+
+
+FREED = """\
+puzzle "Freed"
+player outpost
+offer outpost:sniper outpost:scout
+play 1
+goal win
+e3 outpost:hq hp=3
+c1 moloch:hq hp=4
+c4 outpost:commando SW
+d4 outpost:officer N
+d3 moloch:net-fighter S
+"""
+
+
+def test_a_sniper_frees_a_netted_officer_whose_bonus_makes_the_difference() -> None:
+    """Issue 16's own example: the Sniper removes the Net Fighter that nets the Officer (3E USING NETS: a netted
+    module gives nothing), so the Commando's shot gains the Officer's +1."""
+    puzzle = notation.parse(FREED, "<freed>")
+    found = idea.why_wins(puzzle, ["use outpost:sniper d3"])
+    assert found.rules == ("a bonus freed",)
+    assert str(found) == ("The Sniper removes the Net Fighter on d3, freeing the Officer on d4: the Commando now "
+                          "hits the Moloch HQ for 2 instead of 1.")
+    end, _ = idea.play(puzzle, [])
+    assert idea.why_fails(puzzle, [], end, (), ["use outpost:sniper d3"]) == (
+        "The Commando on c4 hits the Moloch HQ for 1 (the Officer on d4 is netted by the Net Fighter on d3).")
