@@ -799,12 +799,12 @@ def words(puzzle: Puzzle, tuning: Tuning, report: search.Report) -> Puzzle:
     graded = tuning.grade
     assert graded is not None
     end = min(found.ends, key=str)
-    why = idea.why_wins(puzzle, tuning.key, end, found.verdict.line)
+    why = idea.why_wins(puzzle, tuning.key, None, found.verdict.line)
     best_try, fails = None, ""
     if report.tries:
         attempt = report.tries[0]
         best_try = (attempt.actions, attempt.verdict.margin, _traced([attempt.end], attempt.verdict.line))
-        fails = idea.why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, tuning.key, end,
+        fails = idea.why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, tuning.key, None,
                                found.verdict.line)
     outcome = _traced([end], found.verdict.line)
     player, opponent = puzzle.player, _opponent(puzzle)

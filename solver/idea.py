@@ -860,5 +860,5 @@ def why_fails(puzzle: Puzzle, attempt: Sequence[str], end: Position, line: Seque
                 parts.append(finding.loss + lack)
     parts += list(hits.values())[:2]
     if not parts:
-        return "It fails: the battle ends without the goal."
+        return "The battle ends without the goal (no unit makes the difference at the HQs)."
     return capital("; ".join(parts)) + "."

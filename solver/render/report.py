@@ -26,8 +26,7 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
     if puzzle is not None:
         for play, solution in zip(plays, report.solutions):
             if solution.ends and solution.verdict.battles:
-                play["why"] = str(why_wins(puzzle, solution.actions, _traced_end(puzzle, solution.ends),
-                                           solution.verdict.line))
+                play["why"] = str(why_wins(puzzle, solution.actions, None, solution.verdict.line))
     data: dict = {
         "solved": bool(report.solutions) and not report.stopped,
         "verdict": None if report.stopped else report.verdict,
@@ -124,7 +123,7 @@ def _why_fails(puzzle: Puzzle, report: Report, attempt: Try) -> str:
     """A try's refutation in words, against the first solution's battle (:func:`solver.idea.why_fails`)."""
     key = report.solutions[0] if report.solutions else None
     return why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions if key else None,
-                     _traced_end(puzzle, key.ends) if key and key.ends else None, key.verdict.line if key else None)
+                     None, key.verdict.line if key else None)
 
 
 def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False,
@@ -144,8 +143,10 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
         body.append(Text(f"HQ health at worst for {puzzle.player}: {health}", style="yellow"))
         if solution.ends and solution.verdict.battles:
-            body.append(Text("Why it wins: " + str(why_wins(puzzle, solution.actions, _traced_end(puzzle, solution.ends),
-                                                            solution.verdict.line)), style="green"))
+            # The key's own end (its line played out), not the worst of its duals' ends: a dual that stops short
+            # of a free move is among the ends, and the idea is the key's.
+            body.append(Text("Why it wins: " + str(why_wins(puzzle, solution.actions, None, solution.verdict.line)),
+                             style="green"))
         if solution.duals:
             body.append(Text("Duals (same end position): " + " | ".join("; ".join(d) for d in solution.duals[:5])
                              + (" …" if len(solution.duals) > 5 else ""), style="dim"))
