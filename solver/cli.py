@@ -239,7 +239,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     finally:
         progress.stop()
     if args.json:
-        print(json.dumps(report_json(report, counters_only=args.counters), indent=1))
+        print(json.dumps(report_json(report, counters_only=args.counters, puzzle=puzzle), indent=1))
     else:
         console.print(render_report(puzzle, report, explain=not args.brief, counters_only=args.counters,
                                     shown=None if args.all else SHOWN_SOLUTIONS))

@@ -40,7 +40,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import battle, effects, search
+from . import battle, card_words, effects, idea, search
+from .card_words import event_words
+from .idea import tile_title
 from .cards import Puzzle, Win
 from .errors import NhexError, RuleNotImplemented
 from .hexes import DIRECTIONS, STANDARD, Direction, Hex
@@ -631,7 +633,7 @@ def describe(line: str, player: str, position: Position | None = None) -> str:
     action = parse_action(line, player)
     where = position or Position()
     if isinstance(action, Place):
-        return f"place the {action.tile.title} on {action.hex} facing {action.facing.name}"
+        return f"place the {tile_title(action.tile.key)} on {action.hex} facing {action.facing.name}"
     if isinstance(action, Use):
         name, hexes = action.tile.name, action.targets
         if name == "move" and len(hexes) == 2:
@@ -643,8 +645,8 @@ def describe(line: str, player: str, position: Position | None = None) -> str:
             dest = f" to {hexes[2]}" if len(hexes) > 2 else ""
             return f"use Push Back: {_unit_name(where, hexes[0])} pushes {_unit_name(where, hexes[1])}{dest}"
         if name in ("sniper", "grenade") and hexes:
-            return f"use the {action.tile.title} on {_unit_name(where, hexes[0])}"
-        return f"use the {action.tile.title} ({' '.join(h.label for h in hexes)})"
+            return f"use the {tile_title(action.tile.key)} on {_unit_name(where, hexes[0])}"
+        return f"use the {tile_title(action.tile.key)} ({' '.join(h.label for h in hexes)})"
     if isinstance(action, Move):
         turn = f", facing {action.facing.name}" if action.facing else ""
         return f"move {_unit_name(where, action.source)} to {action.target}{turn} (a free move, by {action.by})"
@@ -695,7 +697,8 @@ def _battle_story(outcome: battle.Outcome, limit: int) -> list[str]:
         hits_hq = event.kind in ("melee", "ranged", "gauss", "blast", "instant") and " HQ " in \
             pretty(event.text).split(" hits ", 1)[-1] + " "
         if hits_hq or event.kind in ("death", "netted", "medic", "destroyed", "explosion"):
-            told.append(f"in phase {event.phase}, {pretty(event.text)}")
+            told.append(f"in phase {event.phase}, {event_words(event)}" if event.phase is not None
+                        else f"before the first phase, {event_words(event)}")
     if len(told) > limit:
         told = told[:limit] + ["…"]
     return told
@@ -707,12 +710,16 @@ _IDEAS = {"instant": "an instant tile", "module": "a module's link", "net": "a n
 
 
 def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, graded: Grade,
-            best_try: tuple[tuple[str, ...], int, battle.Outcome | None] | None) -> str:
-    """The explanation printed on the back of the card, drawn from the key's battle trace (and the best try's)."""
+            best_try: tuple[tuple[str, ...], int, battle.Outcome | None] | None, why: str = "",
+            fails: str = "") -> str:
+    """The explanation printed on the back of the card: the key, the idea (``why``, :func:`solver.idea.why_wins`),
+    the key's battle trace, and the best try with why it fails (``fails``)."""
     player, opponent = puzzle.player, _opponent(puzzle)
     mine, theirs = army(player).title, army(opponent).title
     lines = [line for line in key if not line.startswith("#")]
     text = ["Key: " + "; then ".join(_described(puzzle, lines)) + "."]
+    if why:
+        text.append(f"Why it wins: {why}")
     if outcome is not None:
         story = _battle_story(outcome, 8)
         if story:
@@ -729,7 +736,9 @@ def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, 
         line, margin, refutation = best_try
         shown = "; ".join(_described(puzzle, [a for a in line if not a.startswith("#")]))
         text.append(f"Best try: {shown or 'playing no tile'}")
-        if refutation is not None:
+        if fails:
+            text[-1] += " — but " + fails[:1].lower() + fails[1:].rstrip(".")
+        elif refutation is not None:
             hits = _battle_story(refutation, 3)
             if hits:
                 text[-1] += " — but " + "; ".join(hits)
@@ -766,37 +775,6 @@ class Generated:
     report: search.Report = field(repr=False)
 
 
-_THEMES = {
-    "net": "Net", "initiative": "First Strike", "instant": "Quick Hand", "module": "Linked",
-    "denial": "No Way Out", "actions": "Two Step",
-}
-
-
-def _name(graded: Grade, key: Sequence[str], player: str) -> str:
-    """A title from the key's main idea and the action that carries it: "Net: Net Master at e2"."""
-    actions = [a for a in (parse_line(line, player) for line in key) if a is not None]
-    theme, carrier = "Final Battle", actions[0] if actions else None
-    carries = {
-        "net": lambda a: isinstance(a, Place) and any(e.net for e in a.tile.edges or ()),
-        "module": lambda a: isinstance(a, Place) and a.tile.kind is Kind.MODULE,
-        "instant": lambda a: isinstance(a, Use),
-    }
-    for idea in ("denial", "net", "initiative", "module", "instant"):
-        if getattr(graded, idea):
-            theme = _THEMES[idea]
-            carrier = next((a for a in actions if carries.get(idea, lambda _: False)(a)), carrier)
-            break
-    else:
-        if graded.tiles > 1:
-            theme = _THEMES["actions"]
-    where, used = "", getattr(carrier, "tile", None)
-    if isinstance(carrier, Place):
-        where = f" at {carrier.hex}"
-    elif isinstance(carrier, Use) and carrier.targets:
-        where = f" at {carrier.targets[-1]}"
-    return f"{theme}: {used.title if used else 'Move'}{where}"
-
-
 def finish(draft: Draft, tuning: Tuning, level: int, seed: str, candidates: int, started: float
            ) -> tuple[Generated | None, str]:
     """Count, prove and word a tuned and graded draft; None (and why) when it fails any test."""
@@ -826,20 +804,21 @@ def words(puzzle: Puzzle, tuning: Tuning, report: search.Report) -> Puzzle:
     (found,) = report.solutions
     graded = tuning.grade
     assert graded is not None
-    best_try = None
+    end = min(found.ends, key=str)
+    why = idea.why_wins(puzzle, tuning.key, None, found.verdict.line)
+    best_try, fails = None, ""
     if report.tries:
         attempt = report.tries[0]
         best_try = (attempt.actions, attempt.verdict.margin, _traced([attempt.end], attempt.verdict.line))
-    outcome = _traced([min(found.ends, key=str)], found.verdict.line)
+        fails = idea.why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, tuning.key, None,
+                               found.verdict.line)
+    outcome = _traced([end], found.verdict.line)
     player, opponent = puzzle.player, _opponent(puzzle)
-    mine, theirs = army(player).title, army(opponent).title
     hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
-    play = puzzle.tiles_to_play
-    tiles = "one tile" if play == 1 else f"up to {play} tiles"
-    story = (f"Final Battle. {mine} to play {tiles}: the {mine} HQ has {hp[player]} health, "
-             f"the {theirs} HQ {hp[opponent]}. Win the battle.")
-    return replace(puzzle, title=_name(graded, tuning.key, player), story=story,
-                   explanation=explain(puzzle, tuning.key, outcome, graded, best_try))
+    seed = canonical(puzzle)
+    story = card_words.story(player, opponent, hp, puzzle.tiles_to_play, why.rules, seed)
+    return replace(puzzle, title=card_words.title(why.rules, graded.ideas, seed), story=story,
+                   explanation=explain(puzzle, tuning.key, outcome, graded, best_try, str(why), fails))
 
 
 def reword(puzzle: Puzzle) -> Puzzle:

@@ -9,18 +9,24 @@ from rich.tree import Tree
 
 from ..battle import resolve
 from ..cards import Puzzle
+from ..idea import why_fails, why_wins
 from ..position import Position
-from ..search import Report
+from ..search import Report, Try
 from .trace import render_outcome
 
 _VERDICT = {"sound": ("SOUND", "bold green"), "cooked": ("COOKED", "bold yellow"), "none": ("NO SOLUTION", "bold red")}
 
 
-def report_json(report: Report, *, counters_only: bool = False) -> dict:
+def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle | None = None) -> dict:
     """NOTATION §9. A search stopped at a limit proves nothing (issue 10): ``solved`` is false, ``verdict`` null,
-    ``solutions`` empty, and the winning plays found so far are under ``found``, with ``stopped`` saying why."""
+    ``solutions`` empty, and the winning plays found so far are under ``found``, with ``stopped`` saying why.
+    Given the ``puzzle``, each solution has a ``why`` and each try a ``why`` (:mod:`solver.idea`)."""
     plays = [{"actions": list(s.actions), "hq": dict(sorted(s.hq.items())), "duals": [list(d) for d in s.duals]}
              for s in report.solutions]
+    if puzzle is not None:
+        for play, solution in zip(plays, report.solutions):
+            if solution.ends and solution.verdict.battles:
+                play["why"] = str(why_wins(puzzle, solution.actions, None, solution.verdict.line))
     data: dict = {
         "solved": bool(report.solutions) and not report.stopped,
         "verdict": None if report.stopped else report.verdict,
@@ -38,6 +44,9 @@ def report_json(report: Report, *, counters_only: bool = False) -> dict:
     if report.tries:
         data["tries"] = [{"actions": list(t.actions), "hq": dict(sorted(t.hq.items())), "margin": t.verdict.margin,
                           "refutation": list(t.verdict.line)} for t in report.tries]
+        if puzzle is not None and puzzle.then != "nothing":
+            for entry, attempt in zip(data["tries"], report.tries):
+                entry["why"] = _why_fails(puzzle, report, attempt)
     if report.contains_intended is not None:
         data["intended_solution_found"] = report.contains_intended
     if report.stopped:
@@ -110,6 +119,13 @@ def _refuters(attempt_end: Position, player: str, line: tuple[str, ...]) -> list
     return hits
 
 
+def _why_fails(puzzle: Puzzle, report: Report, attempt: Try) -> str:
+    """A try's refutation in words, against the first solution's battle (:func:`solver.idea.why_fails`)."""
+    key = report.solutions[0] if report.solutions else None
+    return why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions if key else None,
+                     None, key.verdict.line if key else None)
+
+
 def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False,
                   shown: int | None = None) -> Group:
     """The report; ``shown`` limits the solution panels (the rest are listed one a line)."""
@@ -126,6 +142,11 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
                                            style="bold")]
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(solution.hq.items()))
         body.append(Text(f"HQ health at worst for {puzzle.player}: {health}", style="yellow"))
+        if solution.ends and solution.verdict.battles:
+            # The key's own end (its line played out), not the worst of its duals' ends: a dual that stops short
+            # of a free move is among the ends, and the idea is the key's.
+            body.append(Text("Why it wins: " + str(why_wins(puzzle, solution.actions, None, solution.verdict.line)),
+                             style="green"))
         if solution.duals:
             body.append(Text("Duals (same end position): " + " | ".join("; ".join(d) for d in solution.duals[:5])
                              + (" …" if len(solution.duals) > 5 else ""), style="dim"))
@@ -149,6 +170,7 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
         if attempt.verdict.line:
             body.append(Text("refuted by: " + "; ".join(attempt.verdict.line), style="red"))
         if puzzle.then != "nothing":
+            body.append(Text("Why it fails: " + _why_fails(puzzle, report, attempt), style="red"))
             refuters = _refuters(attempt.end, puzzle.player, attempt.verdict.line)
             if refuters:
                 body.append(Text("the HQ is hit by: " + "; ".join(refuters), style="red"))

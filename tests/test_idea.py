@@ -1,0 +1,218 @@
+"""The idea of a card in words (issue 16): why the key wins and why a try fails, found by counterfactuals over the
+battle traces (solver/idea.py), and the words of generated cards (solver/card_words.py)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from solver import idea, notation
+from solver.card_words import THEMES, event_words, story, title
+from solver.fight import Event
+from solver.render.report import render_report
+from solver.search import Solver
+
+HERE = Path(__file__).parent
+PUZZLES = HERE.parent / "puzzles"
+GENERATED = sorted((PUZZLES / "generated").glob("*.nhex"))
+
+
+def solved(name: str, tries: int = 1):
+    puzzle = notation.load(str(PUZZLES / f"{name}.nhex"))
+    return puzzle, Solver(puzzle, jobs=1, tries=tries).solve()
+
+
+def why(name: str) -> idea.Why:
+    puzzle, report = solved(name)
+    (key,) = report.solutions
+    return idea.why_wins(puzzle, key.actions, min(key.ends, key=str), key.verdict.line)
+
+
+def test_cut_the_net_names_the_net_lifted_and_who_lifts_it() -> None:
+    """Card 09: the Ganger kills the Net Fighter in phase 3 (3E USING NETS: a net holds until the end of the phase
+    its Net Fighter dies in), so the Thug is free in phase 2 and hits the Borgo HQ."""
+    found = why("09-cut-the-net")
+    assert found.rules[0] == "a net lifted"
+    text = str(found)
+    assert "The Ganger on b3 kills the Net Fighter on b2 in phase 3" in text
+    assert "freeing the Thug on c2" in text and "Borgo HQ for 2" in text
+
+
+def test_officers_orders_names_the_bonus_and_its_giver() -> None:
+    """Card 04: the Officer's link adds 1 to the Hybrid's shot (3E MODULES, Officer)."""
+    found = why("04-officers-orders")
+    assert found.rules[0] == "a bonus"
+    assert "The Officer on c5 gives the Hybrid on c4 +1" in str(found)
+    assert "for 2 instead of 1" in str(found)
+
+
+def test_second_shot_names_the_extra_action() -> None:
+    """Card 11: the Mother Module gives the Hybrid an additional action (3E MORE ON INITIATIVE)."""
+    found = why("11-second-shot")
+    assert found.rules[0] == "an extra action"
+    assert "Mother Module on c5 gives the Hybrid on c4 an extra action" in str(found)
+
+
+def test_medic_on_call_names_the_medic_and_the_attack_it_takes() -> None:
+    """Card 06: the Medic absorbs the Hybrid's shot at the Brawler, which then strikes (3E USING MEDICS)."""
+    found = why("06-medic-on-call")
+    assert found.rules[0] == "a Medic spent"
+    assert "Medic on d2 absorbs the attack of the Hybrid on c4 on the Brawler on c2" in str(found)
+
+
+def test_saboteurs_hour_names_the_initiative_lowered() -> None:
+    """Card 13: the Saboteur lowers the Hybrid's initiative, so the Annihilator shoots before it dies."""
+    found = why("13-saboteurs-hour")
+    assert found.rules[0] == "initiative"
+    assert "Saboteur on c5 lowers the initiative of the Hybrid on c4" in str(found)
+
+
+def test_turncoat_names_the_scoper_capture() -> None:
+    """Card 15: the Scoper takes over the Moloch Officer, whose +1 now goes to the Commando (RULINGS 8)."""
+    found = why("15-turncoat")
+    assert found.rules[0] == "a capture"
+    assert "Scoper on b3 takes over the Officer on b4" in str(found)
+
+
+def test_change_of_heart_names_the_takeover() -> None:
+    """Card 20: the Agitator's control takeover makes the Golem fight for Vegas (PL VEGAS, Agitator)."""
+    found = why("20-change-of-heart")
+    assert found.rules[0] == "a takeover"
+    assert "fights for Vegas" in str(found)
+
+
+def test_clear_shot_says_what_the_sniper_removes() -> None:
+    """Card 12: the Sniper removes the Net Fighter, then the Officer stands on its hex."""
+    found = why("12-clear-shot")
+    assert "The Sniper removes the Net Fighter on c3, freeing the Commando on c4" in str(found)
+    assert "The Officer on c3 gives the Commando on c4 +1" in str(found)
+
+
+def test_a_try_fails_with_its_attacker_and_phase() -> None:
+    """Card 03: without the net, the Hunter-Killer shoots the Hegemony HQ in phase 3."""
+    puzzle, report = solved("03-net-drop", tries=1)
+    (key,) = report.solutions
+    (attempt,) = report.tries
+    text = idea.why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions,
+                          min(key.ends, key=str), key.verdict.line)
+    assert "the Hunter-Killer on c2 hits the Hegemony HQ for 1 in phase 3".lower() in text.lower()
+
+
+def test_a_try_that_keeps_the_net_says_the_net_holds() -> None:
+    puzzle, report = solved("09-cut-the-net", tries=1)
+    (key,) = report.solutions
+    (attempt,) = report.tries
+    text = idea.why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions,
+                          min(key.ends, key=str), key.verdict.line)
+    assert "stays netted by the Net Fighter on b2" in text
+
+
+def test_a_battle_against_itself_has_no_difference() -> None:
+    puzzle, report = solved("09-cut-the-net", tries=0)
+    (key,) = report.solutions
+    end = min(key.ends, key=str)
+    once = idea.digest(end, idea.worst_battle(puzzle, end, key.verdict.line), puzzle.player)
+    assert idea.contrast(once, once) == []
+    assert once.hq_lost["borgo"] == 2
+
+
+def test_the_solve_report_has_a_why_line_per_solution_and_try() -> None:
+    puzzle, report = solved("09-cut-the-net", tries=2)
+    console = Console(file=io.StringIO(), width=200, record=True, color_system=None)
+    console.print(render_report(puzzle, report, explain=False, counters_only=True))
+    text = console.export_text()
+    assert text.count("Why it wins:") == len(report.solutions) == 1
+    assert text.count("Why it fails:") == len(report.tries) == 2
+
+
+# --- words ------------------------------------------------------------------------------------------------------------
+
+
+def test_a_medic_line_is_said_in_full() -> None:
+    """The garbled 'Medic on d2 absorbs Moloch Armored Hunter on d4 → Outpost Officer on d3' (issue 16)."""
+    event = Event(3, "medic", "Medic on d2 absorbs moloch:armored-hunter on d4 → outpost:officer on d3; the Medic "
+                  "on d2 is discarded", "3E USING MEDICS")
+    said = event_words(event)
+    assert "→" not in said
+    assert said == "the Medic on d2 takes the attack of the Armored Hunter on d4 on the Officer on d3"
+
+
+def test_no_the_the_in_tile_names() -> None:
+    """'place the The Brain' (issue 16)."""
+    assert idea.unit_words("moloch:the-brain", "c2") == "the Brain on c2"
+    assert "the The" not in idea.plain("moloch:the-brain on c2 gives moloch:hybrid on c3 +1")
+
+
+@pytest.mark.parametrize("rule", sorted(THEMES))
+def test_titles_name_a_theme_and_no_hex(rule: str) -> None:
+    for seed in ("a", "b", "c", "d"):
+        made = title([rule], [], seed)
+        assert made in THEMES[rule]
+        assert not re.search(r"\b[a-e]\d\b", made)
+
+
+def test_stories_vary_and_name_the_armies() -> None:
+    told = {story("moloch", "outpost", {"moloch": 3, "outpost": 4}, 1, ["a bonus"], str(seed)) for seed in range(12)}
+    assert len(told) >= 3
+    assert all("Moloch" in s and "Outpost" in s for s in told)
+
+
+@pytest.mark.parametrize("path", GENERATED, ids=[p.stem for p in GENERATED])
+def test_stored_generated_card_words(path: Path) -> None:
+    """A title never gives the key away (its tile and hex); no 'the The'; no raw arrows; the idea is said."""
+    card = notation.load(str(path))
+    key_hexes = set(re.findall(r"\b[a-e]\d\b", " ".join(str(a) for a in card.solution or ())))
+    assert not key_hexes & set(re.findall(r"\b[a-e]\d\b", card.title))
+    for action in card.solution or ():
+        tile = getattr(action, "tile", None)
+        if tile is not None:
+            assert idea.tile_title(tile.key) not in card.title
+    for words in (card.title, card.story or "", card.explanation or ""):
+        assert "the The" not in words and "→" not in words
+    assert "Why it wins: " in (card.explanation or "")
+
+
+def test_solve_json_has_the_why_of_each_solution_and_try() -> None:
+    from solver.render.report import report_json
+
+    puzzle, report = solved("04-officers-orders", tries=1)
+    data = report_json(report, counters_only=True, puzzle=puzzle)
+    assert "Officer on c5 gives the Hybrid on c4 +1" in data["solutions"][0]["why"]
+    assert "lacks the +1 of the Officer on c5" in data["tries"][0]["why"]
+    assert "why" not in report_json(report, counters_only=True)["solutions"][0]
+
+
+def test_the_title_follows_the_most_interesting_rule() -> None:
+    assert title(["a unit placed", "a net lifted"], [], "x") in THEMES["a net lifted"]
+    assert title([], ["1 actions", "denial"], "x") in ("No Way Out", "Every Answer", "Checkmate")
+
+
+FREED = """\
+puzzle "Freed"
+player outpost
+offer outpost:sniper outpost:scout
+play 1
+goal win
+e3 outpost:hq hp=3
+c1 moloch:hq hp=4
+c4 outpost:commando SW
+d4 outpost:officer N
+d3 moloch:net-fighter S
+"""
+
+
+def test_a_sniper_frees_a_netted_officer_whose_bonus_makes_the_difference() -> None:
+    """Issue 16's own example: the Sniper removes the Net Fighter that nets the Officer (3E USING NETS: a netted
+    module gives nothing), so the Commando's shot gains the Officer's +1."""
+    puzzle = notation.parse(FREED, "<freed>")
+    found = idea.why_wins(puzzle, ["use outpost:sniper d3"])
+    assert found.rules == ("a bonus freed",)
+    assert str(found) == ("The Sniper removes the Net Fighter on d3, freeing the Officer on d4: the Commando now "
+                          "hits the Moloch HQ for 2 instead of 1.")
+    end, _ = idea.play(puzzle, [])
+    assert idea.why_fails(puzzle, [], end, (), ["use outpost:sniper d3"]) == (
+        "The Commando on c4 hits the Moloch HQ for 1 (the Officer on d4 is netted by the Net Fighter on d3).")
