@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
 
 from .errors import NotationError, RuleNotImplemented
 
@@ -464,7 +464,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .generate import NoCard, card_text, file_name, generate
+    from .generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
 
     out = Path(args.out)
@@ -480,32 +480,61 @@ def cmd_generate(args: argparse.Namespace) -> int:
     with Progress(*columns, console=console, transient=True,
                   disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
+        # Each card is written the moment it is proven, so that a run stopped (Ctrl-C, a time limit) keeps
+        # every card found so far; a card that is a turned copy of one already written is not written twice.
+        kept: dict[str, Any] = {}
+        started = time.perf_counter()
 
-        def tick(made: object) -> None:
-            progress.update(task, completed=min(args.count, int(progress.tasks[0].completed) + 1))
+        def write_card(made: Any) -> None:
+            text = canonical(made.puzzle)
+            if text in kept:
+                return
+            kept[text] = made
+            path = out / file_name(made)
+            try:
+                path.write_text(card_text(made), encoding="utf-8")
+                if args.svg:
+                    save(made.puzzle, str(path.with_suffix(".svg")))
+                    save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+            except OSError as error:
+                _usage("generate", f"cannot write {path}: {error.strerror or error}")
+            progress.update(task, completed=min(args.count, len(kept)))
+            if not console.is_terminal and not args.json:
+                # One line per card for logs and pipes (the bar is drawn only on a terminal).
+                print(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
+                      f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
+                      f"{time.perf_counter() - started:.0f} s in all)", file=sys.stderr, flush=True)
 
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
 
         try:
             cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
-                             jobs=args.jobs or _cores(), on_card=tick, on_drafts=drafts)
+                             jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts)
         except NoCard as error:
             print(f"nhex: {error}", file=sys.stderr)
             return EXIT_LIMIT
+    # A card written early that the run then replaced (a turned copy of an earlier card found later) goes.
+    chosen = {file_name(made) for made in cards}
+    for made in kept.values():
+        if file_name(made) not in chosen:
+            stale = out / file_name(made)
+            for path in (stale, stale.with_suffix(".svg"), stale.with_name(stale.stem + "-solution.svg")):
+                path.unlink(missing_ok=True)
     table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
         table.add_column(column)
     written = []
     for made in cards:
         path = out / file_name(made)
-        try:
-            path.write_text(card_text(made), encoding="utf-8")
-            if args.svg:
-                save(made.puzzle, str(path.with_suffix(".svg")))
-                save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
-        except OSError as error:
-            _usage("generate", f"cannot write {path}: {error.strerror or error}")
+        if not path.exists():  # the same card as one written early under another attempt's name
+            try:
+                path.write_text(card_text(made), encoding="utf-8")
+                if args.svg:
+                    save(made.puzzle, str(path.with_suffix(".svg")))
+                    save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+            except OSError as error:
+                _usage("generate", f"cannot write {path}: {error.strerror or error}")
         key = "; ".join(str(a) for a in made.puzzle.solution or ())
         table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
                       str(made.grade.near_misses), str(made.candidates))
@@ -521,7 +550,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 #: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
-GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony", "smart", "vegas", "new-york", "neojungle", "doomsday")
 
 
 def _generate_arguments(command: argparse.ArgumentParser) -> None:

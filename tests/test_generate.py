@@ -171,7 +171,7 @@ def test_drafts_and_mutations_stay_legal() -> None:
     rng = random.Random(5)
     for level in (1, 2, 3, 4):
         for player in ARMIES:
-            opponent = ARMIES[(ARMIES.index(player) + 1) % 4]
+            opponent = ARMIES[(ARMIES.index(player) + 1) % len(ARMIES)]
             draft = draw(rng, player, opponent, level)
             for _ in range(15):
                 puzzle = draft.puzzle()
