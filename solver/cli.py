@@ -572,11 +572,14 @@ def cmd_card(args: argparse.Namespace) -> int:
     from .cards import Puzzle
     from .render.card_svg import card_svg
 
+    if args.pdf or args.sheets:
+        return _print_cards(args)
     puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
         raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.source)
     if not args.svg and not args.png:
-        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png", 1, 1, args.source)
+        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png, or print a set with "
+                            "--pdf OUT.pdf", 1, 1, args.source)
     if args.png == "-" or (args.svg == "-" and args.png):
         _usage("card", "--png - is not supported (a PNG on a terminal is noise): name a file, or use --svg -")
     targets = [(t, kind) for t, kind in ((args.svg, "svg"), (args.png, "png")) if t and t != "-"]
@@ -596,6 +599,47 @@ def cmd_card(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_cards(args: argparse.Namespace) -> int:
+    """``nhex card DIR --pdf OUT.pdf`` (or ``--sheets DIR``): every puzzle card of a folder (or one card file),
+    fronts and backs laid out on A4 pages for printing (solver/render/print_sheet.py)."""
+    from pathlib import Path
+
+    from .cards import Puzzle
+    from .render.print_sheet import page_svgs, write_pdf
+
+    if args.svg or args.png or args.solution:
+        _usage("card", "--pdf and --sheets print fronts and backs: they take no --svg, --png or --solution")
+    source = Path(args.file)
+    files = sorted(source.glob("*.nhex")) if source.is_dir() else [source]
+    if not files:
+        _usage("card", f"{args.file}: no .nhex cards in this folder")
+    puzzles = []
+    for path in files:
+        args.file = str(path)
+        document = _load(args)
+        if not isinstance(document, Puzzle):
+            raise NotationError("nhex card takes puzzle cards (files that start with `puzzle`)", 1, 1, args.source)
+        puzzles.append(document)
+    if args.pdf:
+        _writable_file(args.pdf, "pdf")
+        try:
+            pages = write_pdf(puzzles, args.pdf)
+        except OSError as error:
+            _usage("card", f"cannot write {args.pdf}: {error.strerror or error}")
+        print(f"{len(puzzles)} cards on {pages} pages (fronts, then backs for turning over the long edge): "
+              f"{args.pdf}")
+    if args.sheets:
+        folder = Path(args.sheets)
+        if folder.exists() and not folder.is_dir():
+            _usage("card", f"--sheets {args.sheets}: is a file; --sheets names a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        svgs = page_svgs(puzzles)
+        for number, svg in enumerate(svgs, start=1):
+            (folder / f"page-{number:02d}.svg").write_text(svg, encoding="utf-8")
+        print(f"{len(puzzles)} cards on {len(svgs)} pages: {folder}/page-01.svg ...")
+    return EXIT_OK
+
+
 def _usage(command: str, message: str) -> None:
     """A wrong option value found after parsing: reported like argparse's own (``nhex COMMAND: error: ...``),
     exit status 2."""
@@ -612,8 +656,8 @@ def _writable_file(target: str, kind: str) -> None:
         _usage("card", f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
     if not path.parent.is_dir():
         _usage("card", f"--{kind} {target}: the folder {path.parent} does not exist")
-    if kind == "png" and path.suffix.lower() != ".png":
-        _usage("card", f"--png {target}: a PNG file's name ends in .png")
+    if kind in ("png", "pdf") and path.suffix.lower() != f".{kind}":
+        _usage("card", f"--{kind} {target}: a {kind.upper()} file's name ends in .{kind}")
 
 
 def _card_arguments(command: argparse.ArgumentParser) -> None:
@@ -621,6 +665,10 @@ def _card_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT (- for standard output)")
     command.add_argument("--png", metavar="OUT.png", help="write the card as PNG to OUT.png (needs the cairo library)")
     command.add_argument("--solution", action="store_true", help="draw the back: the key marked, the explanation")
+    command.add_argument("--pdf", metavar="OUT.pdf",
+                         help="FILE may be a folder: print every card in it, fronts and backs on A4 pages, to OUT.pdf")
+    command.add_argument("--sheets", metavar="DIR",
+                         help="the same pages as --pdf, as SVG files page-01.svg ... in DIR")
 
 
 def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str:

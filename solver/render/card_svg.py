@@ -80,13 +80,42 @@ def _polar(cx: float, cy: float, distance: float, angle: float) -> tuple[float, 
     return cx + distance * math.cos(rad), cy + distance * math.sin(rad)
 
 
-#: Average advance of a DejaVu Sans Bold character, in font sizes: used to fit a name in its room.
-_CHAR = 0.66
+#: Advance widths of DejaVu Sans Bold and DejaVu Sans (the cards' font), in thousandths of the font size, for
+#: the printable ASCII characters (32-126), measured from DejaVuSans-Bold.ttf and DejaVuSans.ttf: names are
+#: fitted in their room and legend entries spaced by these.
+_BOLD = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696,
+         696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372,
+         372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838,
+         500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595,
+         478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838)
+_BOOK = (318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636,
+         636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295,
+         295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838,
+         500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521,
+         392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838)
+
+
+def text_width(text: str, font: float, *, bold: bool = False) -> float:
+    """The width of ``text`` at font size ``font`` in DejaVu Sans (bold or not); other characters count as
+    an M."""
+    table = _BOLD if bold else _BOOK
+    return font * sum(table[ord(c) - 32] if 32 <= ord(c) < 127 else 1000 for c in text) / 1000
+
+
+#: Second halves of the long one-word tile names, where such a name is broken over two lines.
+_COMPOUND_TAILS = ("master", "trooper", "shooter", "naut", "blast", "fighter", "launcher", "droid", "processor")
 
 
 def _short(tile: Tile) -> list[str]:
     """The tile's name in at most two short lines."""
     name = "HQ" if tile.kind is Kind.HQ else tile.title.removeprefix("The ")
+    if len(name) > 10 and " " not in name and "-" in name:  # Super-Mutant, Hunter-Killer: at the hyphen
+        head, tail = name.split("-", 1)
+        return [head + "-", tail]
+    if len(name) > 10 and " " not in name:  # Quartermaster, Stormtrooper: where the compound joins
+        for tail in _COMPOUND_TAILS:
+            if name.lower().endswith(tail) and len(name) > len(tail) + 2:
+                return [name[:-len(tail)] + "-", name[-len(tail):]]
     if len(name) <= 10 or " " not in name:
         return [name]
     lines = textwrap.wrap(name, width=max(10, (len(name) + 1) // 2))
@@ -95,8 +124,8 @@ def _short(tile: Tile) -> list[str]:
 
 def _fit(lines: Sequence[str], width: float, height: float, largest: float) -> float:
     """The largest font size (at most ``largest``) at which ``lines`` fit in ``width`` × ``height``."""
-    longest = max(len(line) for line in lines)
-    return min(largest, width / (_CHAR * longest), height / (1.1 * len(lines)))
+    longest = max(text_width(line, 1.0, bold=True) for line in lines)
+    return min(largest, width / longest, height / (1.1 * len(lines)))
 
 
 #: Where the marks sit inside a tile, in hex radii from its centre. The edge icons fill a band along the rim
@@ -104,8 +133,47 @@ def _fit(lines: Sequence[str], width: float, height: float, largest: float) -> f
 #: do not meet (tests/test_card_svg.py checks the boxes).
 ICON_DEPTH = 0.36
 NAME_BOX = (0.92, 0.38)  # width, height, centred on the tile's centre
+ONE_LINE_WIDTH = 1.04
 INITIATIVE_AT, INITIATIVE_R = (0.0, -0.31), 0.10
 TOUGHNESS_AT, PIP = 0.25, 0.10
+
+
+def _name_font(tile: Tile, size: float) -> float:
+    lines = _short(tile)
+    # One line is low enough to run wider, between the icons of the side edges.
+    width = NAME_BOX[0] if len(lines) > 1 else ONE_LINE_WIDTH
+    return _fit(lines, size * width, size * NAME_BOX[1], size * 0.21)
+
+
+def _initiative_rx(tile: Tile, size: float) -> float:
+    """The half-width of the initiative disc: a circle for one value, an oval for two (2/1)."""
+    return size * INITIATIVE_R * (1.0 if len(tile.initiative) <= 1 else 1.6)
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_boxes(tile: Tile, size: float) -> dict[str, Box]:
+    """Where the words and numbers of a tile drawn at (0, 0) sit: its name (or the HQ's health disc), its
+    initiative disc and its toughness row. No edge icon may enter them (tests/test_card_svg.py)."""
+    boxes: dict[str, Box] = {}
+    if tile.kind is Kind.HQ:
+        r = size * 0.27
+        boxes["health"] = (-r, -r, r, r)
+        return boxes
+    lines = _short(tile)
+    font = _name_font(tile, size)
+    half_w = max(text_width(line, font, bold=True) for line in lines) / 2
+    half_h = font * 1.05 * len(lines) / 2
+    boxes["name"] = (-half_w, size * 0.01 - half_h, half_w, size * 0.01 + half_h)
+    if tile.initiative:
+        rx, ry = _initiative_rx(tile, size), size * INITIATIVE_R
+        ix, iy = size * INITIATIVE_AT[0], size * INITIATIVE_AT[1]
+        boxes["initiative"] = (ix - rx, iy - ry, ix + rx, iy + ry)
+    if tile.toughness:
+        half = ((tile.toughness - 1) * 0.14 + PIP) * size / 2
+        boxes["toughness"] = (-half, size * (TOUGHNESS_AT - PIP / 2), half, size * (TOUGHNESS_AT + PIP / 2))
+    return boxes
 
 
 # --- one tile -------------------------------------------------------------------------------------------------------
@@ -136,14 +204,13 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
         group.append(draw.Text(str(hp if hp is not None else 20), size * 0.32, cx, cy + size * 0.01, center=True,
                                font_family=FONT, font_weight="bold", fill=INK))
     else:
-        font = _fit(lines, size * NAME_BOX[0], size * NAME_BOX[1], size * 0.21)
+        font = _name_font(tile, size)
         group.append(draw.Text(lines, font, cx, cy + size * 0.01, center=True, line_height=1.05,
                                font_family=FONT, font_weight="bold", fill="#ffffff"))
     if tile.initiative and tile.kind is not Kind.HQ:
         text = "/".join(str(i) for i in tile.initiative)
         ix, iy = cx + size * INITIATIVE_AT[0], cy + size * INITIATIVE_AT[1]
-        radius = size * INITIATIVE_R * (1 if len(text) == 1 else 1.25)
-        group.append(draw.Ellipse(ix, iy, radius * (1 if len(text) == 1 else 1.3), size * INITIATIVE_R,
+        group.append(draw.Ellipse(ix, iy, _initiative_rx(tile, size), size * INITIATIVE_R,
                                   fill="#ffffff", stroke=INK, stroke_width=0.8))
         group.append(draw.Text(text, size * (0.15 if len(text) == 1 else 0.12), ix, iy + size * 0.005,
                                center=True, font_family=FONT, font_weight="bold", fill=INK))
@@ -300,7 +367,7 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         if under:
             text = " + ".join(under)
             font = size * 0.13
-            width = _text_width(text, font) + size * 0.12
+            width = text_width(text, font, bold=True) + size * 0.12
             bx, by = cx - size * 0.30, cy + size * 0.72
             group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.3, rx=3, ry=3,
                                         fill="#ffffff", stroke=INK, stroke_width=0.6, fill_opacity=0.9))
@@ -435,11 +502,6 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     return d
 
 
-def _text_width(text: str, font: float) -> float:
-    """A generous estimate of a text's width in DejaVu Sans (the legend spaces its entries by it)."""
-    return 0.62 * font * len(text)
-
-
 def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
     """What the marks on this card mean, each drawn as on the tiles: the base marks always, the expansions'
     edge badges when a tile of the card has them. Each entry is its sample then its word, spaced by the
@@ -455,7 +517,7 @@ def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
     entries += [(SPECIAL_MARKS[s][1], s) for s in specials]
     places, x, row = [], 24.0, 0
     for name, _ in entries:
-        width = 24 + _text_width(name, font) + 14
+        width = 24 + text_width(name, font) + 14
         if x + width > WIDTH - 20:
             x, row = 24.0, row + 1
         places.append((x, row))
@@ -539,6 +601,10 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     d.append(board)
     y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
     d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
+    # The goal in words, so that the back read alone says what was asked (a printed set, print_sheet.py).
+    goal = _wrap("Goal: " + _goal_words(puzzle), 80)[:2]
+    d.append(draw.Text(goal, 13, 24, y + 20, font_family=FONT, fill=INK, line_height=1.25))
+    y += 17 * len(goal)
     d.append(draw.Text("Key", 17, 24, y + 26, font_family=FONT, font_weight="bold", fill=INK))
     lines = [str(a) for a in (puzzle.solution or ())] or ["(no solution on the card)"]
     d.append(draw.Text(lines, 16, 24, y + 50, font_family="DejaVu Sans Mono, monospace", fill=INK,
