@@ -546,6 +546,7 @@ def _expansion(puzzle: Puzzle, ends: Sequence[Position], outcome: battle.Outcome
     found: list[str] = []
     start = {u.hex: u for u in puzzle.position.units}
     before = effects.takeovers(start, puzzle.position.rules)
+    long_before = _long_links(start, puzzle.position.rules, puzzle.player)
     for end in ends:
         units = {u.hex: u for u in end.units}
         after = effects.takeovers(units, end.rules)
@@ -555,6 +556,8 @@ def _expansion(puzzle: Puzzle, ends: Sequence[Position], outcome: battle.Outcome
                       else effects.side(u, after) != u.army for h, u in units.items())
         if changed and "takeover" not in found:
             found.append("takeover")
+        if _long_links(units, end.rules, puzzle.player) - long_before and "long link" not in found:
+            found.append("long link")
     if outcome is not None:
         seen = {(e.kind, e.text) for other in baseline for e in other.trace}
         for event in outcome.trace:
@@ -562,6 +565,15 @@ def _expansion(puzzle: Puzzle, ends: Sequence[Position], outcome: battle.Outcome
             if idea and (event.kind, event.text) not in seen and idea not in found:
                 found.append(idea)
     return tuple(found)
+
+
+def _long_links(units: dict[Hex, Unit], rules: Any, player: str) -> set[tuple[Hex, Hex]]:
+    """The links over two hexes working for ``player`` (a long-distance module of the Doomsday Machine, RULINGS
+    54: its Officer, Medic, Main War Processor reach the unit behind the first)."""
+    sides = effects.takeovers(units, rules)
+    nets = effects.netted(units, sides)
+    return {(module.hex, other.hex) for module, other, holder in effects.links(units, nets, sides)
+            if module.hex.distance(other.hex) == 2 and effects.side(holder, sides) == player}
 
 
 def _attacks(tile: Tile) -> bool:

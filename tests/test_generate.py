@@ -350,3 +350,34 @@ def test_each_card_is_written_as_soon_as_it_is_proven(tmp_path: Path, monkeypatc
     assert load(str(seen[0])).solution == card.solution
     err = capsys.readouterr().err
     assert f"card 1/2: {seen[0]}" in err
+
+
+LONG_LINK = """\
+puzzle "Officer"
+player doomsday
+offer doomsday:officer
+play 1
+goal win
+a1 doomsday:hq
+e3 moloch:hq
+c1 doomsday:alpha-shooter S
+"""
+
+
+def test_a_key_that_links_over_two_hexes_has_the_long_link_idea() -> None:
+    """RULINGS 54, ES Doomsday sheet: "Las unidades amigas conectadas por Módulos entre 1 & 2 hexágonos reciben
+    la bonificación del Módulo" (friendly units linked by Modules 1 or 2 hexes away get the Module's bonus). The
+    Officer on c3 facing N reaches the Alpha Shooter on c1 over the empty c2: the idea "long link"; next to it,
+    on c2, it is a plain link."""
+    from solver.hexes import Direction, Hex
+    from solver.position import Unit
+    from solver.tiles import tile
+
+    card = parse(LONG_LINK, "<long>")
+
+    def with_officer(label: str) -> object:
+        officer = Unit(Hex.parse(label), tile("doomsday:officer"), Direction.N)
+        return replace(card.position, units=card.position.units + (officer,))
+
+    assert generate_module._expansion(card, [with_officer("c3")], None, []) == ("long link",)
+    assert generate_module._expansion(card, [with_officer("c2")], None, []) == ()
