@@ -93,7 +93,7 @@ def write_pdf(puzzles: Sequence[Puzzle], path: str) -> int:
     with open(path, "wb") as out:
         document = cairocffi.PDFSurface(out, *points)
 
-        class Page(cairosvg.surface.PDFSurface):  # type: ignore[misc]
+        class Page(cairosvg.surface.PDFSurface):
             """cairosvg's PDF surface drawing on the shared document instead of a new file."""
 
             def _create_surface(self, width: float, height: float) -> tuple[object, float, float]:
