@@ -288,3 +288,10 @@ def test_terrain_and_foundations_are_drawn_and_named() -> None:
     assert "Water" in texts  # an empty terrain hex is named
     assert "Forest" in texts and "Hill + Mine" in texts  # under a unit: a badge
     assert "Mine" in texts  # a Mine with nothing on it
+
+
+def test_the_header_names_the_armies_as_the_rulebooks_print_them() -> None:
+    card = parse(TERRAIN_CARD.replace("player vegas", "player vegas").replace("smart:", "new-york:")
+                 .replace("e3 new-york:ripper N", "e3 new-york:cop N").replace("d1 new-york:ripper N", "d1 new-york:cop N"),
+                 "<header>")
+    assert "Vegas to play · against New York · puzzle" in _texts(front(card).as_svg())

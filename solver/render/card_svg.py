@@ -439,7 +439,8 @@ def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
     d.append(draw.Text(title, 26 if len(title) < 34 else 20, 24, 38, font_family=FONT, font_weight="bold",
                        fill="#ffffff"))
     enemies = sorted({u.army for u in puzzle.position.units if u.army != puzzle.player})
-    d.append(draw.Text(f"{puzzle.player.title()} to play · against {', '.join(e.title() for e in enemies)} · {side}",
+    d.append(draw.Text(f"{_army_title(puzzle.player)} to play · against "
+                       f"{', '.join(_army_title(e) for e in enemies)} · {side}",
                        15, 24, 64, font_family=FONT, fill="#ffffff"))
     if puzzle.level is not None:
         for k in range(4):
@@ -449,6 +450,16 @@ def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
                                 stroke="#ffffff", stroke_width=1.5))
         d.append(draw.Text(f"level {puzzle.level}", 13, WIDTH - 30, 64, text_anchor="end", font_family=FONT,
                            fill="#ffffff"))
+
+
+def _army_title(name: str) -> str:
+    """The army's name as the rulebooks print it ("New York", "Doomsday Machine")."""
+    from ..tiles import army
+
+    try:
+        return army(name).title
+    except (NhexError, ValueError, KeyError):
+        return name.title()
 
 
 def _star(cx: float, cy: float, r: float) -> list[float]:
