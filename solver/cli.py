@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
 
 from .errors import NotationError, RuleNotImplemented
 
@@ -488,7 +488,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .generate import NoCard, card_text, file_name, generate
+    from .generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
 
     out = Path(args.out)
@@ -504,32 +504,61 @@ def cmd_generate(args: argparse.Namespace) -> int:
     with Progress(*columns, console=console, transient=True,
                   disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
+        # Each card is written the moment it is proven, so that a run stopped (Ctrl-C, a time limit) keeps
+        # every card found so far; a card that is a turned copy of one already written is not written twice.
+        kept: dict[str, Any] = {}
+        started = time.perf_counter()
 
-        def tick(made: object) -> None:
-            progress.update(task, completed=min(args.count, int(progress.tasks[0].completed) + 1))
+        def write_card(made: Any) -> None:
+            text = canonical(made.puzzle)
+            if text in kept:
+                return
+            kept[text] = made
+            path = out / file_name(made)
+            try:
+                path.write_text(card_text(made), encoding="utf-8")
+                if args.svg:
+                    save(made.puzzle, str(path.with_suffix(".svg")))
+                    save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+            except OSError as error:
+                _usage("generate", f"cannot write {path}: {error.strerror or error}")
+            progress.update(task, completed=min(args.count, len(kept)))
+            if not console.is_terminal and not args.json:
+                # One line per card for logs and pipes (the bar is drawn only on a terminal).
+                print(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
+                      f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
+                      f"{time.perf_counter() - started:.0f} s in all)", file=sys.stderr, flush=True)
 
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
 
         try:
             cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
-                             jobs=args.jobs or _cores(), on_card=tick, on_drafts=drafts)
+                             jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts)
         except NoCard as error:
             print(f"nhex: {error}", file=sys.stderr)
             return EXIT_LIMIT
+    # A card written early that the run then replaced (a turned copy of an earlier card found later) goes.
+    chosen = {file_name(made) for made in cards}
+    for made in kept.values():
+        if file_name(made) not in chosen:
+            stale = out / file_name(made)
+            for path in (stale, stale.with_suffix(".svg"), stale.with_name(stale.stem + "-solution.svg")):
+                path.unlink(missing_ok=True)
     table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
         table.add_column(column)
     written = []
     for made in cards:
         path = out / file_name(made)
-        try:
-            path.write_text(card_text(made), encoding="utf-8")
-            if args.svg:
-                save(made.puzzle, str(path.with_suffix(".svg")))
-                save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
-        except OSError as error:
-            _usage("generate", f"cannot write {path}: {error.strerror or error}")
+        if not path.exists():  # the same card as one written early under another attempt's name
+            try:
+                path.write_text(card_text(made), encoding="utf-8")
+                if args.svg:
+                    save(made.puzzle, str(path.with_suffix(".svg")))
+                    save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
+            except OSError as error:
+                _usage("generate", f"cannot write {path}: {error.strerror or error}")
         key = "; ".join(str(a) for a in made.puzzle.solution or ())
         table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
                       str(made.grade.near_misses), str(made.candidates))
@@ -545,7 +574,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 #: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
-GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony", "doomsday")
+GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony", "smart", "vegas", "new-york", "neojungle", "doomsday")
 
 
 def _generate_arguments(command: argparse.ArgumentParser) -> None:
@@ -567,11 +596,14 @@ def cmd_card(args: argparse.Namespace) -> int:
     from .cards import Puzzle
     from .render.card_svg import card_svg
 
+    if args.pdf or args.sheets:
+        return _print_cards(args)
     puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
         raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.source)
     if not args.svg and not args.png:
-        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png", 1, 1, args.source)
+        raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png, or print a set with "
+                            "--pdf OUT.pdf", 1, 1, args.source)
     if args.png == "-" or (args.svg == "-" and args.png):
         _usage("card", "--png - is not supported (a PNG on a terminal is noise): name a file, or use --svg -")
     targets = [(t, kind) for t, kind in ((args.svg, "svg"), (args.png, "png")) if t and t != "-"]
@@ -591,6 +623,47 @@ def cmd_card(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_cards(args: argparse.Namespace) -> int:
+    """``nhex card DIR --pdf OUT.pdf`` (or ``--sheets DIR``): every puzzle card of a folder (or one card file),
+    fronts and backs laid out on A4 pages for printing (solver/render/print_sheet.py)."""
+    from pathlib import Path
+
+    from .cards import Puzzle
+    from .render.print_sheet import page_svgs, write_pdf
+
+    if args.svg or args.png or args.solution:
+        _usage("card", "--pdf and --sheets print fronts and backs: they take no --svg, --png or --solution")
+    source = Path(args.file)
+    files = sorted(source.glob("*.nhex")) if source.is_dir() else [source]
+    if not files:
+        _usage("card", f"{args.file}: no .nhex cards in this folder")
+    puzzles = []
+    for path in files:
+        args.file = str(path)
+        document = _load(args)
+        if not isinstance(document, Puzzle):
+            raise NotationError("nhex card takes puzzle cards (files that start with `puzzle`)", 1, 1, args.source)
+        puzzles.append(document)
+    if args.pdf:
+        _writable_file(args.pdf, "pdf")
+        try:
+            pages = write_pdf(puzzles, args.pdf)
+        except OSError as error:
+            _usage("card", f"cannot write {args.pdf}: {error.strerror or error}")
+        print(f"{len(puzzles)} cards on {pages} pages (fronts, then backs for turning over the long edge): "
+              f"{args.pdf}")
+    if args.sheets:
+        folder = Path(args.sheets)
+        if folder.exists() and not folder.is_dir():
+            _usage("card", f"--sheets {args.sheets}: is a file; --sheets names a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        svgs = page_svgs(puzzles)
+        for number, svg in enumerate(svgs, start=1):
+            (folder / f"page-{number:02d}.svg").write_text(svg, encoding="utf-8")
+        print(f"{len(puzzles)} cards on {len(svgs)} pages: {folder}/page-01.svg ...")
+    return EXIT_OK
+
+
 def _usage(command: str, message: str) -> None:
     """A wrong option value found after parsing: reported like argparse's own (``nhex COMMAND: error: ...``),
     exit status 2."""
@@ -607,8 +680,8 @@ def _writable_file(target: str, kind: str) -> None:
         _usage("card", f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
     if not path.parent.is_dir():
         _usage("card", f"--{kind} {target}: the folder {path.parent} does not exist")
-    if kind == "png" and path.suffix.lower() != ".png":
-        _usage("card", f"--png {target}: a PNG file's name ends in .png")
+    if kind in ("png", "pdf") and path.suffix.lower() != f".{kind}":
+        _usage("card", f"--{kind} {target}: a {kind.upper()} file's name ends in .{kind}")
 
 
 def _card_arguments(command: argparse.ArgumentParser) -> None:
@@ -616,6 +689,10 @@ def _card_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT (- for standard output)")
     command.add_argument("--png", metavar="OUT.png", help="write the card as PNG to OUT.png (needs the cairo library)")
     command.add_argument("--solution", action="store_true", help="draw the back: the key marked, the explanation")
+    command.add_argument("--pdf", metavar="OUT.pdf",
+                         help="FILE may be a folder: print every card in it, fronts and backs on A4 pages, to OUT.pdf")
+    command.add_argument("--sheets", metavar="DIR",
+                         help="the same pages as --pdf, as SVG files page-01.svg ... in DIR")
 
 
 def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str:

@@ -50,8 +50,9 @@ from .notation import parse_action, write
 from .position import Action, Move, Place, Position, Unit, Use
 from .tiles import Kind, Tile, army, tile
 
-#: The armies a card may be generated for (the base game's four).
-ARMIES = ("moloch", "outpost", "borgo", "hegemony", "doomsday")
+#: The armies a card may be generated for, as the player or as the opponent: the base game's four and the
+#: expansions' (the Mercenaries are hired tiles, not an army).
+ARMIES = ("moloch", "outpost", "borgo", "hegemony", "smart", "vegas", "new-york", "neojungle", "doomsday")
 #: HQ health while the play space is first played out: high enough that no HQ falls in one battle.
 FULL = 20
 #: The margin rule: the key beats the best failing play by at least this much HQ health.
@@ -512,6 +513,9 @@ class Grade:
     denial: bool
     plays: int
     near_misses: int
+    #: The expansions' rules the key brings into play (:data:`EXPANSION_IDEAS`), one idea each: "takeover",
+    #: "redirection", "venom", ...
+    expansion: tuple[str, ...] = ()
 
     @property
     def ideas(self) -> list[str]:
@@ -519,18 +523,65 @@ class Grade:
         for name in ("instant", "module", "net", "initiative", "denial"):
             if getattr(self, name):
                 found.append(name)
-        return found
+        return found + list(self.expansion)
 
     @property
     def level(self) -> int:
         """1 + the ideas the key needs, at most 4 (docs/GENERATOR.md "Grading")."""
         count = (self.tiles - 1) + sum((self.instant, self.module, self.net, self.initiative, self.denial))
-        return min(4, 1 + count)
+        return min(4, 1 + count + len(self.expansion))
 
     @property
     def in_band(self) -> bool:
         band = BANDS[self.level]
         return band.plays[0] <= self.plays <= band.plays[1] and band.near[0] <= self.near_misses <= band.near[1]
+
+
+#: The expansions' rules that make an idea of their own, by the kind of the battle events they write (the
+#: families' ``fight.note``): the key's battle has such an event that the battle without any tile has not.
+EXPANSION_IDEAS = {
+    "redirect": "redirection", "venom": "venom", "trap": "trap", "terrain": "terrain", "rocket": "rocket",
+    "sharpshooter": "sharpshooter", "shotgun": "shotgun", "regenerate": "regeneration", "mad-bomber": "mad bomber",
+    "warehouse": "warehouse",
+}
+
+
+def _expansion(puzzle: Puzzle, ends: Sequence[Position], outcome: battle.Outcome | None,
+               baseline: Sequence[battle.Outcome]) -> tuple[str, ...]:
+    """The expansions' rules the key brings into play: a unit whose controller the key changes (a control
+    takeover, PL VEGAS "Przejęcie kontroli": control takeover), and every event of an expansion family
+    (:data:`EXPANSION_IDEAS`) in the key's battle that the battle without any tile lacks."""
+    found: list[str] = []
+    start = {u.hex: u for u in puzzle.position.units}
+    before = effects.takeovers(start, puzzle.position.rules)
+    long_before = _long_links(start, puzzle.position.rules, puzzle.player)
+    for end in ends:
+        units = {u.hex: u for u in end.units}
+        after = effects.takeovers(units, end.rules)
+        # The same unit (same tile, same army) standing where it stood, or a unit new there.
+        changed = any(effects.side(u, after) != effects.side(start[h], before)
+                      if h in start and (start[h].tile, start[h].army) == (u.tile, u.army)
+                      else effects.side(u, after) != u.army for h, u in units.items())
+        if changed and "takeover" not in found:
+            found.append("takeover")
+        if _long_links(units, end.rules, puzzle.player) - long_before and "long link" not in found:
+            found.append("long link")
+    if outcome is not None:
+        seen = {(e.kind, e.text) for other in baseline for e in other.trace}
+        for event in outcome.trace:
+            idea = EXPANSION_IDEAS.get(event.kind)
+            if idea and (event.kind, event.text) not in seen and idea not in found:
+                found.append(idea)
+    return tuple(found)
+
+
+def _long_links(units: dict[Hex, Unit], rules: Any, player: str) -> set[tuple[Hex, Hex]]:
+    """The links over two hexes working for ``player`` (a long-distance module of the Doomsday Machine, RULINGS
+    54: its Officer, Medic, Main War Processor reach the unit behind the first)."""
+    sides = effects.takeovers(units, rules)
+    nets = effects.netted(units, sides)
+    return {(module.hex, other.hex) for module, other, holder in effects.links(units, nets, sides)
+            if module.hex.distance(other.hex) == 2 and effects.side(holder, sides) == player}
 
 
 def _attacks(tile: Tile) -> bool:
@@ -583,15 +634,18 @@ def grade(puzzle: Puzzle, key: Sequence[str], ends: Iterable[Position], plays: i
                 net = True
         if puzzle.then != "nothing":
             denial = denial or _choices(battle.battle_tree(end), _opponent(puzzle))
+    plain: list[battle.Outcome] = []
     if outcome is not None:
         # Only what the key changes counts: an enemy struck down before it acts that would have acted (or lived)
         # had the player played no tile.
         baseline: set[tuple[Hex, str]] = set()
         if puzzle.then != "nothing":
-            for other in battle.resolve(puzzle.position, trace=True):
+            plain = list(battle.resolve(puzzle.position, trace=True))
+            for other in plain:
                 baseline |= struck_first(other, puzzle.position, player)
         initiative = bool(struck_first(outcome, ends[0], player) - baseline)
-    return Grade(len(actions), instant, module, net, initiative, denial, plays, near_misses)
+    return Grade(len(actions), instant, module, net, initiative, denial, plays, near_misses,
+                 _expansion(puzzle, ends, outcome, plain))
 
 
 def struck_first(outcome: battle.Outcome, position: Position, player: str) -> set[tuple[Hex, str]]:

@@ -157,3 +157,141 @@ def test_every_generated_card_draws() -> None:
     for path in sorted((ROOT / "puzzles" / "generated").glob("*.nhex")):
         card = load(str(path))
         assert "<svg" in front(card).as_svg() and "<svg" in back(card).as_svg(), path.name
+
+
+# --- every army's tiles, terrain, foundations: nothing drawn over a label ---------------------------------------------
+
+from solver.hexes import DIRECTIONS, Direction  # noqa: E402
+from solver.render.card_svg import (  # noqa: E402
+    _EDGE_ANGLE,
+    _edge_icons,
+    _legend,
+    label_boxes,
+    text_width,
+)
+from solver.tiles import Kind, armies, army  # noqa: E402
+
+ALL_TILES = [t for a in armies().values() for t in a.tiles if t.kind not in (Kind.INSTANT, Kind.FOUNDATION)]
+
+
+def _icon_points(tile, facing: Direction, size: float) -> list[tuple[float, float]]:
+    """Every corner and centre the edge icons of a tile at (0, 0) are drawn with (circles as four points)."""
+    import drawsvg as draw
+
+    group = draw.Group()
+    oriented = tile.oriented(facing)
+    for d in DIRECTIONS:
+        _edge_icons(group, oriented.edges[d], 0.0, 0.0, size, _EDGE_ANGLE[d])
+    picture = draw.Drawing(10, 10)
+    picture.append(group)
+    points: list[tuple[float, float]] = []
+    for node in ET.fromstring(picture.as_svg()).iter():
+        if node.tag == f"{SVG}circle":
+            x, y, r = (float(node.get(k)) for k in ("cx", "cy", "r"))
+            points += [(x - r, y), (x + r, y), (x, y - r), (x, y + r)]
+        elif node.tag in (f"{SVG}path", f"{SVG}polygon", f"{SVG}polyline", f"{SVG}line"):
+            if node.tag == f"{SVG}line":
+                pairs = [(float(node.get("x1")), float(node.get("y1"))), (float(node.get("x2")), float(node.get("y2")))]
+            else:
+                pairs = _path_points(node.get("d") or node.get("points") or "")
+            points += pairs + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(pairs, pairs[1:])]
+    return points
+
+
+def _path_points(path: str) -> list[tuple[float, float]]:
+    """The end points of a path's commands (M, L, A, Z, absolute, as drawsvg writes them) or a polygon's points."""
+    tokens = re.findall(r"[A-Za-z]|-?\d+(?:\.\d+)?(?:e-?\d+)?", path)
+    points: list[tuple[float, float]] = []
+    command, numbers = "L", []
+    for token in tokens + ["Z"]:
+        if token.isalpha():
+            command, numbers = token.upper(), []
+            continue
+        numbers.append(float(token))
+        width = 7 if command == "A" else 2
+        if len(numbers) == width:
+            points.append((numbers[-2], numbers[-1]))
+            numbers = []
+    return points
+
+
+def _inside(point: tuple[float, float], box: tuple[float, float, float, float], slack: float = 0.5) -> bool:
+    x, y = point
+    return box[0] + slack < x < box[2] - slack and box[1] + slack < y < box[3] - slack
+
+
+@pytest.mark.parametrize("army_name", sorted(armies()))
+def test_no_edge_icon_enters_a_tiles_name_initiative_or_toughness(army_name: str) -> None:
+    """Issue 16: "some tile labels overlap their icons". For every tile of every army (the expansions' too), in
+    every facing, no corner of an edge icon lies in the box of the name, the initiative disc, the toughness row
+    or the HQ's health disc, and those boxes do not overlap one another."""
+    size = 56.0
+    for tile in [t for t in ALL_TILES if t.army == army_name]:
+        boxes = label_boxes(tile, size)
+        for facing in DIRECTIONS:
+            for point in _icon_points(tile, facing, size):
+                for name, box in boxes.items():
+                    assert not _inside(point, box), (tile.key, facing, name, point, box)
+        names = list(boxes)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                A, B = boxes[a], boxes[b]
+                assert A[2] <= B[0] or B[2] <= A[0] or A[3] <= B[1] or B[3] <= A[1], (tile.key, a, b)
+        # The name is readable: at least 8 px on a 640 px card (about 2.2 mm tall printed 90 mm wide).
+        if "name" in boxes:
+            assert boxes["name"][3] - boxes["name"][1] >= 8 * 1.05, tile.key
+
+
+def test_the_legend_entries_never_run_together() -> None:
+    """Issue 16: the legend ran "wound□ toughness" together. Each entry's word ends before the next sample."""
+    import drawsvg as draw
+
+    picture = draw.Drawing(640, 980)
+    tiles = [t for t in ALL_TILES if any(e.special for e in t.edges or ())]
+    _legend(picture, 940, tiles)
+    root = ET.fromstring(picture.as_svg())
+    words = [(float(n.get("x")), float(n.get("y")), n.text or "") for n in root.iter(f"{SVG}text") if len(n.text or "") > 3]
+    assert {"melee", "toughness", "wound", "redirection entrance", "shotgun"} <= {w for _, _, w in words}
+    for (x, y, word), (x2, y2, _) in zip(words, words[1:]):
+        if y == y2:
+            assert x + text_width(word, 12) + 8 <= x2, (word, x, x2)
+        assert x + text_width(word, 12) <= 640 - 12
+
+
+TERRAIN_CARD = """\
+puzzle "Terrain and foundations"
+player vegas
+offer vegas:mercenary
+play 1
+goal win
+terrain forest thick d1
+terrain hill fortress b2
+terrain water deep d3
+a1 vegas:hq hp=5
+c1 smart:hq hp=4
+b2 vegas:guardian N
+d1 smart:ripper N
+a2 vegas:mine
+b2 vegas:mine
+"""
+
+
+def test_terrain_and_foundations_are_drawn_and_named() -> None:
+    """Babel 13 terrain (each type its colour and its name) and foundations (a Mine, alone or under a unit)."""
+    from solver.render.card_svg import TERRAIN_COLOURS
+
+    card = parse(TERRAIN_CARD, "<terrain>")
+    svg = front(card).as_svg()
+    texts = _texts(svg)
+    for colour in ("forest", "hill", "water"):
+        assert TERRAIN_COLOURS[colour][0] in svg
+    assert "Water" in texts  # an empty terrain hex is named
+    assert "Forest" in texts and "Hill + Mine" in texts  # under a unit: a badge
+    assert "Mine" in texts  # a Mine with nothing on it
+
+
+def test_the_header_names_the_armies_as_the_rulebooks_print_them() -> None:
+    card = parse(TERRAIN_CARD.replace("player vegas", "player vegas").replace("smart:", "new-york:")
+                 .replace("e3 new-york:ripper N", "e3 new-york:cop N").replace("d1 new-york:ripper N", "d1 new-york:cop N"),
+                 "<header>")
+    assert "Vegas to play · against New York · puzzle" in _texts(front(card).as_svg())

@@ -171,7 +171,7 @@ def test_drafts_and_mutations_stay_legal() -> None:
     rng = random.Random(5)
     for level in (1, 2, 3, 4):
         for player in ARMIES:
-            opponent = ARMIES[(ARMIES.index(player) + 1) % 4]
+            opponent = ARMIES[(ARMIES.index(player) + 1) % len(ARMIES)]
             draft = draw(rng, player, opponent, level)
             for _ in range(15):
                 puzzle = draft.puzzle()
@@ -250,3 +250,134 @@ def test_nhex_generate_stops_with_status_3_when_no_card_is_found(tmp_path: Path,
     assert main(["generate", "--player", "borgo", "--opponent", "outpost", "--level", "2", "-o",
                  str(tmp_path)]) == 3
     assert not list(tmp_path.iterdir())
+
+
+# --- every army; the expansions' ideas ----------------------------------------------------------------------------
+
+def test_every_army_of_the_rulebooks_can_play_and_be_played_against() -> None:
+    from solver.tiles import armies
+
+    assert set(ARMIES) == {a for a in armies() if a != "mercenary"}  # the Mercenaries are hired, not an army
+    for player in ARMIES:
+        for opponent in ARMIES:
+            if player != opponent:
+                draft = draw(random.Random(f"{player}-{opponent}"), player, opponent, 2)
+                assert not draft.puzzle().position.problems()
+
+
+TAKEOVER = """\
+puzzle "Agitator"
+player vegas
+offer vegas:agitator
+play 1
+goal win
+a1 vegas:hq
+e3 smart:hq
+c3 smart:ripper S
+"""
+
+
+def test_a_key_that_takes_a_unit_over_has_the_takeover_idea() -> None:
+    """PL VEGAS, Agitator ("Przejęcie kontroli": control takeover): an enemy unit linked to the Agitator fights
+    for Vegas. A key that makes it so brings the expansion's rule into play: one idea more (docs/GENERATOR.md)."""
+    from solver.hexes import Direction, Hex
+    from solver.position import Unit
+    from solver.tiles import tile
+
+    card = parse(TAKEOVER, "<takeover>")
+    linked = Unit(Hex.parse("c2"), tile("vegas:agitator"), Direction.S)  # its N edge, turned S, links c3
+    away = Unit(Hex.parse("a3"), tile("vegas:agitator"), Direction.N)
+    on = replace(card.position, units=card.position.units + (linked,))
+    off = replace(card.position, units=card.position.units + (away,))
+    assert generate_module._expansion(card, [on], None, []) == ("takeover",)
+    assert generate_module._expansion(card, [off], None, []) == ()
+    plain = Grade(1, False, True, False, False, False, plays=100, near_misses=0)
+    assert replace(plain, expansion=("takeover",)).level == plain.level + 1
+    assert replace(plain, expansion=("takeover",)).ideas == ["module", "takeover"]
+
+
+VENOM = """\
+puzzle "Nightshade"
+player neojungle
+offer neojungle:nightshade
+play 1
+goal win
+a1 neojungle:hq
+e3 new-york:hq
+c3 new-york:pusher N
+"""
+
+
+def test_venom_in_the_keys_battle_and_not_without_the_key_is_an_idea() -> None:
+    """Babel 13, Neojungle, venom: a unit wounded by the Nightshade is poisoned. The event is in the key's battle
+    and not in the battle without any tile: the idea "venom"."""
+    from solver import battle
+    from solver.hexes import Direction, Hex
+    from solver.position import Unit
+    from solver.tiles import tile
+
+    card = parse(VENOM, "<venom>")
+    end = replace(card.position, units=card.position.units
+                  + (Unit(Hex.parse("c4"), tile("neojungle:nightshade"), Direction.N),))
+    outcome = battle.resolve(end, trace=True)[0]
+    baseline = battle.resolve(card.position, trace=True)
+    if not any(e.kind == "venom" for e in outcome.trace):
+        pytest.fail("the Nightshade's blow should poison the Pusher: " + "; ".join(e.text for e in outcome.trace))
+    assert "venom" in generate_module._expansion(card, [end], outcome, baseline)
+    assert generate_module._expansion(card, [card.position], baseline[0], baseline) == ()
+
+
+def test_each_card_is_written_as_soon_as_it_is_proven(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: a stopped run loses no card already found. The fake run proves one card, then stops: the card is
+    on disk before the run ends, and a progress line names it (the output is not a terminal)."""
+    from types import SimpleNamespace
+
+    card = load(str(CARDS[0]))
+    graded = regrade(card).grade
+    made = generate_module.Generated(card, graded, "w:0:0", 3, 1.0, SimpleNamespace(plays=10, positions=9))
+    seen = []
+
+    def fake(player: str, opponent: str, level: int, count: int, seed: object, *, on_card=None, **options):
+        on_card(made)
+        seen.extend(tmp_path.glob("*.nhex"))  # written already, while the run goes on
+        raise generate_module.NoCard("stopped")
+
+    monkeypatch.setattr(generate_module, "generate", fake)
+    assert main(["generate", "--player", card.player, "--opponent", "outpost" if card.player != "outpost" else
+                 "moloch", "--level", "2", "--count", "2", "-o", str(tmp_path)]) == 3
+    assert [p.name for p in seen] == [generate_module.file_name(made)]
+    assert load(str(seen[0])).solution == card.solution
+    err = capsys.readouterr().err
+    assert f"card 1/2: {seen[0]}" in err
+
+
+LONG_LINK = """\
+puzzle "Officer"
+player doomsday
+offer doomsday:officer
+play 1
+goal win
+a1 doomsday:hq
+e3 moloch:hq
+c1 doomsday:alpha-shooter S
+"""
+
+
+def test_a_key_that_links_over_two_hexes_has_the_long_link_idea() -> None:
+    """RULINGS 54, ES Doomsday sheet: "Las unidades amigas conectadas por Módulos entre 1 & 2 hexágonos reciben
+    la bonificación del Módulo" (friendly units linked by Modules 1 or 2 hexes away get the Module's bonus). The
+    Officer on c3 facing N reaches the Alpha Shooter on c1 over the empty c2: the idea "long link"; next to it,
+    on c2, it is a plain link."""
+    from solver.hexes import Direction, Hex
+    from solver.position import Unit
+    from solver.tiles import tile
+
+    card = parse(LONG_LINK, "<long>")
+
+    def with_officer(label: str) -> object:
+        officer = Unit(Hex.parse(label), tile("doomsday:officer"), Direction.N)
+        return replace(card.position, units=card.position.units + (officer,))
+
+    assert generate_module._expansion(card, [with_officer("c3")], None, []) == ("long link",)
+    assert generate_module._expansion(card, [with_officer("c2")], None, []) == ()

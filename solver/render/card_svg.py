@@ -80,12 +80,100 @@ def _polar(cx: float, cy: float, distance: float, angle: float) -> tuple[float, 
     return cx + distance * math.cos(rad), cy + distance * math.sin(rad)
 
 
+#: Advance widths of DejaVu Sans Bold and DejaVu Sans (the cards' font), in thousandths of the font size, for
+#: the printable ASCII characters (32-126), measured from DejaVuSans-Bold.ttf and DejaVuSans.ttf: names are
+#: fitted in their room and legend entries spaced by these.
+_BOLD = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696,
+         696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372,
+         372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838,
+         500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595,
+         478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838)
+_BOOK = (318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636,
+         636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295,
+         295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838,
+         500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521,
+         392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838)
+
+
+def text_width(text: str, font: float, *, bold: bool = False) -> float:
+    """The width of ``text`` at font size ``font`` in DejaVu Sans (bold or not); other characters count as
+    an M."""
+    table = _BOLD if bold else _BOOK
+    return font * sum(table[ord(c) - 32] if 32 <= ord(c) < 127 else 1000 for c in text) / 1000
+
+
+#: Second halves of the long one-word tile names, where such a name is broken over two lines.
+_COMPOUND_TAILS = ("master", "trooper", "shooter", "naut", "blast", "fighter", "launcher", "droid", "processor")
+
+
 def _short(tile: Tile) -> list[str]:
-    """The tile's name in at most three short lines."""
+    """The tile's name in at most two short lines."""
     name = "HQ" if tile.kind is Kind.HQ else tile.title.removeprefix("The ")
+    if len(name) > 10 and " " not in name and "-" in name:  # Super-Mutant, Hunter-Killer: at the hyphen
+        head, tail = name.split("-", 1)
+        return [head + "-", tail]
+    if len(name) > 10 and " " not in name:  # Quartermaster, Stormtrooper: where the compound joins
+        for tail in _COMPOUND_TAILS:
+            if name.lower().endswith(tail) and len(name) > len(tail) + 2:
+                return [name[:-len(tail)] + "-", name[-len(tail):]]
     if len(name) <= 10 or " " not in name:
         return [name]
-    return textwrap.wrap(name, width=10)[:3]
+    lines = textwrap.wrap(name, width=max(10, (len(name) + 1) // 2))
+    return lines if len(lines) <= 2 else [lines[0], " ".join(lines[1:])]
+
+
+def _fit(lines: Sequence[str], width: float, height: float, largest: float) -> float:
+    """The largest font size (at most ``largest``) at which ``lines`` fit in ``width`` × ``height``."""
+    longest = max(text_width(line, 1.0, bold=True) for line in lines)
+    return min(largest, width / longest, height / (1.1 * len(lines)))
+
+
+#: Where the marks sit inside a tile, in hex radii from its centre. The edge icons fill a band along the rim
+#: no deeper than :data:`ICON_DEPTH`; the name, the initiative and the toughness sit inside it, in rows that
+#: do not meet (tests/test_card_svg.py checks the boxes).
+ICON_DEPTH = 0.36
+NAME_BOX = (0.92, 0.38)  # width, height, centred on the tile's centre
+ONE_LINE_WIDTH = 1.04
+INITIATIVE_AT, INITIATIVE_R = (0.0, -0.31), 0.10
+TOUGHNESS_AT, PIP = 0.25, 0.10
+
+
+def _name_font(tile: Tile, size: float) -> float:
+    lines = _short(tile)
+    # One line is low enough to run wider, between the icons of the side edges.
+    width = NAME_BOX[0] if len(lines) > 1 else ONE_LINE_WIDTH
+    return _fit(lines, size * width, size * NAME_BOX[1], size * 0.21)
+
+
+def _initiative_rx(tile: Tile, size: float) -> float:
+    """The half-width of the initiative disc: a circle for one value, an oval for two (2/1)."""
+    return size * INITIATIVE_R * (1.0 if len(tile.initiative) <= 1 else 1.6)
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_boxes(tile: Tile, size: float) -> dict[str, Box]:
+    """Where the words and numbers of a tile drawn at (0, 0) sit: its name (or the HQ's health disc), its
+    initiative disc and its toughness row. No edge icon may enter them (tests/test_card_svg.py)."""
+    boxes: dict[str, Box] = {}
+    if tile.kind is Kind.HQ:
+        r = size * 0.27
+        boxes["health"] = (-r, -r, r, r)
+        return boxes
+    lines = _short(tile)
+    font = _name_font(tile, size)
+    half_w = max(text_width(line, font, bold=True) for line in lines) / 2
+    half_h = font * 1.05 * len(lines) / 2
+    boxes["name"] = (-half_w, size * 0.01 - half_h, half_w, size * 0.01 + half_h)
+    if tile.initiative:
+        rx, ry = _initiative_rx(tile, size), size * INITIATIVE_R
+        ix, iy = size * INITIATIVE_AT[0], size * INITIATIVE_AT[1]
+        boxes["initiative"] = (ix - rx, iy - ry, ix + rx, iy + ry)
+    if tile.toughness:
+        half = ((tile.toughness - 1) * 0.14 + PIP) * size / 2
+        boxes["toughness"] = (-half, size * (TOUGHNESS_AT - PIP / 2), half, size * (TOUGHNESS_AT + PIP / 2))
+    return boxes
 
 
 # --- one tile -------------------------------------------------------------------------------------------------------
@@ -93,7 +181,10 @@ def _short(tile: Tile) -> list[str]:
 
 def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: float, size: float, *,
               wounds: int = 0, hp: int | None = None, netted: bool = False, highlight: bool = False) -> None:
-    """A tile on its hex: body, name, initiative, edge icons, facing notch, wounds, HQ health, net."""
+    """A tile on its hex: body, name, initiative, edge icons, facing notch, toughness and wounds, HQ health, net.
+
+    Toughness is a row of white squares under the name; a wound fills one of them red. The initiative is a
+    white disc above the name, the HQ's health a big number in the middle."""
     body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
     group.append(draw.Lines(*_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
@@ -108,28 +199,31 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     b = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] + 24)
     group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
     lines = _short(tile)
-    font = size * (0.23 if max(len(line) for line in lines) <= 8 and len(lines) < 3 else 0.18)
     if tile.kind is Kind.HQ:
         group.append(draw.Circle(cx, cy, size * 0.27, fill="#ffffff", stroke=INK, stroke_width=1.5))
         group.append(draw.Text(str(hp if hp is not None else 20), size * 0.32, cx, cy + size * 0.01, center=True,
                                font_family=FONT, font_weight="bold", fill=INK))
     else:
-        group.append(draw.Text(lines, font, cx, cy + size * 0.02, center=True, line_height=1.05,
+        font = _name_font(tile, size)
+        group.append(draw.Text(lines, font, cx, cy + size * 0.01, center=True, line_height=1.05,
                                font_family=FONT, font_weight="bold", fill="#ffffff"))
     if tile.initiative and tile.kind is not Kind.HQ:
         text = "/".join(str(i) for i in tile.initiative)
-        group.append(draw.Circle(cx - size * 0.42, cy - size * 0.38, size * 0.15, fill="#ffffff", stroke=INK,
-                                 stroke_width=0.8))
-        group.append(draw.Text(text, size * (0.17 if len(text) == 1 else 0.11), cx - size * 0.42,
-                               cy - size * 0.37, center=True, font_family=FONT, font_weight="bold", fill=INK))
-    if tile.toughness and tile.kind is not Kind.HQ:  # toughness: small pips under the name
-        for k in range(tile.toughness):
-            px = cx + (k - (tile.toughness - 1) / 2) * size * 0.14
-            group.append(draw.Rectangle(px - size * 0.05, cy + size * 0.34, size * 0.10, size * 0.10,
-                                        fill="#ffffff", stroke=INK, stroke_width=0.5))
-    for k in range(wounds):
-        wx = cx + size * 0.38 - k * size * 0.16
-        group.append(draw.Circle(wx, cy - size * 0.40, size * 0.08, fill=WOUND, stroke="#ffffff", stroke_width=1))
+        ix, iy = cx + size * INITIATIVE_AT[0], cy + size * INITIATIVE_AT[1]
+        group.append(draw.Ellipse(ix, iy, _initiative_rx(tile, size), size * INITIATIVE_R,
+                                  fill="#ffffff", stroke=INK, stroke_width=0.8))
+        group.append(draw.Text(text, size * (0.15 if len(text) == 1 else 0.12), ix, iy + size * 0.005,
+                               center=True, font_family=FONT, font_weight="bold", fill=INK))
+    pips = tile.toughness if tile.kind is not Kind.HQ else 0
+    for k in range(max(pips, wounds if tile.kind is not Kind.HQ else 0)):
+        px = cx + (k - (max(pips, 1) - 1) / 2) * size * 0.14
+        group.append(draw.Rectangle(px - size * PIP / 2, cy + size * (TOUGHNESS_AT - PIP / 2), size * PIP,
+                                    size * PIP, fill=WOUND if k < wounds else "#ffffff", stroke=INK,
+                                    stroke_width=0.5))
+    if tile.kind is Kind.HQ:
+        for k in range(wounds):  # an HQ's wounds (health is its number): red dots under the disc
+            group.append(draw.Circle(cx + (k - (wounds - 1) / 2) * size * 0.16, cy + size * 0.36, size * 0.06,
+                                     fill=WOUND, stroke="#ffffff", stroke_width=1))
     if netted:
         for offset in (-0.4, -0.13, 0.13, 0.4):
             group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
@@ -143,8 +237,16 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
                                 stroke_width=4))
 
 
+#: The expansions' edge marks: a small badge on the edge with a letter, as the legend explains.
+SPECIAL_MARKS: dict[str, tuple[str, str]] = {
+    "redirect-entrance": ("in", "redirection entrance"), "redirect-exit": ("out", "redirection exit"),
+    "shotgun": ("S", "shotgun"), "rocket": ("R", "rocket"), "trap-trigger": ("T", "trap side"),
+}
+
+
 def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float, angle: float) -> None:
-    """The icons of one edge, drawn inside the tile along that edge, pointing out of the hex."""
+    """The icons of one edge, drawn inside the tile along that edge, pointing out of the hex, no deeper than
+    :data:`ICON_DEPTH` from the rim."""
     if edge.is_blank:
         return
     rim = size * 0.866 * 0.86  # centre to the middle of the tile body's edge
@@ -160,8 +262,8 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
                                stroke_linecap="round"))
         group.append(draw.Line(*at(0.05, -0.30), *at(0.05, 0.30), stroke=INK, stroke_width=size * 0.015))
     if edge.link:
-        depth = 0.36 if (edge.melee or edge.ranged or edge.net) else 0.11
-        group.append(draw.Circle(*at(depth), size * 0.06, fill="#ffffff", stroke=INK, stroke_width=1.2))
+        depth = 0.30 if (edge.melee or edge.ranged or edge.net) else 0.11
+        group.append(draw.Circle(*at(depth), size * 0.055, fill="#ffffff", stroke=INK, stroke_width=1.2))
     if edge.net:
         nx, ny = at(0.02)
         r = size * 0.19
@@ -180,25 +282,32 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
         n = edge.melee
         for k in range(n):
             offset = (k - (n - 1) / 2) * 0.22 - shift
-            tip, base = at(0.01, offset), at(0.25, offset)
-            left, right = at(0.25, offset - 0.10), at(0.25, offset + 0.10)
-            group.append(draw.Lines(*left, *tip, *right, *at(0.20, offset), close=True, fill="#ffffff", stroke=INK,
+            tip = at(0.01, offset)
+            left, right = at(0.23, offset - 0.10), at(0.23, offset + 0.10)
+            group.append(draw.Lines(*left, *tip, *right, *at(0.18, offset), close=True, fill="#ffffff", stroke=INK,
                                     stroke_width=1.1))
-            _ = base
     if edge.ranged:
         n = edge.ranged
         for k in range(n):
             offset = (k - (n - 1) / 2) * 0.15 + shift
-            start, tip = at(0.40, offset), at(0.01, offset)
+            start, tip = at(0.30, offset), at(0.01, offset)
             group.append(draw.Line(*start, *at(0.10, offset), stroke=INK, stroke_width=size * 0.07))
             group.append(draw.Line(*start, *at(0.10, offset), stroke="#ffffff", stroke_width=size * 0.035))
             group.append(draw.Lines(*at(0.14, offset - 0.07), *tip, *at(0.14, offset + 0.07), close=True,
                                     fill="#ffffff", stroke=INK, stroke_width=1))
     if "gauss" in edge.special:
         for side in (-0.05, 0.05):
-            group.append(draw.Line(*at(0.44, side), *at(0.12, side), stroke="#5fcdfb", stroke_width=size * 0.045))
+            group.append(draw.Line(*at(0.32, side), *at(0.12, side), stroke="#5fcdfb", stroke_width=size * 0.045))
         group.append(draw.Lines(*at(0.16, -0.11), *at(0.0), *at(0.16, 0.11), close=True, fill="#5fcdfb",
                                 stroke=INK, stroke_width=1))
+    marks = [SPECIAL_MARKS[s][0] for s in sorted(edge.special) if s in SPECIAL_MARKS]
+    for k, mark in enumerate(marks):
+        # Beside the edge's attack icons (or on the edge's middle when it has none).
+        offset = (0.31 if attacks or edge.net else 0.0) + k * 0.2
+        bx, by = at(0.12, offset if not attacks else -offset)
+        group.append(draw.Circle(bx, by, size * 0.09, fill="#222222", stroke="#ffffff", stroke_width=1))
+        group.append(draw.Text(mark, size * (0.11 if len(mark) == 1 else 0.085), bx, by + size * 0.005,
+                               center=True, font_family=FONT, font_weight="bold", fill="#ffffff"))
 
 
 def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
@@ -207,8 +316,8 @@ def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: floa
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
     group.append(draw.Circle(cx, cy, size * 0.72, fill=body, stroke="#ffffff", stroke_width=2))
     lines = _short(tile)
-    group.append(draw.Text(lines, size * 0.21, cx, cy - size * 0.06, center=True, line_height=1.05,
-                           font_family=FONT, font_weight="bold", fill="#ffffff"))
+    group.append(draw.Text(lines, _fit(lines, size * 1.2, size * 0.6, size * 0.21), cx, cy - size * 0.06,
+                           center=True, line_height=1.05, font_family=FONT, font_weight="bold", fill="#ffffff"))
     group.append(draw.Text("instant", size * 0.13, cx, cy + size * 0.40, center=True, font_family=FONT,
                            fill="#ffffff", font_style="italic"))
 
@@ -228,11 +337,22 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
     """Every hex of the board with its label, and every unit on it."""
     marked = set(marked)
     nets = _netted(position)
+    terrain = {h: element for element in position.terrain for h in element.hexes}
+    ground = {f.hex: f for f in position.foundations}
+    occupied = {u.hex for u in position.units}
     for hex_ in position.board:
         cx, cy = _pixel(hex_, size, origin)
-        group.append(draw.Lines(*_corners(cx, cy, size), close=True, fill=EMPTY, stroke="#b5aa92", stroke_width=1.5))
-        group.append(draw.Text(hex_.label, size * 0.22, cx, cy + size * 0.62, center=True, font_family=FONT,
-                               fill="#8a7f68"))
+        element = terrain.get(hex_)
+        fill, ink = TERRAIN_COLOURS.get(element.type, ("#b9b9a0", INK)) if element else (EMPTY, "#8a7f68")
+        group.append(draw.Lines(*_corners(cx, cy, size), close=True, fill=fill, stroke="#b5aa92", stroke_width=1.5))
+        if element is not None and hex_ not in occupied:
+            group.append(draw.Text(element.type.title(), size * 0.19, cx, cy - size * 0.52, center=True,
+                                   font_family=FONT, font_weight="bold", fill=ink))
+        if hex_ in ground and hex_ not in occupied:
+            _foundation(group, ground[hex_].tile, cx, cy, size)
+        if hex_ not in occupied:
+            group.append(draw.Text(hex_.label, size * 0.22, cx, cy + size * 0.62, center=True, font_family=FONT,
+                                   fill=ink))
     for unit in position.units:
         cx, cy = _pixel(unit.hex, size, origin)
         draw_tile(group, unit.tile, unit.facing, cx, cy, size, wounds=unit.wounds, hp=unit.hp,
@@ -241,6 +361,36 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         cx, cy = _pixel(unit.hex, size, origin)
         group.append(draw.Text(unit.hex.label, size * 0.15, cx + size * 0.5, cy + size * 0.70, center=True,
                                font_family=FONT, fill="#ffffff", font_weight="bold"))
+        # What lies under the unit, bottom left: its terrain, a foundation (a Mine, Roots).
+        under = [n for n in (terrain[unit.hex].type.title() if unit.hex in terrain else "",
+                             ground[unit.hex].tile.title if unit.hex in ground else "") if n]
+        if under:
+            text = " + ".join(under)
+            font = size * 0.13
+            width = text_width(text, font, bold=True) + size * 0.12
+            bx, by = cx - size * 0.30, cy + size * 0.72
+            group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.3, rx=3, ry=3,
+                                        fill="#ffffff", stroke=INK, stroke_width=0.6, fill_opacity=0.9))
+            group.append(draw.Text(text, font, bx, by - font * 0.08, center=True, font_family=FONT,
+                                   font_weight="bold", fill=INK))
+
+
+#: Babel 13 terrain (solver/terrain/babel13.terrain): the hex's colour and the colour of words on it.
+TERRAIN_COLOURS: dict[str, tuple[str, str]] = {
+    "forest": ("#6f9a5a", "#ffffff"), "hill": ("#b0916a", "#ffffff"), "water": ("#7fb2d9", "#1d3a57"),
+    "wasteland": ("#d8cf9a", "#5a5230"), "base": ("#a7a7a7", "#1d1d1d"), "bunker": ("#6d6d6d", "#ffffff"),
+    "warehouse": ("#c9a46a", "#3d2b10"), "rock": ("#8d8376", "#ffffff"), "hole": ("#2b2b2b", "#ffffff"),
+}
+
+
+def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
+    """A foundation with no unit on it (a Mine, Roots): a flat hex in its army's colour with its name."""
+    body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
+    group.append(draw.Lines(*_corners(cx, cy, size * 0.62), close=True, fill=body, fill_opacity=0.55,
+                            stroke=dark, stroke_width=2, stroke_dasharray="5,3"))
+    lines = _short(tile)
+    group.append(draw.Text(lines, _fit(lines, size * 0.9, size * 0.36, size * 0.19), cx, cy, center=True,
+                           font_family=FONT, font_weight="bold", fill=INK))
 
 
 def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, float], colour: str = GOLD) -> None:
@@ -289,7 +439,8 @@ def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
     d.append(draw.Text(title, 26 if len(title) < 34 else 20, 24, 38, font_family=FONT, font_weight="bold",
                        fill="#ffffff"))
     enemies = sorted({u.army for u in puzzle.position.units if u.army != puzzle.player})
-    d.append(draw.Text(f"{puzzle.player.title()} to play · against {', '.join(e.title() for e in enemies)} · {side}",
+    d.append(draw.Text(f"{_army_title(puzzle.player)} to play · against "
+                       f"{', '.join(_army_title(e) for e in enemies)} · {side}",
                        15, 24, 64, font_family=FONT, fill="#ffffff"))
     if puzzle.level is not None:
         for k in range(4):
@@ -299,6 +450,16 @@ def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
                                 stroke="#ffffff", stroke_width=1.5))
         d.append(draw.Text(f"level {puzzle.level}", 13, WIDTH - 30, 64, text_anchor="end", font_family=FONT,
                            fill="#ffffff"))
+
+
+def _army_title(name: str) -> str:
+    """The army's name as the rulebooks print it ("New York", "Doomsday Machine")."""
+    from ..tiles import army
+
+    try:
+        return army(name).title
+    except (NhexError, ValueError, KeyError):
+        return name.title()
 
 
 def _star(cx: float, cy: float, r: float) -> list[float]:
@@ -344,34 +505,53 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     d.append(draw.Text("Goal", 17, gx, y + 26, font_family=FONT, font_weight="bold", fill=INK))
     goal = _goal_words(puzzle)
     d.append(draw.Text(_wrap(goal, 32), 16, gx, y + 52, font_family=FONT, fill=INK, line_height=1.25))
+    top = _legend(d, HEIGHT - 32, [*(u.tile for u in puzzle.position.units), *puzzle.offer])
     if puzzle.story:
-        d.append(draw.Text(_wrap(puzzle.story, 74), 13, 24, HEIGHT - 92, font_family=FONT, fill="#4a4438",
+        story = _wrap(puzzle.story, 74)[:3]
+        d.append(draw.Text(story, 13, 24, top - 17 * len(story), font_family=FONT, fill="#4a4438",
                            font_style="italic", line_height=1.3))
-    _legend(d, HEIGHT - 42)
     return d
 
 
-def _legend(d: draw.Drawing, y: float) -> None:
-    """What the marks mean, each drawn as on the tiles."""
+def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
+    """What the marks on this card mean, each drawn as on the tiles: the base marks always, the expansions'
+    edge badges when a tile of the card has them. Each entry is its sample then its word, spaced by the
+    word's width, so no two run together; more rows, upwards, take what the last cannot hold. Returns the
+    top of the legend."""
     group = draw.Group()
-    x = 24.0
-    samples = [("melee", Edge(melee=1)), ("ranged", Edge(ranged=1)), ("armor", Edge(armor=True)),
-               ("net", Edge(net=True)), ("link", Edge(link=True)), ("Gauss", Edge(special=frozenset({"gauss"})))]
-    size = 34.0
-    for name, edge in samples:
-        # The icon as on a tile's N edge; that tile's centre sits below the line.
-        _edge_icons(group, edge, x + 4, y + size * (0.866 * 0.86 - 0.18), size, -90.0)
-        group.append(draw.Text(name, 12, x + 16, y + 4, font_family=FONT, fill=INK))
-        x += 22 + 6.6 * len(name) + 10
-    group.append(draw.Line(x, y, x + 18, y, stroke=GOLD, stroke_width=4, stroke_linecap="round"))
-    group.append(draw.Text("front", 12, x + 24, y + 4, font_family=FONT, fill=INK))
-    x += 24 + 6.6 * 5 + 10
-    group.append(draw.Circle(x + 5, y, 5, fill=WOUND, stroke="#ffffff"))
-    group.append(draw.Text("wound", 12, x + 14, y + 4, font_family=FONT, fill=INK))
-    x += 14 + 6.6 * 5 + 10
-    group.append(draw.Rectangle(x, y - 4, 8, 8, fill="#ffffff", stroke=INK, stroke_width=0.6))
-    group.append(draw.Text("toughness", 12, x + 13, y + 4, font_family=FONT, fill=INK))
+    size, font = 34.0, 12.0
+    entries: list[tuple[str, object]] = [(name, edge) for name, edge in (
+        ("melee", Edge(melee=1)), ("ranged", Edge(ranged=1)), ("armor", Edge(armor=True)), ("net", Edge(net=True)),
+        ("link", Edge(link=True)), ("Gauss", Edge(special=frozenset({"gauss"}))))]
+    entries += [("front", "front"), ("toughness", "toughness"), ("wound", "wound")]
+    specials = sorted({s for t in tiles for e in (t.edges or ()) for s in e.special if s in SPECIAL_MARKS})
+    entries += [(SPECIAL_MARKS[s][1], s) for s in specials]
+    places, x, row = [], 24.0, 0
+    for name, _ in entries:
+        width = 24 + text_width(name, font) + 14
+        if x + width > WIDTH - 20:
+            x, row = 24.0, row + 1
+        places.append((x, row))
+        x += width
+    y -= 20 * row  # the last row sits at ``y``
+    for (name, sample), (x, row) in zip(entries, places):
+        top = y + row * 20
+        if isinstance(sample, Edge):
+            # The icon as on a tile's N edge, whose tile's centre sits below the line.
+            _edge_icons(group, sample, x + 7, top + size * (0.866 * 0.86 - 0.18), size, -90.0)
+        elif sample == "front":
+            group.append(draw.Line(x, top, x + 16, top, stroke=GOLD, stroke_width=4, stroke_linecap="round"))
+        elif sample in ("toughness", "wound"):
+            group.append(draw.Rectangle(x + 4, top - 5, 10, 10, fill="#ffffff" if sample == "toughness" else WOUND,
+                                        stroke=INK, stroke_width=0.6))
+        else:
+            mark = SPECIAL_MARKS[str(sample)][0]
+            group.append(draw.Circle(x + 9, top, 7, fill="#222222", stroke="#ffffff", stroke_width=1))
+            group.append(draw.Text(mark, 8 if len(mark) == 1 else 6.5, x + 9, top + 0.5, center=True,
+                                   font_family=FONT, font_weight="bold", fill="#ffffff"))
+        group.append(draw.Text(name, font, x + 24, top + 4, font_family=FONT, fill=INK))
     d.append(group)
+    return y - 12
 
 
 def _goal_words(puzzle: Puzzle) -> str:
@@ -432,6 +612,10 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     d.append(board)
     y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
     d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
+    # The goal in words, so that the back read alone says what was asked (a printed set, print_sheet.py).
+    goal = _wrap("Goal: " + _goal_words(puzzle), 80)[:2]
+    d.append(draw.Text(goal, 13, 24, y + 20, font_family=FONT, fill=INK, line_height=1.25))
+    y += 17 * len(goal)
     d.append(draw.Text("Key", 17, 24, y + 26, font_family=FONT, font_weight="bold", fill=INK))
     lines = [str(a) for a in (puzzle.solution or ())] or ["(no solution on the card)"]
     d.append(draw.Text(lines, 16, 24, y + 50, font_family="DejaVu Sans Mono, monospace", fill=INK,
