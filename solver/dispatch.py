@@ -143,13 +143,14 @@ class DaskCluster(Dispatcher):
 
     shares_memory = False
 
-    def __init__(self, address: str, *, timeout: float = CONNECT_TIMEOUT) -> None:
+    def __init__(self, address: str, *, timeout: float | None = None) -> None:
         try:
             import distributed
         except ImportError:
             raise DispatchError(f"--scheduler {address}: Dask is not installed; install the extra with "
                                 f"pip install 'nhex[distributed]'") from None
         self._distributed = distributed
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             if os.path.isfile(address):  # a scheduler file, as `dask scheduler --scheduler-file` writes
                 self.client = distributed.Client(scheduler_file=address, timeout=timeout, set_as_default=False)
@@ -165,9 +166,10 @@ class DaskCluster(Dispatcher):
             raise
         self.futures: list[Any] = []
 
-    def check_workers(self) -> None:
-        """Every worker runs nhex with the same code and data as this process (else its cards would differ)."""
-        mine = fingerprint()
+    def check_workers(self, mine: str | None = None) -> None:
+        """Every worker runs nhex with the same code and data as this process (``mine``: its fingerprint), else
+        its cards would differ."""
+        mine = mine or fingerprint()
         try:
             theirs = self.client.run(fingerprint)
         except Exception as error:  # a worker without nhex cannot even unpickle the function
