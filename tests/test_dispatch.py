@@ -227,3 +227,25 @@ def test_solve_all_recursive_finds_cards_in_sub_folders(cards: Path, capsys: pyt
     assert main(["solve-all", str(outer), "-r", "--json", "--counters", "--jobs", "1"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["file"] == str(cards / "01-point-blank.nhex")
+
+
+def test_solve_all_names_a_card_that_needs_a_missing_rule_and_solves_the_others(
+        cards: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """NOTATION §9: exit 4 for a card that needs a rule nhex does not implement, named at the line that needs
+    it, as `nhex solve` reports it; in a batch the other cards are still solved (their rows are in the JSON)."""
+    from solver import abilities
+
+    monkeypatch.setitem(abilities.NOT_IMPLEMENTED, "shotgun", "the Shotgun (New York, Babel 13)")
+    abilities.missing_rule.cache_clear()
+    try:
+        (cards / "03-shotgun.nhex").write_text("puzzle \"Shotgun\"\nplayer borgo\noffer borgo:brawler\nplay 1\n"
+                                               "goal win\nc3 borgo:hq hp=5\nc1 moloch:hq hp=5\n"
+                                               "e3 new-york:shotgun N\n", encoding="utf-8")
+        assert main(["solve-all", str(cards), "--json", "--counters", "--jobs", "1"]) == 4
+    finally:
+        abilities.missing_rule.cache_clear()
+    captured = capsys.readouterr()
+    rows = json.loads(captured.out)
+    assert [r["status"] for r in rows] == [1, 0, 4, 0, 0]
+    assert rows[2]["verdict"] is None and "Shotgun" in rows[2]["rule"]
+    assert captured.err.startswith(f"{cards / '03-shotgun.nhex'}:8:4: not implemented yet: the Shotgun")
