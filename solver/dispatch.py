@@ -57,7 +57,7 @@ class Dispatcher:
 
     #: Whether workers share this machine (a ``multiprocessing`` value handed to ``initializer`` reaches them).
     shares_memory = True
-    #: Workers that run at once (a hint for chunking).
+    #: How many jobs run at once (on a cluster: its workers when it was joined).
     workers = 1
 
     def results(self, function: Callable[[T], R], tasks: Sequence[T], *, ordered: bool = True,
