@@ -294,8 +294,10 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
     table = Table(title=f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", caption=tally or None)
     table.add_column("card", overflow="fold")
-    for column in ("verdict", "key", "plays", "positions", *(() if args.counters else ("seconds",))):
-        table.add_column(column)
+    table.add_column("verdict")
+    table.add_column("key", overflow="fold")  # a long tile name is folded, never cut
+    for column in ("plays", "positions", *(() if args.counters else ("seconds",))):
+        table.add_column(column, justify="right")
     for row, verdict in zip(rows, verdicts):
         name = Path(row["file"])
         name = name.relative_to(args.dir) if name.is_relative_to(args.dir) else name
