@@ -2,7 +2,8 @@
 
 The cards are read here first, so that a malformed one is reported (``FILE:LINE:COLUMN``, exit 2) before any
 work starts; each job then gets the card's *text* (a cluster's workers need not see this file system), reads it
-again and solves it with one process (:class:`search.Solver` with ``jobs=1``: the parallelism is across cards).
+again and solves it with one process (:class:`search.Solver` with ``jobs=1``: the parallelism is across cards;
+a folder of one card, solved here, gets the ``--jobs`` processes of ``nhex solve``).
 A job returns plain data (:func:`solve_text`), the same wherever it ran; rows come back in the cards' order
 (sorted file names), so the table and the JSON do not depend on ``--jobs`` or ``--scheduler``.
 
@@ -33,6 +34,7 @@ class CardJob:
     naive: bool = False
     max_time: float | None = None
     max_solutions: int | None = None
+    jobs: int = 1  # the solver's own processes: more than one only for a lone card solved in this process
 
 
 def card_files(folder: str, *, recursive: bool = False) -> list[Path]:
@@ -79,7 +81,7 @@ def solve_text(job: CardJob) -> dict[str, Any]:
         puzzle = parse(job.text, job.file)
         if not isinstance(puzzle, Puzzle):  # read_cards let only cards through
             raise NotationError("not a puzzle card", 1, 1, job.file)
-        report = Solver(puzzle, jobs=1, naive=job.naive, max_time=job.max_time, max_solutions=job.max_solutions,
+        report = Solver(puzzle, jobs=job.jobs, naive=job.naive, max_time=job.max_time, max_solutions=job.max_solutions,
                         tries=0).solve()
     except RuleNotImplemented as error:
         return {"file": job.file, "status": EXIT_NOT_IMPLEMENTED, "solved": False, "verdict": None,

@@ -278,6 +278,10 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task("solving cards", total=len(jobs))
+        if len(jobs) == 1 and args.scheduler is None:  # one card: its positions spread over the cores instead
+            from dataclasses import replace
+
+            jobs = [replace(jobs[0], jobs=args.jobs or _cores())]
         with open_dispatcher(min(args.jobs or _cores(), max(1, len(jobs))), args.scheduler) as dispatcher:
             rows = solve_all(jobs, dispatcher, on_row=lambda _: progress.advance(task))
     for row in rows:

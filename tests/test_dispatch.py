@@ -249,3 +249,16 @@ def test_solve_all_names_a_card_that_needs_a_missing_rule_and_solves_the_others(
     assert [r["status"] for r in rows] == [1, 0, 4, 0, 0]
     assert rows[2]["verdict"] is None and "Shotgun" in rows[2]["rule"]
     assert captured.err.startswith(f"{cards / '03-shotgun.nhex'}:8:4: not implemented yet: the Shotgun")
+
+
+def test_a_lone_card_is_solved_with_every_job(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One card in the folder: its positions are spread over --jobs processes (as `nhex solve` does), with the
+    same answer as one process."""
+    (tmp_path / "14.nhex").write_text((ROOT / "puzzles/14-friendly-fire.nhex").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    printed = []
+    for jobs in ("1", "2"):
+        assert main(["solve-all", str(tmp_path), "--json", "--counters", "--jobs", jobs]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1]
+    assert json.loads(printed[0])[0]["positions"] > 400  # enough for the solver's worker processes
