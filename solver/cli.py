@@ -268,6 +268,107 @@ def _solve_arguments(command: argparse.ArgumentParser) -> None:
 SHOWN_SOLUTIONS = 5
 
 
+def cmd_solve_all(args: argparse.Namespace) -> int:
+    """``nhex solve-all DIR``: every card of a folder solved, one job per card, here or on a Dask cluster
+    (solver/batch.py); a table (or ``--json``) in the cards' order, whatever ran them."""
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from .batch import card_files, exit_status, key_of, read_cards, solve_all
+    from .dispatch import open_dispatcher
+
+    _scheduler_ready("solve-all", args.scheduler)
+    jobs = read_cards(card_files(args.dir, recursive=args.recursive), naive=args.naive, max_time=args.max_time,
+                      max_solutions=args.max_solutions)
+    console = _console()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=args.json or not console.is_terminal) as progress:
+        task = progress.add_task("solving cards", total=len(jobs))
+        if len(jobs) == 1 and args.scheduler is None:  # one card: its positions spread over the cores instead
+            from dataclasses import replace
+
+            jobs = [replace(jobs[0], jobs=args.jobs or _cores())]
+        with open_dispatcher(min(args.jobs or _cores(), max(1, len(jobs))), args.scheduler) as dispatcher:
+            rows = solve_all(jobs, dispatcher, on_row=lambda _: progress.advance(task))
+    for row in rows:
+        if row["status"] == EXIT_NOT_IMPLEMENTED:
+            print(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(
+                row["file"], *_rule_place(row)), file=sys.stderr)
+        if args.counters:
+            row.pop("seconds", None)
+    if args.json:
+        import json
+
+        print(json.dumps(rows, indent=1))
+        return exit_status(rows)
+    verdicts = [("not implemented" if r["status"] == EXIT_NOT_IMPLEMENTED else "stopped" if r.get("stopped")
+                 else str(r["verdict"])) for r in rows]
+    tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
+    table = Table(title=f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", caption=tally or None)
+    table.add_column("card", overflow="fold")
+    table.add_column("verdict")
+    table.add_column("key", overflow="fold")  # a long tile name is folded, never cut
+    for column in ("plays", "positions", *(() if args.counters else ("seconds",))):
+        table.add_column(column, justify="right")
+    for row, verdict in zip(rows, verdicts):
+        name = Path(row["file"])
+        name = name.relative_to(args.dir) if name.is_relative_to(args.dir) else name
+        cells = [str(name), verdict.upper(), key_of(row), str(row.get("searched", "")), str(row.get("positions", ""))]
+        if not args.counters:
+            cells.append(f"{row['seconds']:.2f}" if "seconds" in row else "")
+        table.add_row(*cells)
+    console.print(table)
+    return exit_status(rows)
+
+
+def _rule_place(row: dict) -> tuple[int, int] | tuple[()]:
+    """Where a card needs a missing rule, when the engine did not say: the first unit line of a tile the rule
+    names (as ``nhex solve`` reports it), else ``FILE:0:0``."""
+    if row["line"]:
+        return ()
+    from pathlib import Path
+
+    located = _not_implemented(RuleNotImplemented(row["rule"]),
+                               argparse.Namespace(text=Path(row["file"]).read_text(encoding="utf-8-sig"),
+                                                  source=row["file"]))
+    line, column = located[len(row["file"]) + 1:].split(":")[:2]
+    return int(line), int(column)
+
+
+def _solve_all_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("dir", metavar="DIR", help="a folder of puzzle cards (*.nhex)")
+    command.add_argument("-r", "--recursive", action="store_true", help="also the cards in its sub-folders")
+    command.add_argument("--json", action="store_true",
+                         help="print a JSON array: one `nhex solve --json` object per card, with file and status")
+    _jobs_argument(command)
+    _scheduler_argument(command)
+    command.add_argument("--max-time", type=_seconds, default=None, metavar="S",
+                         help="stop each card after S seconds (its status: 3)")
+    command.add_argument("--max-solutions", type=_positive, default=None, metavar="N",
+                         help="stop each card after N winning plays (its status: 3)")
+    command.add_argument("--naive", action="store_true", help="no deduplication of orders or facings (benchmarks)")
+    command.add_argument("--counters", action="store_true", help="work counters only, no times (comparable runs)")
+
+
+def _scheduler_argument(command: argparse.ArgumentParser) -> None:
+    """``--scheduler``, the same for every command that can run its jobs on a Dask cluster (solver/dispatch.py)."""
+    command.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                         help="run the jobs on this Dask cluster (tcp://HOST:8786, or a scheduler file) instead of "
+                              "local processes; needs pip install 'nhex[distributed]'")
+
+
+def _scheduler_ready(command: str, address: str | None) -> None:
+    """A usage error (exit 2) before any work when ``--scheduler`` is given without Dask installed."""
+    if address is None:
+        return
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        _usage(command, f"--scheduler {address}: Dask is not installed; pip install 'nhex[distributed]'")
+
+
 def _read_document(path: str) -> tuple[Document, str, str]:
     """The document, its text and the name errors give it (one reader for every command: notation.read_source)."""
     import gc
@@ -491,6 +592,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
 
+    _scheduler_ready("generate", args.scheduler)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         _usage("generate", f"-o {args.out}: is a file; -o names the folder the cards go to")
@@ -534,7 +636,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
         try:
             cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
-                             jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts)
+                             jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts,
+                             scheduler=args.scheduler)
         except NoCard as error:
             print(f"nhex: {error}", file=sys.stderr)
             return EXIT_LIMIT
@@ -586,6 +689,7 @@ def _generate_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--seed", default="0", metavar="S", help="random seed: the same seed gives the same cards")
     command.add_argument("-o", "--out", default=".", metavar="DIR", help="folder to write the cards to")
     _jobs_argument(command)
+    _scheduler_argument(command)
     command.add_argument("--json", action="store_true",
                          help="print JSON: one object per card (file, key, ideas, plays, near misses, drafts)")
     command.add_argument("--svg", action="store_true", help="also draw each card, front and back, as SVG")
@@ -764,6 +868,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
                _battle_arguments),
     "solve": (cmd_solve, "solve a puzzle card: every winning play, or a proof that there is none",
               _solve_arguments),
+    "solve-all": (cmd_solve_all, "solve every puzzle card of a folder: a table of verdicts, keys and times",
+                  _solve_all_arguments),
     "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
     "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
     "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
@@ -790,6 +896,10 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
                3: "stopped at --max-time or --max-solutions: nothing proven\n"
                   "     (JSON: verdict null, the plays found so far under `found`)"},
               "nhex solve puzzles/12-clear-shot.nhex\n  nhex solve --json --max-time 60 card.nhex"),
+    "solve-all": ({0: "every card solved (SOUND or COOKED)", 1: "some card has no solution",
+                   3: "some card stopped at --max-time or --max-solutions",
+                   4: "some card needs a rule nhex does not implement (the others are still solved)"},
+                  "nhex solve-all puzzles/\n  nhex solve-all --json --scheduler tcp://10.0.0.5:8786 cards/"),
     "rules": ({0: "listed"}, "nhex rules --json"),
     "moves": ({0: "listed"}, "nhex moves --json position.nhex"),
     "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",

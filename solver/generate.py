@@ -1006,14 +1006,6 @@ def _start_worker(counter: Any, report: Callable[[], None] | None = None) -> Non
     _DRAFTS, _REPORT = counter, report
 
 
-def _start_worker_process(counter: Any) -> None:
-    """A worker process: Ctrl-C is for the parent, which stops the pool and says so once (issue 10)."""
-    from .search import ignore_interrupts
-
-    ignore_interrupts()
-    _start_worker(counter)
-
-
 def _count_draft(_reason: str) -> None:
     if _DRAFTS is not None:
         with _DRAFTS.get_lock():
@@ -1022,22 +1014,30 @@ def _count_draft(_reason: str) -> None:
         _REPORT()
 
 
-def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated | None]:
+def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated | None, int]:
+    """One attempt at one card (a pure job for solver/dispatch.py), with the number of drafts it played out."""
     player, opponent, level, seed, index, attempt = args
-    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", on_candidate=_count_draft)
-    return index, attempt, made
+    drafts = [0]
+
+    def counted(reason: str) -> None:
+        drafts[0] += 1
+        _count_draft(reason)
+
+    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", on_candidate=counted)
+    return index, attempt, made, drafts[0]
 
 
 def generate(player: str, opponent: str, level: int, count: int, seed: object, *, jobs: int = 1,
              on_card: Callable[[Generated], None] | None = None, on_drafts: Callable[[int], None] | None = None,
-             max_attempts: int = 20) -> list[Generated]:
+             max_attempts: int = 20, scheduler: str | None = None) -> list[Generated]:
     """``count`` distinct cards. Card ``i`` is the first of its attempts ``(seed, i, 0), (seed, i, 1), …`` that
-    is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs``.
+    is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs`` nor on
+    ``scheduler`` (a Dask cluster's address: the attempts run there, solver/dispatch.py).
 
     ``on_card`` hears of every card made (a rotated duplicate too, before it is replaced); ``on_drafts`` of the
-    number of drafts played out so far, about twice a second.
+    number of drafts played out so far, about twice a second (with a scheduler: as each attempt comes back).
     """
-    import multiprocessing
+    from .dispatch import Serial, mp_context, open_dispatcher
 
     for name in (player, opponent):
         if name not in ARMIES:
@@ -1049,43 +1049,29 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     attempt = [0] * count
     done: dict[tuple[int, int], Generated | None] = {}
     chosen: list[Generated | None] = [None] * count
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    counter = context.Value("l", 0)
-    pool = context.Pool(jobs, initializer=_start_worker_process, initargs=(counter,)) if jobs > 1 else None
+    counter = mp_context().Value("l", 0)
+    dispatcher = open_dispatcher(jobs, scheduler, initializer=_start_worker, initargs=(counter,))
+    returned = [0]  # drafts of the attempts that came back: what a cluster's workers can report
     last = [-1, 0.0]
 
     def report() -> None:
         now = time.perf_counter()
-        if on_drafts is not None and counter.value != last[0] and now - last[1] > 0.2:
-            last[0], last[1] = counter.value, now
-            on_drafts(counter.value)
+        drafts = counter.value if dispatcher.shares_memory else returned[0]
+        if on_drafts is not None and drafts != last[0] and now - last[1] > 0.2:
+            last[0], last[1] = drafts, now
+            on_drafts(drafts)
 
-    if pool is None:
+    if isinstance(dispatcher, Serial):
         _start_worker(counter, report)
-
-    def results(tasks: list[tuple[str, str, int, str, int, int]]) -> Iterable[tuple[int, int, Generated | None]]:
-        if pool is None:
-            for task in tasks:
-                yield _job(task)
-                report()
-            return
-        found = pool.imap_unordered(_job, tasks)
-        for _ in tasks:
-            while True:
-                try:
-                    yield found.next(timeout=0.5)
-                    break
-                except multiprocessing.TimeoutError:
-                    report()
-            report()
 
     try:
         while True:
             need = [(i, attempt[i]) for i in range(count) if (i, attempt[i]) not in done]
             if need:
                 tasks = [(player, opponent, level, str(seed), i, a) for i, a in need]
-                for index, tried, made in results(tasks):
+                for _, (index, tried, made, drafts) in dispatcher.results(_job, tasks, ordered=False, idle=report):
                     done[index, tried] = made
+                    returned[0] += drafts
                     if made is not None and on_card:
                         on_card(made)
             seen: set[str] = set()
@@ -1109,10 +1095,8 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
             if complete:
                 return [c for c in chosen if c is not None]
     finally:
-        if pool is not None:
-            pool.terminate()
-        else:
-            _start_worker(None)
+        dispatcher.close()
+        _start_worker(None)
 
 
 def file_name(made: Generated) -> str:

@@ -318,7 +318,8 @@ def test_bash_completion_completes_commands_options_and_choices():
                       "COMP_WORDS=(nhex generate --player ''); COMP_CWORD=3; _nhex; echo \"${COMPREPLY[@]}\"\n"
                       "COMP_WORDS=(nhex solve --max); COMP_CWORD=2; _nhex; echo \"${COMPREPLY[@]}\"\n")
     done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
-    assert done.stdout.splitlines() == ["solve", "moloch outpost borgo hegemony smart vegas new-york neojungle doomsday",
+    assert done.stdout.splitlines() == ["solve solve-all",
+                                      "moloch outpost borgo hegemony smart vegas new-york neojungle doomsday",
                                       "--max-time --max-solutions"]
 
 

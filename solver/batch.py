@@ -1,0 +1,117 @@
+"""``nhex solve-all DIR``: every puzzle card of a folder solved, one job per card (solver/dispatch.py).
+
+The cards are read here first, so that a malformed one is reported (``FILE:LINE:COLUMN``, exit 2) before any
+work starts; each job then gets the card's *text* (a cluster's workers need not see this file system), reads it
+again and solves it with one process (:class:`search.Solver` with ``jobs=1``: the parallelism is across cards;
+a folder of one card, solved here, gets the ``--jobs`` processes of ``nhex solve``).
+A job returns plain data (:func:`solve_text`), the same wherever it ran; rows come back in the cards' order
+(sorted file names), so the table and the JSON do not depend on ``--jobs`` or ``--scheduler``.
+
+Each card's status is what ``nhex solve`` would exit with for it alone: 0 solved (sound or cooked), 1 no
+solution, 3 stopped at ``--max-time`` (or ``--max-solutions``), 4 it needs a rule nhex does not implement
+(the card is reported, the others are still solved). The command exits with the highest of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .dispatch import Dispatcher
+from .errors import NotationError, RuleNotImplemented
+
+EXIT_OK, EXIT_NO, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 3, 4
+
+
+@dataclass(frozen=True)
+class CardJob:
+    """One card to solve: its name (the path as given), its text and the solver's options."""
+
+    file: str
+    text: str
+    naive: bool = False
+    max_time: float | None = None
+    max_solutions: int | None = None
+    jobs: int = 1  # the solver's own processes: more than one only for a lone card solved in this process
+
+
+def card_files(folder: str, *, recursive: bool = False) -> list[Path]:
+    """The ``*.nhex`` files of a folder (and its sub-folders when ``recursive``), sorted by path."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise NotationError("no such folder" if not root.exists() else "is a file, not a folder", 0, 0, folder)
+    found = root.rglob("*.nhex") if recursive else root.glob("*.nhex")
+    return sorted(path for path in found if path.is_file())
+
+
+def read_cards(paths: Sequence[Path], **options: Any) -> list[CardJob]:
+    """Every card read and checked once here (a malformed card or a file that is not a puzzle card raises
+    :class:`NotationError` with its place); a card whose reading needs a missing rule is still a job, whose
+    row says so."""
+    from .cards import Puzzle
+    from .notation import parse, read_source
+
+    jobs = []
+    for path in paths:
+        text, source = read_source(str(path))
+        try:
+            document = parse(text, source)
+        except RuleNotImplemented:
+            jobs.append(CardJob(source, text, **options))  # the job meets it again and reports the card
+            continue
+        if not isinstance(document, Puzzle):
+            raise NotationError("nhex solve-all solves puzzle cards: this file is not one (it does not start with "
+                                "`puzzle`)", 1, 1, source)
+        jobs.append(CardJob(source, text, **options))
+    return jobs
+
+
+def solve_text(job: CardJob) -> dict[str, Any]:
+    """One card solved (a pure job): NOTATION §9's ``nhex solve --json`` object with ``file`` and ``status``;
+    for a card that needs a missing rule, ``status`` 4 and the rule with its place (``rule``, ``line``,
+    ``column``; 0 where the engine did not know it)."""
+    from .cards import Puzzle
+    from .notation import parse
+    from .render.report import report_json
+    from .search import Solver
+
+    try:
+        puzzle = parse(job.text, job.file)
+        if not isinstance(puzzle, Puzzle):  # read_cards let only cards through
+            raise NotationError("not a puzzle card", 1, 1, job.file)
+        report = Solver(puzzle, jobs=job.jobs, naive=job.naive, max_time=job.max_time, max_solutions=job.max_solutions,
+                        tries=0).solve()
+    except RuleNotImplemented as error:
+        return {"file": job.file, "status": EXIT_NOT_IMPLEMENTED, "solved": False, "verdict": None,
+                "rule": error.rule, "line": error.line, "column": error.column}
+    status = EXIT_LIMIT if report.stopped else (EXIT_OK if report.solutions else EXIT_NO)
+    return {"file": job.file, "status": status, **report_json(report)}
+
+
+def solve_all(jobs: Sequence[CardJob], dispatcher: Dispatcher,
+              on_row: Callable[[dict[str, Any]], None] | None = None,
+              idle: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+    """Every card solved by ``dispatcher``; the rows in the cards' order. ``on_row`` hears of each row as it
+    comes back (in any order)."""
+    rows: list[dict[str, Any] | None] = [None] * len(jobs)
+    for index, row in dispatcher.results(solve_text, jobs, ordered=False, idle=idle):
+        rows[index] = row
+        if on_row is not None:
+            on_row(row)
+    return [row for row in rows if row is not None]
+
+
+def exit_status(rows: Sequence[dict[str, Any]]) -> int:
+    """The highest status of the cards (0 for an empty folder: there was nothing to fail)."""
+    return max((row["status"] for row in rows), default=EXIT_OK)
+
+
+def key_of(row: dict[str, Any]) -> str:
+    """The row's key as one line (the first winning play's actions; several plays: the first, and how many)."""
+    solutions = row.get("solutions") or row.get("found") or []
+    if not solutions:
+        return ""
+    key = "; ".join(solutions[0]["actions"]) or "(play no tile)"
+    return key if len(solutions) == 1 else f"{key}  (+{len(solutions) - 1} more)"
