@@ -87,7 +87,8 @@ def solve_text(job: CardJob) -> dict[str, Any]:
         return {"file": job.file, "status": EXIT_NOT_IMPLEMENTED, "solved": False, "verdict": None,
                 "rule": error.rule, "line": error.line, "column": error.column}
     status = EXIT_LIMIT if report.stopped else (EXIT_OK if report.solutions else EXIT_NO)
-    return {"file": job.file, "status": status, **report_json(report)}
+    # With the card, as `nhex solve --json` gives it: each solution's idea ("why") too.
+    return {"file": job.file, "status": status, **report_json(report, puzzle=puzzle)}
 
 
 def solve_all(jobs: Sequence[CardJob], dispatcher: Dispatcher,
