@@ -53,10 +53,10 @@ SPARED = '''
 puzzle "spared"
 player hegemony
 offer hegemony:runner hegemony:ganger
-play 2
+play 1
 goal {goal}
 c5 hegemony:hq hp=2
-c1 moloch:hq hp=2
+c1 moloch:hq hp=1
 a3 moloch:guard S
 e3 moloch:blocker S
 '''
@@ -70,6 +70,6 @@ def test_a_runner_placed_and_moved_at_once_gives_the_same_plays_as_the_naive_sea
     puzzle = notation.parse(SPARED.format(goal=goal))
     fast = Solver(puzzle, jobs=1).solve()
     naive = Solver(puzzle, jobs=1, naive=True).solve()
-    assert fast.verdict == naive.verdict
+    assert fast.verdict == naive.verdict == "cooked"  # solutions to compare (play 2 gave 250 of them, in 100 s)
     assert sorted(s.actions for s in fast.solutions) == sorted(s.actions for s in naive.solutions)
     assert fast.plays < naive.plays
