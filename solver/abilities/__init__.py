@@ -35,8 +35,10 @@ A battle (:mod:`solver.battle`):
     The strikes of an ordinary action changed before they are aimed (a Quartermaster converts one).
 ``edge_hits(fight, unit, direction, edge, bonus, phase)``
     The hits of an edge icon that is not a plain melee or ranged attack (a Gauss beam).
-``shot_meets(fight, shooter, hex, direction, strength, phase)``
-    A ranged attack entering a hex; an ability may stop or turn it there (redirection, terrain).
+``shot_meets(fight, shooter, hex, direction, strength, phase, go_on=None)``
+    A ranged attack entering a hex; an ability may stop or turn it there (redirection, terrain). ``go_on(hex,
+    direction)`` is how this kind of shot flies on from a hex (a Gauss beam's own walk); ``None``: as a plain
+    ranged attack (:meth:`solver.battle.Fight.fire`).
 ``reactions(fight, phase, hits)``
     Hits that other hits set off as they land (a Trap, a Mad Bomber).
 ``hq_wounds(fight, phase, hex, hits)``
@@ -147,7 +149,7 @@ class Ability:
         return []
 
     def shot_meets(self, fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, strength: int,
-                   phase: int) -> list[Hit] | None:
+                   phase: int, go_on: Callable[[Hex, Direction], list[Hit]] | None = None) -> list[Hit] | None:
         """``None``: the shot flies on as usual; a list: the shot ends here with these hits."""
         return None
 

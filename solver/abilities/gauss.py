@@ -13,7 +13,6 @@ from ..fight import Hit
 from ..hexes import Direction, Hex
 from ..tiles import Edge
 from . import Ability
-from .redirection import follow
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..battle import Fight
@@ -37,18 +36,18 @@ def beam(fight: Fight, unit: Unit, start: Hex, direction: Direction, boost: int,
     redirector entered through an entrance edge turns it, and it goes no further on this line (RULINGS 50)."""
     strength = 1 + boost
     hits: list[Hit] = []
-    redirecting = fight.points.shot_meets
+    meets = fight.points.shot_meets
+
+    def go_on(at: Hex, d: Direction) -> list[Hit]:
+        return beam(fight, unit, at, d, boost, phase)
+
     for hex_ in fight.board.line_of_fire(start, direction):
-        # the beam is a shot: what stops or spends a shot on its way stops it (High, Thick: B13 FOREST)
-        fate = next((f for a in redirecting if not type(a).__module__.endswith("redirection")
-                     and (f := a.shot_meets(fight, unit, hex_, direction, strength, phase)) is not None), None)
-        if fate is not None:
-            return hits + fate
-        if redirecting:
-            turned = follow(fight, unit, hex_, direction, phase,
-                            lambda at, d: beam(fight, unit, at, d, boost, phase))
-            if turned is not None:
-                return hits + turned
+        # the beam is a shot: what stops, spends or turns a shot on its way does so to the beam (High, Thick:
+        # B13 FOREST; a redirector, RULINGS 50), and a turned beam goes on as a beam
+        for ability in meets:
+            fate = ability.shot_meets(fight, unit, hex_, direction, strength, phase, go_on)
+            if fate is not None:
+                return hits + fate
         target = fight.units.get(hex_)
         if target is None or not fight.enemies(unit, target):
             continue

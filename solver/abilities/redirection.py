@@ -17,9 +17,9 @@ there (option ``redirect-revisit``: ``shot``, all branches of one edge's attack 
 ``branch``, only the redirectors on the branch's own path). RULINGS 52: two branches hitting one unit are one
 attack for a Medic — the battle already keys an attack by (shooter, target).
 
-:func:`follow` is the one function that follows a shot through a redirector, for any kind of shot: the shooter's
-ranged attack goes on with :meth:`solver.battle.Fight.fire` (the point ``shot_meets``), a Gauss beam with its
-own walk (:mod:`solver.abilities.gauss`).
+:func:`follow` is the one function that follows a shot through a redirector, for any kind of shot, reached through
+the point ``shot_meets`` like every family that stops or turns a shot: the shooter's ranged attack goes on with
+:meth:`solver.battle.Fight.fire`, a Gauss beam with its own walk (``go_on``, :mod:`solver.abilities.gauss`).
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ class Redirection(Ability):
     order = 40
 
     def shot_meets(self, fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, strength: int,
-                   phase: int) -> list[Hit] | None:
+                   phase: int, go_on: Callable[[Hex, Direction], list[Hit]] | None = None) -> list[Hit] | None:
         return follow(fight, shooter, hex_, direction, phase,
-                      lambda start, d: fight.fire(shooter, start, d, strength, phase))
+                      go_on or (lambda start, d: fight.fire(shooter, start, d, strength, phase)))
 
 
 def exits(fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, phase: int | None) -> tuple[Direction, ...]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..errors import RuleNotImplemented
 from ..expansion import TerrainElement
@@ -135,7 +135,7 @@ class Terrain(Ability):
 
     # --- lines of fire: High, Thick, Warehouses ---
     def shot_meets(self, fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, strength: int,
-                   phase: int) -> list[Hit] | None:
+                   phase: int, go_on: Callable[[Hex, Direction], list[Hit]] | None = None) -> list[Hit] | None:
         terrain = fight.position.terrain
         if hex_ not in features_at(terrain):
             return None
