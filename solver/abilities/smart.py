@@ -66,7 +66,7 @@ class SmartHQ(Ability):
     module_effects = frozenset({HQ_MOVE})
 
     def _granted(self, position: Position, army: str, unit: Unit) -> bool:
-        from ..actions import controller, netted
+        from ..actions import netted
         if unit.is_hq:
             return False
         nets = netted(position)

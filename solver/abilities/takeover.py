@@ -47,7 +47,6 @@ from . import Ability, Units
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
-    from ..battle import Fight
     from ..position import Action, Position, Unit
     from ..rules import RuleSet
 
