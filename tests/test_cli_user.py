@@ -95,7 +95,9 @@ def test_generate_into_an_existing_file_is_a_clear_error(tmp_path):
 
 
 @pytest.mark.parametrize("argv", [
-    ("solve", "--naive", "--jobs", "2", str(ROOT / "puzzles" / "generated" / "hegemony-vs-outpost-level3-r3-0-0.nhex")),
+    # a solve that lasts (the naive search of a level-4 card: its workers play out for about 7 s), so the signal
+    # finds it running
+    ("solve", "--naive", "--jobs", "2", str(ROOT / "puzzles" / "generated" / "moloch-vs-hegemony-level4-r4-0-3.nhex")),
     ("generate", "--player", "outpost", "--opponent", "moloch", "--level", "3", "--count", "4", "--jobs", "2"),
 ], ids=["solve", "generate"])
 def test_ctrl_c_in_a_parallel_command_says_interrupted_once_and_exits_130(argv, tmp_path):
@@ -113,7 +115,7 @@ def test_ctrl_c_in_a_parallel_command_says_interrupted_once_and_exits_130(argv, 
             for task in Path(f"/proc/{process.pid}/task").glob("*/children"):
                 children += task.read_text().split()
         assert children, "the solve never started its workers"
-        time.sleep(0.5)
+        time.sleep(2)  # the workers have set their SIGINT aside (their initializer), even on a loaded machine
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
