@@ -232,6 +232,40 @@ def test_a_teammates_module_helps():
     assert result.hq["hegemony"] == 18
 
 
+def test_the_trace_of_a_team_battle_calls_no_teammate_a_takeover():
+    """3E TEAM MATCH: teammates are "friendly units", not units taken over: the judge's trace must not tell a
+    team's units as "fights for borgo+moloch (control takeover)" citing the Vegas rules (PL VEGAS, Sztab:
+    "przejęcie kontroli", taking control), which it did for every unit of every team."""
+    result = fight("""
+        team borgo moloch
+        team outpost hegemony
+        c1 borgo:hq hp=5
+        a1 moloch:hq hp=5
+        e1 outpost:hq hp=4
+        e3 hegemony:hq hp=6
+        d1 borgo:mutant S
+    """)
+    assert result.hq["outpost"] == 3
+    assert not [e for e in result.trace if "takeover" in str(e) or "VEGAS" in str(e)]
+
+
+def test_a_vegas_takeover_in_a_team_match_is_still_told():
+    """PL VEGAS, Sztab: the unit on the HQ's taking edge (SE, RULINGS 16) "pod każdym względem traktowana jest
+    jak własna" (is treated in every respect as Vegas's own); in a team match it fights for Vegas's team, and the
+    trace says so."""
+    result = fight("""
+        team vegas moloch
+        team outpost hegemony
+        c2 vegas:hq
+        a1 moloch:hq
+        e1 outpost:hq
+        e3 hegemony:hq
+        d2 outpost:runner N
+    """)
+    (told,) = [str(e) for e in result.trace if "takeover" in str(e)]
+    assert "outpost:runner on d2 fights for moloch+vegas" in told
+
+
 def test_moloch_in_a_team_hits_its_ally_unless_the_option_is_off():
     """3E TEAM MATCH, Moloch in a Team Match: "Its units hit and wound friendly units as usual (of course HQ does
     not wound another HQ)"; option moloch-team-fire=no drops the exception (RULINGS 64)."""
