@@ -145,6 +145,30 @@ def test_the_four_player_deathmatch_record_replays_to_a_shared_victory():
     assert report.state.last_tile_turn == 51 and report.state.battles == 12
 
 
+MIDGAME_RECORD = GAMES / "four-player-deathmatch-midgame.nhex"
+
+
+def test_a_four_player_deathmatch_record_from_mid_game_goes_on_after_an_army_falls():
+    """3E THE MULTIPLAYER MODE, DEATHMATCH, HQ DESTROYED: "If any player loses their HQ, its tile is removed from
+    the board together with all its Unit tiles at the end of the Battle. The player is out and the game continues
+    without them." The record starts mid-game (decks given, NOTATION §7: a record's position is its start); the
+    Outpost HQ falls in turn 8's battle, its units leave, its seat is skipped, two more battles follow and the Final
+    Battle comes once Moloch and Borgo have completed their turns after Hegemony drew its last tile (3E THE FINAL
+    BATTLE: "the others complete their own turns as usual")."""
+    text = MIDGAME_RECORD.read_text()
+    report = game.check(notation.parse(text, str(MIDGAME_RECORD)))
+    assert report.ok, report.fault(str(MIDGAME_RECORD))
+    assert report.state.winners == ("hegemony",) and report.state.out == {"outpost"}
+    assert report.state.last_tile_turn == 11 and report.state.battles == 4
+    after_fall = game.check(notation.parse(text[:text.index("9. moloch")]))
+    assert after_fall.ok and after_fall.state.hq["outpost"] == 0
+    assert not [u for u in after_fall.state.position.units if u.army == "outpost"]
+    seat_taken = text.replace(next(line for line in text.splitlines() if line.startswith("10. borgo")),
+                              "10. outpost: draw outpost:runner")
+    refused = game.check(notation.parse(seat_taken))
+    assert not refused.ok and "it is borgo's turn" in (refused.problem or "")
+
+
 def test_a_wrong_expect_winner_line_is_reported_at_its_line(tmp_path):
     """NOTATION §10.7: a false `expect winner` makes `nhex check` exit 1 at its line."""
     text = (GAMES / "four-player-deathmatch.nhex").read_text().replace("expect winner moloch borgo",
