@@ -23,7 +23,7 @@ else:  # solver/make_parser.py: a start imports no part of Lark's grammar compil
     from ._position_parser import (Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                                    UnexpectedToken)
 
-from .errors import NotationError
+from .errors import NotationError, RuleNotImplemented
 from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
@@ -115,6 +115,7 @@ def parse(text: str, source: str = "<input>") -> Document:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
+        _refuse_missing_variant(error, text, source)
         raise _syntax_error(error, text, source) from None
     try:
         return _Reader(source).read(tree)
@@ -148,6 +149,30 @@ def parse_action(text: str, army: str, source: str = "<action>") -> Action:
     if len(statements) != 1 or statements[0].data != "action":
         raise NotationError("expected one action", 1, 1, source)
     return _Reader(source).action(subtree(statements[0].children[0]), army)
+
+
+#: 3E GAME VARIANTS whose rules the book gives but whose cards or boards no source holds: a line naming one is a
+#: rule nhex lacks the data for (exit 4, NOTATION §9), not bad input. The first word of such a line, and why.
+_VARIANTS_WITHOUT_DATA = {
+    "leader": "the Leaders variant: 3E GAME VARIANTS, LEADERS gives the rules ('8 double-sided Leader cards', one "
+              "chosen per player, each ability used at most twice) but no source gives the cards' abilities; nhex "
+              "has no data for them",
+    "atlas": "the Battle Atlas: 3E GAME VARIANTS, BATTLE ATLAS gives the rules ('1 Battle Atlas with 8 Scenarios', "
+             "each with its own board and rules) but no source gives its boards or scenarios; nhex has no data for "
+             "them (a board of one's own is `board custom`, NOTATION §2)",
+}
+
+
+def _refuse_missing_variant(error: UnexpectedInput, text: str, source: str) -> None:
+    """Raise RuleNotImplemented, located, when the line that fails to parse names a variant with no data."""
+    line = getattr(error, "line", 0) or 0
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return
+    words = lines[line - 1].split()
+    if words and words[0] in _VARIANTS_WITHOUT_DATA:
+        raise RuleNotImplemented(_VARIANTS_WITHOUT_DATA[words[0]], line, lines[line - 1].index(words[0]) + 1,
+                                 source)
 
 
 def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationError:
