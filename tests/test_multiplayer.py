@@ -207,6 +207,42 @@ def test_score_mode_never_more_than_twenty_points():
     assert dict(result.position.scores) == {"outpost": 20}
 
 
+SCORE_RACE = """
+game
+players outpost moloch borgo
+mode score
+score outpost 19
+score moloch 19
+deck outpost 20
+deck moloch 20
+deck borgo 20
+a1 outpost:hq
+e3 moloch:hq
+c3 borgo:hq
+c5 outpost:hmg N
+c2 moloch:hunter-killer {facing}
+1. outpost: draw battle move sniper; discard move; use battle
+"""
+
+
+def test_score_mode_the_first_to_twenty_points_wins_at_once_mid_game():
+    """3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "The first player to get 20 points wins the game." The Outpost's
+    Heavy Machine Gun hits the Borgo HQ in turn 1's battle (the second hit is lost: "Players may never score more
+    than 20 points"); the game ends there, with 20 tiles still in every pile; the Borgo HQ takes no wound."""
+    report = checked(SCORE_RACE.format(facing="NE") + "expect score outpost 20\nexpect score moloch 19\n"
+                     "expect winner outpost\n")
+    assert report.state.winners == ("outpost",) and report.state.hq["borgo"] == 20
+
+
+def test_score_mode_two_players_reaching_twenty_in_one_battle_share_the_victory():
+    """3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "If during the same Battle more than 1 player scores 20 points, all
+    these players share the victory." The Hunter-Killer turned to the Borgo HQ scores Moloch's 20th point in the
+    same battle."""
+    report = checked(SCORE_RACE.format(facing="S") + "expect score outpost 20\nexpect score moloch 20\n"
+                     "expect winner outpost moloch\n")
+    assert set(report.state.winners) == {"outpost", "moloch"}
+
+
 # --- teams (3E TEAM MATCH; 1 PLAYER VS A TEAM) -------------------------------------------------------------------
 
 
