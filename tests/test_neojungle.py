@@ -279,6 +279,26 @@ def test_motherland_speeds_every_member_in_battle():
     assert at(result.position, "a2") is None
 
 
+def test_the_motherland_works_in_a_team_match_and_no_ally_belongs_to_it():
+    """B13 NEOJUNGLE IN MULTIPLAYER GAMES: "Allied units do not belong to the Motherland and they cannot use the
+    Motherland's special ability. The whole Motherland only takes bonuses from Neojungle modules." In a team match
+    the Motherland is Neojungle's as in a duel (it had collapsed to the one linked unit, every unit's side being its
+    team's); the allied Moloch Blocker beside the HQ gets nothing."""
+    text = """
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        c1 neojungle:slicer N
+        d1 neojungle:symbiont-alpha SW
+        b3 moloch:blocker N
+        a1 new-york:hq
+        e3 moloch:hq
+        e1 outpost:hq
+    """
+    alone = {h for h, b in bonuses(text).items() if b.melee == 1}
+    teamed = {h for h, b in bonuses("team neojungle moloch\nteam new-york outpost\n" + text).items() if b.melee == 1}
+    assert alone == teamed == {"c1", "c2", "c3"}
+
+
 # --- Small Bomb (B13 THE NEW INSTANT TILES, Small bomb; RULINGS 41) -----------------------------------------------
 
 import pytest  # noqa: E402
