@@ -441,10 +441,14 @@ class _Reader(AdditionsReader):
             if name in ("hp", "wounds", "venom"):
                 fields[name] = self.integer(value_token, f"{name}=")
             elif name == "owner":
-                if tile_.army != NEUTRAL_ARMY:
-                    raise self.fail(f"owner= is only for mercenaries and the Mad Bomber (NOTATION §4): {tile_.key} "
-                                    f"is commanded by {tile_.army}", name_token)
                 fields["owner"] = self.army(value_token)
+                # Besides mercenaries (NOTATION §10.4), an army's unit commanded by another army's player: the
+                # allied units of the B13 campaign (README, extensions). Never an HQ or a foundation.
+                if tile_.army != NEUTRAL_ARMY and (tile_.is_hq or tile_.kind is Kind.FOUNDATION
+                                                   or fields["owner"] == tile_.army):
+                    raise self.fail(f"owner= names the army commanding a mercenary or another army's unit (NOTATION "
+                                    f"§10.4; B13 campaign allies): {tile_.key} is commanded by {tile_.army}",
+                                    name_token)
                 if fields["owner"] == NEUTRAL_ARMY:
                     raise self.fail(f"{NEUTRAL_ARMY} is not an army a player commands", name_token)
             elif name == "prize":

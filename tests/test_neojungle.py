@@ -120,15 +120,16 @@ def test_two_medics_take_both_venom_wounds_and_both_markers_stay():
 
 def test_a_second_neojungle_army_cannot_be_written_so_venom_markers_are_one_army_s():
     """B13 VENOM ISSUES: "There can be simultaneously only two Venom markers of Neojungle in play"; NOTATION §10.3:
-    at most 2 "for each Neojungle army in the position". A position names each army once (`ARMY:TILE`), and
-    `owner=` is for mercenaries only (NOTATION §4): a Nightshade of another army is bad input, so the markers on a
-    board are always the one Neojungle army's."""
+    at most 2 "for each Neojungle army in the position". A position names each army once (`ARMY:TILE`); `owner=`
+    may put a Nightshade under another army's command (a mercenary-like ally, README), but its markers are still
+    the one Neojungle army's two: a third marker on the board is bad input."""
     import pytest
 
     from solver.errors import NotationError
 
-    with pytest.raises(NotationError, match="owner= is only for mercenaries"):
-        position("a1 neojungle:hq\nc3 neojungle:nightshade N owner=borgo\n")
+    with pytest.raises(NotationError, match="3 venom markers on the board, but at most 2"):
+        position("a1 neojungle:hq\ne3 borgo:hq\nc3 neojungle:nightshade N owner=borgo\n"
+                 "b1 borgo:mutant N venom=1\nb2 neojungle:slicer N venom=1\nd2 borgo:butcher N venom=1\n")
 
 
 def test_bite_absorbed_by_a_medic_poisons_nobody():
