@@ -132,6 +132,24 @@ def test_an_air_strike_destroys_the_mines_in_its_area():
     assert after.unit_at(H("b2")).wounds == 1
 
 
+def test_an_air_strike_over_a_mine_and_roots_destroys_both():
+    """B13 FOUNDATION TILES: foundations "can be destroyed only by damaging Instant Action Tiles (Sniper, Grenade,
+    Bomb, Small bomb)", the Air Strike's whole area too (3E AIR STRIKE). With a Vegas Mine and Neojungle Roots (under
+    no unit) in one area, both go: the Roots had stayed, the Mines family taking the whole instant for itself."""
+    p = position("""
+        c3 neojungle:hq
+        a1 moloch:hq
+        e1 vegas:hq
+        b3 neojungle:roots
+        b2 vegas:mine
+        c2 vegas:guardian N
+        to-move moloch
+        hand moloch moloch:air-strike
+    """)
+    results = actions.results(p, Use(tile("moloch:air-strike"), (H("b2"),)), "moloch")
+    assert [(r.foundations, r.unit_at(H("c2")).wounds) for _, r in results] == [((), 1)]
+
+
 def test_a_mine_is_inert_in_battle_and_blocks_no_shot():
     """PL ŻETONY PODŁOŻA: "Żetony Podłoża nie blokują linii strzału" (foundations do not block a line of fire);
     they are not units (nothing wounds, nets or takes them), so a battle goes on around them."""

@@ -96,7 +96,7 @@ class Mines(Ability):
         if isinstance(action, Place) and is_mine(action.tile):
             return (("", self._place(position, action, army)),)
         if isinstance(action, Use) and action.tile.name in self._WOUNDING and action.tile.kind is Kind.INSTANT:
-            return self._instant(position, action, army)
+            return self._instant(position, action, army, used)
         return None
 
     def _place(self, position: Position, place: Place, army: str) -> Position:
@@ -114,7 +114,8 @@ class Mines(Ability):
         return replace(position, foundations=position.foundations + (Unit(place.hex, tile, Direction.N),),
                        hands=hands)
 
-    def _instant(self, position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...] | None:
+    def _instant(self, position: Position, use: Use, army: str, used: frozenset[Spent]
+                 ) -> tuple[tuple[str, Position], ...] | None:
         """Instants destroy Mines: "Mogą zostać zniszczone tylko przez atak za pomocą Żetonów Natychmiastowych (np.
         Snajper, albo też Granat, czy Bomba …)" (only an instant's attack destroys them)."""
         from .. import actions
@@ -146,8 +147,12 @@ class Mines(Ability):
             return None
         bare = replace(position, foundations=tuple(f for f in position.foundations if not is_mine(f.tile)))
         kept = tuple(f for f in position.foundations if is_mine(f.tile) and f.hex not in area)
-        return tuple((label, replace(after, foundations=after.foundations + kept))
-                     for label, after in actions._use_results(bare, use, army))
+        # The rest of the area is the other families' (Roots there are destroyed too: B13 FOUNDATION TILES, "They
+        # can be destroyed only by damaging Instant Action Tiles (Sniper, Grenade, Bomb, Small bomb)"), else the
+        # ordinary rule's.
+        found = actions._claimed(bare, use, army, used)
+        results = found if found is not None else actions._use_results(bare, use, army)
+        return tuple((label, replace(after, foundations=after.foundations + kept)) for label, after in results)
 
     # --- a unit arriving on a Mine ---
     def arrived(self, position: Position, hex_: Hex) -> Position:

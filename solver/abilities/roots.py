@@ -15,8 +15,9 @@ Roots are a legal target alone (B13 FOUNDATION TILES); the unit's legality matte
 
 This family owns placing Roots, a unit arriving on them (nothing happens), and the Sniper, Grenade, Air Strike
 and Bomb when they touch Roots; their part in the Motherland is :mod:`.motherland`'s, the Small Bomb's is
-:mod:`.small_bomb`'s. Where an instant touches Roots and Mines at once this family refuses (exit 4) rather than
-settle the two families' order.
+:mod:`.small_bomb`'s. Where an Air Strike or Bomb touches Roots and Mines at once, the Mines family (earlier in
+the families' order) destroys its Mines and hands the rest of the instant to the families again, so this family
+then sees Roots alone; were the order ever reversed it refuses (exit 4) rather than leave the Mines standing.
 """
 
 from __future__ import annotations
