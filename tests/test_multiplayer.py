@@ -501,3 +501,32 @@ def test_battle_json_gives_every_armys_score_in_the_score_mode(capsys, monkeypat
     outcome = json.loads(capsys.readouterr().out)["outcomes"][0]
     assert outcome["score"] == {"borgo": 0, "moloch": 0, "outpost": 2}
     assert outcome["hq"] == {"borgo": 20, "moloch": 20, "outpost": 20}
+
+
+# --- the solver in a team match (issue 14: every mode in `solve`) --------------------------------------------------
+
+TEAM_CARD = """puzzle "Shoulder to Shoulder"
+player borgo
+offer borgo:officer borgo:medic
+play 1
+goal destroy outpost
+{teams}
+a3 borgo:hq hp=5
+a1 moloch:hq hp=5
+e1 outpost:hq hp=2
+c5 hegemony:hq hp=9
+e2 moloch:hunter-killer N
+"""
+
+
+def test_the_solver_lets_a_players_module_boost_its_teammates_unit():
+    """3E TEAM MATCH: "Module and HQ bonuses also affect friendly units." Borgo's Officer linked to the allied Moloch
+    Hunter-Killer makes its blow 2, enough for the Outpost HQ; every winning play is an Officer linking it. Without
+    the team lines the Hunter-Killer is an enemy's unit and nothing wins."""
+    from solver.search import Solver
+
+    teamed = Solver(notation.parse(TEAM_CARD.format(teams="team borgo moloch\nteam outpost hegemony")), jobs=1).solve()
+    assert teamed.verdict == "cooked" and teamed.solutions
+    assert all(any(str(a).startswith("place borgo:officer") for a in s.actions) for s in teamed.solutions)
+    alone = Solver(notation.parse(TEAM_CARD.format(teams="")), jobs=1).solve()
+    assert alone.verdict == "none"
