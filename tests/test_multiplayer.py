@@ -10,6 +10,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import actions, battle, game, notation
@@ -530,3 +531,18 @@ def test_the_solver_lets_a_players_module_boost_its_teammates_unit():
     assert all(any(str(a).startswith("place borgo:officer") for a in s.actions) for s in teamed.solutions)
     alone = Solver(notation.parse(TEAM_CARD.format(teams="")), jobs=1).solve()
     assert alone.verdict == "none"
+
+
+@pytest.mark.parametrize("teams, wins", [("team borgo moloch\nteam outpost hegemony\n", True), ("", False)])
+def test_a_card_in_the_score_mode_with_teams_counts_the_teams_points(teams, wins):
+    """2E Optional Score Rules: "In Team Match mode, both teams share their point count ... the player, or team with
+    a higher score wins." Borgo 10 and Moloch 18 make 28 against the Outpost's and Hegemony's 27: a card's `win` for
+    Borgo holds (the solver had set Borgo's own 10 against the best other army, its teammate's 18 included). Alone,
+    Borgo's 10 is behind."""
+    from solver.search import Ending, goal_holds
+
+    puzzle = notation.parse(f'puzzle "g"\nplayer borgo\noffer borgo:medic\ngoal win\nmode score\n{teams}'
+                            "score borgo 10\nscore moloch 18\nscore outpost 15\nscore hegemony 12\n"
+                            "a3 borgo:hq\na1 moloch:hq\ne1 outpost:hq\ne3 hegemony:hq\n")
+    hp = {"borgo": 20, "moloch": 20, "outpost": 20, "hegemony": 20}
+    assert goal_holds(puzzle.goal, "borgo", Ending(hp, hp, puzzle.position, {})) is wins
