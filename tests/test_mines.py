@@ -184,3 +184,18 @@ def test_new_yorks_mine_follows_the_same_rule():
     """)
     after = actions.apply(p, Use(tile("moloch:move"), (H("d3"), H("d2")), Direction.N), "moloch")
     assert "d2" not in board(after) and "d3" not in board(after) and mines(after) == set()
+
+
+def test_a_new_york_mine_in_hand_is_placeable_beside_a_neojungle_hq():
+    """Issue 12: "Mine or Roots in hand are placeable (today `moves` silently lists only a discard)"; B13 FOUNDATION
+    TILES: "A Foundation Tile can be placed only on an empty hex". Every empty hex is offered, facing N, with a
+    Neojungle HQ (its Motherland family present) on the board."""
+    p = position("""
+        c3 neojungle:hq
+        a1 new-york:hq
+        b3 neojungle:slicer N
+        to-move new-york
+        hand new-york new-york:mine
+    """)
+    places = {a.hex.label for a in actions.legal_actions(p, "new-york") if isinstance(a, Place)}
+    assert places == {h.label for h in p.empty_hexes()} and len(places) == 16
