@@ -36,6 +36,7 @@ from ..hexes import Direction, Hex
 from ..position import Place, Unit, Use
 from ..tiles import Kind, Tile
 from . import Ability
+from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
@@ -140,13 +141,15 @@ class Mines(Ability):
                 if hq.hex.distance(target) != 1:
                     raise IllegalAction(str(use), actions.GRENADE_TARGET)
             hands = actions._from_hand(position, use, use.tile, army)
-            return (("", without_mines(replace(position, hands=hands), (target,))),)
+            gone = [h for h in (target,) if h not in spares_foundations(position.terrain, (target,))]
+            return (("", without_mines(replace(position, hands=hands), gone)),)
         # Air Strike, Bomb: the area's units as usual, and every Mine in the area is destroyed.
         area = actions.air_strike_area(position, target)
         if area is None or not any(mine_at(position, h) for h in area):
             return None
         bare = replace(position, foundations=tuple(f for f in position.foundations if not is_mine(f.tile)))
-        kept = tuple(f for f in position.foundations if is_mine(f.tile) and f.hex not in area)
+        spared = spares_foundations(position.terrain, area)
+        kept = tuple(f for f in position.foundations if is_mine(f.tile) and (f.hex not in area or f.hex in spared))
         # The rest of the area is the other families' (Roots there are destroyed too: B13 FOUNDATION TILES, "They
         # can be destroyed only by damaging Instant Action Tiles (Sniper, Grenade, Bomb, Small bomb)"), else the
         # ordinary rule's.
