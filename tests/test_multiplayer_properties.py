@@ -2,7 +2,8 @@
 rotates every outcome and changes nothing else (GUIDE: property tests; issue 14: "rotation invariance of 3-4 army
 battles"). Deathmatch (a fallen army's units leave at the end of the battle: 3E THE MULTIPLAYER MODE, HQ
 DESTROYED), the score rule (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), team matches with and without Moloch's
-exception (3E TEAM MATCH; option moloch-team-fire) and 1 player vs a team (3E 1 PLAYER VS A TEAM) are all drawn."""
+exception (3E TEAM MATCH; option moloch-team-fire) and 1 player vs a team (3E 1 PLAYER VS A TEAM) are all drawn,
+with now and then a unit commanded by another army (`owner=`, README)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,10 @@ def positions(draw: st.DrawFn) -> Position:
         choices = [t for t in side.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE) and used.get(t.key, 0) < t.count]
         chosen = draw(st.sampled_from(choices))
         used[chosen.key] = used.get(chosen.key, 0) + 1
+        # Now and then another army's unit under this army's command (`owner=`, the B13 campaign's allies).
+        owner = draw(st.sampled_from([None, None, None, *[a for a in armies if a != chosen.army]]))
         units.append(Unit(hex_, chosen, draw(st.sampled_from(list(Direction))),
-                          wounds=draw(st.integers(0, chosen.toughness))))
+                          wounds=draw(st.integers(0, chosen.toughness)), owner=owner))
     rules = RuleSet.make("3.0", [("moloch-team-fire", draw(st.sampled_from(("yes", "no"))))]) if teams else None
     scores = tuple((a, draw(st.integers(0, 20))) for a in armies) if shape == "score" else ()
     extra = {"rules": rules} if rules is not None else {}
