@@ -18,6 +18,7 @@ from .effects import Bonus, Sides, Units
 from .position import Unit
 from .hexes import Hex
 from .rules import RuleSet
+from .teams import plays_for
 
 @dataclass(frozen=True, slots=True)
 class Source:
@@ -89,7 +90,9 @@ def facts(units: Units, reading: effects.Reading, found: dict[Hex, list[Source]]
         return f"{units[hex_].tile.key} on {hex_}"
 
     for hex_, army in sorted(sides.items()):
-        if hex_ in units and army != units[hex_].army:
+        # In a team match every unit is listed under its team's key (solver/teams.py): only a unit that fights
+        # for a side its own army is not on was taken over.
+        if hex_ in units and not plays_for(army, units[hex_].army):
             told[("control", hex_, army)] = ("control", f"{name(hex_)} fights for {army} (control takeover)",
                                               "PL VEGAS, Sztab, Agitator; RULINGS 17")
     aims = effects.net_targets(units, sides)

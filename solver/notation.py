@@ -23,7 +23,7 @@ else:  # solver/make_parser.py: a start imports no part of Lark's grammar compil
     from ._position_parser import (Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                                    UnexpectedToken)
 
-from .errors import NotationError
+from .errors import NotationError, RuleNotImplemented
 from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
@@ -115,6 +115,7 @@ def parse(text: str, source: str = "<input>") -> Document:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
+        _refuse_missing_variant(error, text, source)
         raise _syntax_error(error, text, source) from None
     try:
         return _Reader(source).read(tree)
@@ -148,6 +149,30 @@ def parse_action(text: str, army: str, source: str = "<action>") -> Action:
     if len(statements) != 1 or statements[0].data != "action":
         raise NotationError("expected one action", 1, 1, source)
     return _Reader(source).action(subtree(statements[0].children[0]), army)
+
+
+#: 3E GAME VARIANTS whose rules the book gives but whose cards or boards no source holds: a line naming one is a
+#: rule nhex lacks the data for (exit 4, NOTATION §9), not bad input. The first word of such a line, and why.
+_VARIANTS_WITHOUT_DATA = {
+    "leader": "the Leaders variant: 3E GAME VARIANTS, LEADERS gives the rules ('8 double-sided Leader cards', one "
+              "chosen per player, each ability used at most twice) but no source gives the cards' abilities; nhex "
+              "has no data for them",
+    "atlas": "the Battle Atlas: 3E GAME VARIANTS, BATTLE ATLAS gives the rules ('1 Battle Atlas with 8 Scenarios', "
+             "each with its own board and rules) but no source gives its boards or scenarios; nhex has no data for "
+             "them (a board of one's own is `board custom`, NOTATION §2)",
+}
+
+
+def _refuse_missing_variant(error: UnexpectedInput, text: str, source: str) -> None:
+    """Raise RuleNotImplemented, located, when the line that fails to parse names a variant with no data."""
+    line = getattr(error, "line", 0) or 0
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return
+    words = lines[line - 1].split()
+    if words and words[0] in _VARIANTS_WITHOUT_DATA:
+        raise RuleNotImplemented(_VARIANTS_WITHOUT_DATA[words[0]], line, lines[line - 1].index(words[0]) + 1,
+                                 source)
 
 
 def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationError:
@@ -416,10 +441,14 @@ class _Reader(AdditionsReader):
             if name in ("hp", "wounds", "venom"):
                 fields[name] = self.integer(value_token, f"{name}=")
             elif name == "owner":
-                if tile_.army != NEUTRAL_ARMY:
-                    raise self.fail(f"owner= is only for mercenaries and the Mad Bomber (NOTATION §4): {tile_.key} "
-                                    f"is commanded by {tile_.army}", name_token)
                 fields["owner"] = self.army(value_token)
+                # Besides mercenaries (NOTATION §10.4), an army's unit commanded by another army's player: the
+                # allied units of the B13 campaign (README, extensions). Never an HQ or a foundation.
+                if tile_.army != NEUTRAL_ARMY and (tile_.is_hq or tile_.kind is Kind.FOUNDATION
+                                                   or fields["owner"] == tile_.army):
+                    raise self.fail(f"owner= names the army commanding a mercenary or another army's unit (NOTATION "
+                                    f"§10.4; B13 campaign allies): {tile_.key} is commanded by {tile_.army}",
+                                    name_token)
                 if fields["owner"] == NEUTRAL_ARMY:
                     raise self.fail(f"{NEUTRAL_ARMY} is not an army a player commands", name_token)
             elif name == "prize":

@@ -326,8 +326,15 @@ def side_standing(player: str, ending: Ending) -> tuple[bool, int, int]:
     highest total of remaining Toughness"), points in the score mode (3E SCORE RULE)."""
     position = ending.position
     if position.mode == "score":
+        # HQs take no damage; a team's points are its armies' together (2E Optional Score Rules: "both teams share
+        # their point count"), as game._standings counts them.
         scores = dict(position.scores)
-        return True, scores.get(player, 0), max((v for a, v in scores.items() if a != player), default=0)
+        points: dict[str, int] = {}
+        for army in {*ending.end_hp, *scores}:
+            key = teams.key_of(army, position.teams)
+            points[key] = points.get(key, 0) + scores.get(army, 0)
+        mine = points.pop(teams.key_of(player, position.teams), 0)
+        return True, mine, max(points.values(), default=0)
     hp = ending.end_hp
     sides: dict[str, list[int]] = {}
     for army, value in hp.items():

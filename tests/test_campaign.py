@@ -54,3 +54,73 @@ def test_the_campaign_is_won_by_the_most_hit_points():
 def test_a_scenario_has_two_sides():
     with pytest.raises(ValueError):
         scenario_result({"new-york": 20}, {"new-york": 20})
+
+
+# --- the scenarios' allied units: another army's units commanded by a player (`owner=`) ---------------------------
+
+from solver import effects, game, notation  # noqa: E402
+from solver.errors import NotationError  # noqa: E402
+from solver.hexes import Hex  # noqa: E402
+
+RECKLESS_MISSION = """
+game
+players new-york neojungle
+deck new-york 20
+deck neojungle 20
+terrain bunker tight,fortress,hidden a2 a3
+terrain warehouse closed,high,prize e2 strength=6 damaged-by=new-york
+a2 outpost:runner N owner=new-york
+a3 outpost:commando N owner=new-york
+c3 new-york:hq hp=15
+c1 neojungle:hq hp=17
+1. new-york: draw new-york:shooter new-york:sniper new-york:mine; discard new-york:mine; move a2 b3 NE
+2. neojungle: draw neojungle:slicer neojungle:crusher neojungle:vines; discard neojungle:vines; {place}
+"""
+
+
+def test_scenario_4_the_new_york_player_commands_the_outpost_units_in_the_tight_bunker():
+    """B13 SCENARIO 4: RECKLESS MISSION: "The New York player selects any 3 Outpost units of their choice (except
+    HQ) and puts them in Bunker hexes. The Bunker is occupied by Outpost, and while any Outpost units remain in the
+    Bunker, no other Army can enter it since the Bunker is Tight." Written `owner=new-york` (NOTATION §4: "who
+    commands the tile, where it differs from its army"): the New York player moves the allied Runner by its Mobility,
+    the Commando still holds the Bunker, and Neojungle may not enter it (B13 BUNKER, TIGHT). The allied tiles come
+    from no player's pile: both decks keep 20 less what was drawn."""
+    report = game.check(notation.parse(RECKLESS_MISSION.format(place="place neojungle:slicer b2 N")))
+    assert report.ok, report.fault("<test>")
+    assert report.state.position.deck("new-york") == 17 and report.state.position.deck("neojungle") == 17
+    assert str(report.state.position.unit_at(Hex.parse("b3"))) == "b3 outpost:runner NE owner=new-york"
+    refused = game.check(notation.parse(RECKLESS_MISSION.format(place="place neojungle:slicer a2 N")))
+    assert not refused.ok and "Tight Bunker" in (refused.problem or "")
+
+
+def test_scenario_2_allied_moloch_units_fight_for_neojungle_but_stay_out_of_the_motherland():
+    """B13 SCENARIO 2: STEEL CONVOY: "the Neojungle player selects 5 Moloch units of their choice (except HQ) and
+    puts them on the board"; B13 NEOJUNGLE IN MULTIPLAYER GAMES: "Allied units do not belong to the Motherland ...
+    Neojungle Modules connected to ally unit give him a bonus." The Symbiont Alpha linked to the Slicer boosts every
+    member (HQ included) but not the allied Blocker beside the HQ; linked to the allied Hunter-Killer it boosts it
+    alone. The allies are Neojungle's units in every other respect (their commander is their army)."""
+    text = """
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        d1 neojungle:symbiont-alpha SW
+        b3 moloch:blocker N owner=neojungle
+        e2 moloch:hunter-killer N owner=neojungle
+        e3 neojungle:symbiont-beta N
+        a1 new-york:hq
+    """
+    where = notation.parse_position(text)
+    reading = effects.read(effects.by_hex(where), where.rules, None, where.teams, where.foundations)
+    melee = {h.label for h, b in reading.bonuses.items() if b.melee}
+    assert melee == {"c2", "c3"}
+    assert {h.label for h, b in reading.bonuses.items() if b.initiative} == {"e2"}
+    assert all(u.army == "neojungle" for u in where.units if u.tile.army == "moloch")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("b3 moloch:blocker N owner=moloch", "moloch:blocker is commanded by moloch"),
+    ("b3 moloch:hq owner=neojungle", "moloch:hq is commanded by moloch"),
+])
+def test_owner_never_names_a_tiles_own_army_nor_goes_on_an_hq(line, message):
+    """NOTATION §4: `owner=` is "who commands the tile, where it differs from its army"; an HQ is its army's."""
+    with pytest.raises(NotationError, match=message):
+        notation.parse_position("c3 neojungle:hq\n" + line + "\n")

@@ -56,6 +56,39 @@ def test_the_tie_break_option_overrides_the_editions_default(rules, result):
     assert check(TIE.format(rules=rules)).state.result == result
 
 
+# Three players: the Outpost and Moloch tie for the lead after the Final Battle, Borgo is behind.
+TIE_THREE = """
+game
+players outpost moloch borgo
+{rules}
+deck outpost 1
+deck moloch 1
+deck borgo 1
+c3 outpost:hq hp=5
+c1 moloch:hq hp=5
+e3 borgo:hq hp=2
+1. outpost: draw battle; discard battle
+2. moloch: draw battle; discard battle
+3. borgo: draw battle; discard battle
+"""
+
+
+def test_a_three_player_tie_is_a_draw_under_rules_2_0():
+    """2E THE MULTIPLAYER MODE says nothing of ties, so 2E VICTORY applies: "If both HQs have the same number of
+    points remaining, the game ends with a draw" — nobody wins, the trailing Borgo neither (option tie-break, default
+    'no' under rules 2.0)."""
+    state = check(TIE_THREE.format(rules="rules 2.0")).state
+    assert state.result == "draw" and state.winners == () and state.battles == 1
+
+
+def test_a_three_player_tie_brings_extra_turns_for_the_tied_players_only_under_rules_3_0():
+    """3E THE MULTIPLAYER MODE, TIE: "each of the tied players takes an extra turn - starting with the next player
+    after the player who ended the game and continuing in turn order. After each player has taken their turn an
+    additional Battle commences." Borgo ended the game; the Outpost and Moloch play on."""
+    state = check(TIE_THREE.format(rules="rules 3.0")).state
+    assert state.result is None and set(state.tied) == {"outpost", "moloch"} and state.tie_break_last == 5
+
+
 MIDGAME = """
 game
 players outpost moloch

@@ -132,6 +132,24 @@ def test_an_air_strike_destroys_the_mines_in_its_area():
     assert after.unit_at(H("b2")).wounds == 1
 
 
+def test_an_air_strike_over_a_mine_and_roots_destroys_both():
+    """B13 FOUNDATION TILES: foundations "can be destroyed only by damaging Instant Action Tiles (Sniper, Grenade,
+    Bomb, Small bomb)", the Air Strike's whole area too (3E AIR STRIKE). With a Vegas Mine and Neojungle Roots (under
+    no unit) in one area, both go: the Roots had stayed, the Mines family taking the whole instant for itself."""
+    p = position("""
+        c3 neojungle:hq
+        a1 moloch:hq
+        e1 vegas:hq
+        b3 neojungle:roots
+        b2 vegas:mine
+        c2 vegas:guardian N
+        to-move moloch
+        hand moloch moloch:air-strike
+    """)
+    results = actions.results(p, Use(tile("moloch:air-strike"), (H("b2"),)), "moloch")
+    assert [(r.foundations, r.unit_at(H("c2")).wounds) for _, r in results] == [((), 1)]
+
+
 def test_a_mine_is_inert_in_battle_and_blocks_no_shot():
     """PL ŻETONY PODŁOŻA: "Żetony Podłoża nie blokują linii strzału" (foundations do not block a line of fire);
     they are not units (nothing wounds, nets or takes them), so a battle goes on around them."""
@@ -166,3 +184,18 @@ def test_new_yorks_mine_follows_the_same_rule():
     """)
     after = actions.apply(p, Use(tile("moloch:move"), (H("d3"), H("d2")), Direction.N), "moloch")
     assert "d2" not in board(after) and "d3" not in board(after) and mines(after) == set()
+
+
+def test_a_new_york_mine_in_hand_is_placeable_beside_a_neojungle_hq():
+    """Issue 12: "Mine or Roots in hand are placeable (today `moves` silently lists only a discard)"; B13 FOUNDATION
+    TILES: "A Foundation Tile can be placed only on an empty hex". Every empty hex is offered, facing N, with a
+    Neojungle HQ (its Motherland family present) on the board."""
+    p = position("""
+        c3 neojungle:hq
+        a1 new-york:hq
+        b3 neojungle:slicer N
+        to-move new-york
+        hand new-york new-york:mine
+    """)
+    places = {a.hex.label for a in actions.legal_actions(p, "new-york") if isinstance(a, Place)}
+    assert places == {h.label for h in p.empty_hexes()} and len(places) == 16

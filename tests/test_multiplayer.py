@@ -10,6 +10,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import actions, battle, game, notation
@@ -145,6 +146,30 @@ def test_the_four_player_deathmatch_record_replays_to_a_shared_victory():
     assert report.state.last_tile_turn == 51 and report.state.battles == 12
 
 
+MIDGAME_RECORD = GAMES / "four-player-deathmatch-midgame.nhex"
+
+
+def test_a_four_player_deathmatch_record_from_mid_game_goes_on_after_an_army_falls():
+    """3E THE MULTIPLAYER MODE, DEATHMATCH, HQ DESTROYED: "If any player loses their HQ, its tile is removed from
+    the board together with all its Unit tiles at the end of the Battle. The player is out and the game continues
+    without them." The record starts mid-game (decks given, NOTATION §7: a record's position is its start); the
+    Outpost HQ falls in turn 8's battle, its units leave, its seat is skipped, two more battles follow and the Final
+    Battle comes once Moloch and Borgo have completed their turns after Hegemony drew its last tile (3E THE FINAL
+    BATTLE: "the others complete their own turns as usual")."""
+    text = MIDGAME_RECORD.read_text()
+    report = game.check(notation.parse(text, str(MIDGAME_RECORD)))
+    assert report.ok, report.fault(str(MIDGAME_RECORD))
+    assert report.state.winners == ("hegemony",) and report.state.out == {"outpost"}
+    assert report.state.last_tile_turn == 11 and report.state.battles == 4
+    after_fall = game.check(notation.parse(text[:text.index("9. moloch")]))
+    assert after_fall.ok and after_fall.state.hq["outpost"] == 0
+    assert not [u for u in after_fall.state.position.units if u.army == "outpost"]
+    seat_taken = text.replace(next(line for line in text.splitlines() if line.startswith("10. borgo")),
+                              "10. outpost: draw outpost:runner")
+    refused = game.check(notation.parse(seat_taken))
+    assert not refused.ok and "it is borgo's turn" in (refused.problem or "")
+
+
 def test_a_wrong_expect_winner_line_is_reported_at_its_line(tmp_path):
     """NOTATION §10.7: a false `expect winner` makes `nhex check` exit 1 at its line."""
     text = (GAMES / "four-player-deathmatch.nhex").read_text().replace("expect winner moloch borgo",
@@ -181,6 +206,42 @@ def test_score_mode_never_more_than_twenty_points():
         c5 outpost:hmg N
     """)
     assert dict(result.position.scores) == {"outpost": 20}
+
+
+SCORE_RACE = """
+game
+players outpost moloch borgo
+mode score
+score outpost 19
+score moloch 19
+deck outpost 20
+deck moloch 20
+deck borgo 20
+a1 outpost:hq
+e3 moloch:hq
+c3 borgo:hq
+c5 outpost:hmg N
+c2 moloch:hunter-killer {facing}
+1. outpost: draw battle move sniper; discard move; use battle
+"""
+
+
+def test_score_mode_the_first_to_twenty_points_wins_at_once_mid_game():
+    """3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "The first player to get 20 points wins the game." The Outpost's
+    Heavy Machine Gun hits the Borgo HQ in turn 1's battle (the second hit is lost: "Players may never score more
+    than 20 points"); the game ends there, with 20 tiles still in every pile; the Borgo HQ takes no wound."""
+    report = checked(SCORE_RACE.format(facing="NE") + "expect score outpost 20\nexpect score moloch 19\n"
+                     "expect winner outpost\n")
+    assert report.state.winners == ("outpost",) and report.state.hq["borgo"] == 20
+
+
+def test_score_mode_two_players_reaching_twenty_in_one_battle_share_the_victory():
+    """3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "If during the same Battle more than 1 player scores 20 points, all
+    these players share the victory." The Hunter-Killer turned to the Borgo HQ scores Moloch's 20th point in the
+    same battle."""
+    report = checked(SCORE_RACE.format(facing="S") + "expect score outpost 20\nexpect score moloch 20\n"
+                     "expect winner outpost moloch\n")
+    assert set(report.state.winners) == {"outpost", "moloch"}
 
 
 # --- teams (3E TEAM MATCH; 1 PLAYER VS A TEAM) -------------------------------------------------------------------
@@ -230,6 +291,40 @@ def test_a_teammates_module_helps():
         c5 outpost:officer N
     """)
     assert result.hq["hegemony"] == 18
+
+
+def test_the_trace_of_a_team_battle_calls_no_teammate_a_takeover():
+    """3E TEAM MATCH: teammates are "friendly units", not units taken over: the judge's trace must not tell a
+    team's units as "fights for borgo+moloch (control takeover)" citing the Vegas rules (PL VEGAS, Sztab:
+    "przejęcie kontroli", taking control), which it did for every unit of every team."""
+    result = fight("""
+        team borgo moloch
+        team outpost hegemony
+        c1 borgo:hq hp=5
+        a1 moloch:hq hp=5
+        e1 outpost:hq hp=4
+        e3 hegemony:hq hp=6
+        d1 borgo:mutant S
+    """)
+    assert result.hq["outpost"] == 3
+    assert not [e for e in result.trace if "takeover" in str(e) or "VEGAS" in str(e)]
+
+
+def test_a_vegas_takeover_in_a_team_match_is_still_told():
+    """PL VEGAS, Sztab: the unit on the HQ's taking edge (SE, RULINGS 16) "pod każdym względem traktowana jest
+    jak własna" (is treated in every respect as Vegas's own); in a team match it fights for Vegas's team, and the
+    trace says so."""
+    result = fight("""
+        team vegas moloch
+        team outpost hegemony
+        c2 vegas:hq
+        a1 moloch:hq
+        e1 outpost:hq
+        e3 hegemony:hq
+        d2 outpost:runner N
+    """)
+    (told,) = [str(e) for e in result.trace if "takeover" in str(e)]
+    assert "outpost:runner on d2 fights for moloch+vegas" in told
 
 
 def test_moloch_in_a_team_hits_its_ally_unless_the_option_is_off():
@@ -407,3 +502,47 @@ def test_battle_json_gives_every_armys_score_in_the_score_mode(capsys, monkeypat
     outcome = json.loads(capsys.readouterr().out)["outcomes"][0]
     assert outcome["score"] == {"borgo": 0, "moloch": 0, "outpost": 2}
     assert outcome["hq"] == {"borgo": 20, "moloch": 20, "outpost": 20}
+
+
+# --- the solver in a team match (issue 14: every mode in `solve`) --------------------------------------------------
+
+TEAM_CARD = """puzzle "Shoulder to Shoulder"
+player borgo
+offer borgo:officer borgo:medic
+play 1
+goal destroy outpost
+{teams}
+a3 borgo:hq hp=5
+a1 moloch:hq hp=5
+e1 outpost:hq hp=2
+c5 hegemony:hq hp=9
+e2 moloch:hunter-killer N
+"""
+
+
+def test_the_solver_lets_a_players_module_boost_its_teammates_unit():
+    """3E TEAM MATCH: "Module and HQ bonuses also affect friendly units." Borgo's Officer linked to the allied Moloch
+    Hunter-Killer makes its blow 2, enough for the Outpost HQ; every winning play is an Officer linking it. Without
+    the team lines the Hunter-Killer is an enemy's unit and nothing wins."""
+    from solver.search import Solver
+
+    teamed = Solver(notation.parse(TEAM_CARD.format(teams="team borgo moloch\nteam outpost hegemony")), jobs=1).solve()
+    assert teamed.verdict == "cooked" and teamed.solutions
+    assert all(any(str(a).startswith("place borgo:officer") for a in s.actions) for s in teamed.solutions)
+    alone = Solver(notation.parse(TEAM_CARD.format(teams="")), jobs=1).solve()
+    assert alone.verdict == "none"
+
+
+@pytest.mark.parametrize("teams, wins", [("team borgo moloch\nteam outpost hegemony\n", True), ("", False)])
+def test_a_card_in_the_score_mode_with_teams_counts_the_teams_points(teams, wins):
+    """2E Optional Score Rules: "In Team Match mode, both teams share their point count ... the player, or team with
+    a higher score wins." Borgo 10 and Moloch 18 make 28 against the Outpost's and Hegemony's 27: a card's `win` for
+    Borgo holds (the solver had set Borgo's own 10 against the best other army, its teammate's 18 included). Alone,
+    Borgo's 10 is behind."""
+    from solver.search import Ending, goal_holds
+
+    puzzle = notation.parse(f'puzzle "g"\nplayer borgo\noffer borgo:medic\ngoal win\nmode score\n{teams}'
+                            "score borgo 10\nscore moloch 18\nscore outpost 15\nscore hegemony 12\n"
+                            "a3 borgo:hq\na1 moloch:hq\ne1 outpost:hq\ne3 hegemony:hq\n")
+    hp = {"borgo": 20, "moloch": 20, "outpost": 20, "hegemony": 20}
+    assert goal_holds(puzzle.goal, "borgo", Ending(hp, hp, puzzle.position, {})) is wins

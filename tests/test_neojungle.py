@@ -120,15 +120,16 @@ def test_two_medics_take_both_venom_wounds_and_both_markers_stay():
 
 def test_a_second_neojungle_army_cannot_be_written_so_venom_markers_are_one_army_s():
     """B13 VENOM ISSUES: "There can be simultaneously only two Venom markers of Neojungle in play"; NOTATION §10.3:
-    at most 2 "for each Neojungle army in the position". A position names each army once (`ARMY:TILE`), and
-    `owner=` is for mercenaries only (NOTATION §4): a Nightshade of another army is bad input, so the markers on a
-    board are always the one Neojungle army's."""
+    at most 2 "for each Neojungle army in the position". A position names each army once (`ARMY:TILE`); `owner=`
+    may put a Nightshade under another army's command (a mercenary-like ally, README), but its markers are still
+    the one Neojungle army's two: a third marker on the board is bad input."""
     import pytest
 
     from solver.errors import NotationError
 
-    with pytest.raises(NotationError, match="owner= is only for mercenaries"):
-        position("a1 neojungle:hq\nc3 neojungle:nightshade N owner=borgo\n")
+    with pytest.raises(NotationError, match="3 venom markers on the board, but at most 2"):
+        position("a1 neojungle:hq\ne3 borgo:hq\nc3 neojungle:nightshade N owner=borgo\n"
+                 "b1 borgo:mutant N venom=1\nb2 neojungle:slicer N venom=1\nd2 borgo:butcher N venom=1\n")
 
 
 def test_bite_absorbed_by_a_medic_poisons_nobody():
@@ -277,6 +278,26 @@ def test_motherland_speeds_every_member_in_battle():
     """)
     # b3's NW is a2: the Slicer acts in phase 3 with the Butcher and both die together
     assert at(result.position, "a2") is None
+
+
+def test_the_motherland_works_in_a_team_match_and_no_ally_belongs_to_it():
+    """B13 NEOJUNGLE IN MULTIPLAYER GAMES: "Allied units do not belong to the Motherland and they cannot use the
+    Motherland's special ability. The whole Motherland only takes bonuses from Neojungle modules." In a team match
+    the Motherland is Neojungle's as in a duel (it had collapsed to the one linked unit, every unit's side being its
+    team's); the allied Moloch Blocker beside the HQ gets nothing."""
+    text = """
+        c3 neojungle:hq
+        c2 neojungle:slicer N
+        c1 neojungle:slicer N
+        d1 neojungle:symbiont-alpha SW
+        b3 moloch:blocker N
+        a1 new-york:hq
+        e3 moloch:hq
+        e1 outpost:hq
+    """
+    alone = {h for h, b in bonuses(text).items() if b.melee == 1}
+    teamed = {h for h, b in bonuses("team neojungle moloch\nteam new-york outpost\n" + text).items() if b.melee == 1}
+    assert alone == teamed == {"c1", "c2", "c3"}
 
 
 # --- Small Bomb (B13 THE NEW INSTANT TILES, Small bomb; RULINGS 41) -----------------------------------------------

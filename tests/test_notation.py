@@ -186,12 +186,21 @@ def test_venom_and_prizes_round_trip():
     assert parse(write(position)) == position
 
 
-@pytest.mark.parametrize("owner", ["vegas", "moloch"])
-def test_owner_on_an_ordinary_army_tile_is_a_consistency_error(owner):
-    """NOTATION §4: `owner=` says who commands a tile "where it differs from its army (mercenaries, the Mad
-    Bomber)"; an army's own tile is commanded by its army, so the attribute has no meaning there (issue 10)."""
-    with pytest.raises(NotationError, match=r"^<unit>:1:22: owner= is only for mercenaries and the Mad Bomber"):
-        parse_unit(f"c3 moloch:blocker NE owner={owner}")
+def test_owner_naming_the_tiles_own_army_is_a_consistency_error():
+    """NOTATION §4: `owner=` says who commands a tile "where it differs from its army"; an army's own tile is
+    commanded by its army, so naming that army has no meaning (issue 10)."""
+    with pytest.raises(NotationError, match=r"^<unit>:1:22: owner= names the army commanding .*: moloch:blocker is "
+                                            r"commanded by moloch"):
+        parse_unit("c3 moloch:blocker NE owner=moloch")
+
+
+def test_owner_puts_another_armys_unit_under_a_players_command_and_reads_back():
+    """NOTATION §4 ("who commands the tile, where it differs from its army") for the B13 campaign's allied units
+    (SCENARIO 2: "the Neojungle player selects 5 Moloch units ... and puts them on the board"): the unit is its
+    commander's in every rule (README, extensions)."""
+    unit = parse_unit("c3 moloch:blocker NE owner=vegas")
+    assert unit.army == "vegas" and unit.tile.army == "moloch"
+    assert str(unit) == "c3 moloch:blocker NE owner=vegas"
 
 
 def test_rules_options_are_read_and_written():

@@ -73,7 +73,7 @@ def units(draw, hex_: Hex, copies: Copies, hq_armies: set[str]) -> Unit | None:
     if tile.is_hq:
         hq_armies.add(tile.army)
         return Unit(hex_, tile, facing, hp=draw(st.integers(1, 20)))
-    owner = None  # owner= is only for mercenary tiles (NOTATION §4): the Mad Bomber is drawn in positions()
+    owner = None  # owner= is drawn on the Mad Bomber in positions() (any unit may carry it: README)
     prizes = tuple(draw(st.lists(st.sampled_from(COMMON_PRIZES), max_size=2)))
     # Venom is given in positions(), which knows whether a Neojungle army is there (NOTATION §10.3).
     return Unit(hex_, tile, facing, wounds=draw(st.integers(0, tile.health - 1)), owner=owner, prizes=prizes)

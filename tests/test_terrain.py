@@ -357,6 +357,39 @@ def test_an_instant_tile_does_nothing_in_thick_forest_or_a_hidden_bunker():
     assert {u.hex.label for u in after.units} == {"a1", "e3", "c3", "c4"}
 
 
+def test_instants_leave_foundations_in_a_hidden_bunker_or_thick_forest():
+    """B13 SCENARIO 4, Bunker Hidden: "Bunker hexes are not affected by Instant Attacks"; RULINGS 44 (B13 FOREST,
+    THICK): "instants do nothing there". The hexes themselves are spared, so a foundation on them is too, though
+    "They can be destroyed only by damaging Instant Action Tiles" (B13 FOUNDATION TILES): an Air Strike over a
+    Mine in the Bunker, Roots in the Forest and a Mine in the open destroys the last one only."""
+    from solver import actions
+    from solver.notation import parse_action
+
+    position = parse("terrain bunker hidden b3\nterrain forest thick c4\na1 moloch:hq\ne1 vegas:hq\nd4 neojungle:hq\n"
+                     "b3 vegas:mine\nc4 neojungle:roots\nd3 vegas:mine\nc2 vegas:guardian N\nto-move moloch\n"
+                     "hand moloch air-strike\n")
+    ((_, after),) = actions.results(position, parse_action("use moloch:air-strike c3", "moloch"), "moloch")
+    assert sorted(str(f) for f in after.foundations) == ["b3 vegas:mine N", "c4 neojungle:roots N"]
+    assert after.unit_at(h("c2")).wounds == 1
+
+
+@pytest.mark.parametrize("use", ["use new-york:sniper b3", "use neojungle:small-bomb b3 b4 c4"])
+def test_a_sniper_or_small_bomb_on_roots_in_a_hidden_bunker_is_spent_in_vain(use):
+    """B13 SCENARIO 4, Bunker Hidden: "Bunker hexes are not affected by Instant Attacks": the Roots stay and the
+    tile is used up (as a Grenade on a unit in Thick Forest: test_an_instant_tile_does_nothing_in_thick_forest_or_a_
+    hidden_bunker). The Sniper was listed among the legal actions but refused when played."""
+    from solver import actions
+    from solver.notation import parse_action
+
+    army = use.split()[1].split(":")[0]
+    position = parse(f"terrain bunker hidden b3\na1 new-york:hq\ne1 vegas:hq\nd4 neojungle:hq\nb3 neojungle:roots\n"
+                     f"to-move {army}\nhand {army} {use.split()[1]}\n")
+    action = parse_action(use, army)
+    assert str(action) in {str(a) for a in actions.legal_actions(position, army)}
+    ((_, after),) = actions.results(position, action, army)
+    assert [str(f) for f in after.foundations] == ["b3 neojungle:roots N"] and after.hand(army) == ()
+
+
 # --- rotation invariance -----------------------------------------------------------------------------------------
 
 HEXES = sorted(STANDARD.hexes)

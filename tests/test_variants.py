@@ -1,6 +1,6 @@
 """Issue 14's leftovers: `nhex check --json` with the winners and the score, the team score (2E), the 3E score cap as
 an edition option, and the inputs nhex cannot play refused by name: mirror matches, Structures (exit 4), Leaders and
-the Battle Atlas (no statement in the notation).
+the Battle Atlas (no data: exit 4 at their line).
 
 3E = ../shared/rules/rulebook-en-3rd-edition.txt (THE MULTIPLAYER MODE; GAME VARIANTS); 2E = the 2nd edition's
 THE MULTIPLAYER MODE and CHANGES IN NEW EDITION, Optional Score Rules; NOTATION §9, §10.5-10.8.
@@ -136,15 +136,26 @@ def test_structure_tiles_are_refused_by_name(text):
     assert done.returncode == 4 and "the Structure tile moloch:structure" in done.stderr
 
 
-@pytest.mark.parametrize("line", ["leader moloch fury", "atlas 3", "scenario \"Bridge\""])
-def test_leaders_and_the_battle_atlas_have_no_statement(line):
-    """3E GAME VARIANTS, LEADERS and BATTLE ATLAS: cards and scenarios with no data in our sources and no statement in
-    NOTATION v1.1, so no input reaches them: such a line is not in the language (exit 2, located). An Atlas board is
-    a `board custom` (NOTATION §2) under the ordinary rules; its general rule ("If a Battle occurs due to the board
-    being filled, and as a result no unit is removed from the board, the game always ends in an immediate draw") is
-    option full-board-deadlock."""
-    done = nhex("show", "-", stdin=f"{line}\nc3 moloch:hq\n")
-    assert done.returncode == 2 and done.stderr.startswith("<stdin>:1:1: ")
+@pytest.mark.parametrize("line, what", [("leader moloch fury", "the Leaders variant"),
+                                        ("atlas 3", "the Battle Atlas")])
+def test_leaders_and_the_battle_atlas_are_refused_naming_the_missing_data(line, what):
+    """3E GAME VARIANTS, LEADERS ("8 double-sided Leader cards") and BATTLE ATLAS ("1 Battle Atlas with 8
+    Scenarios"): rules with no card or board data in our sources. Issue 14: "refuse them with exit 4 naming the
+    missing data": a `leader` or `atlas` line is located and refused by name, in a position or a record, not taken
+    for a syntax error. An Atlas board is a `board custom` (NOTATION §2) under the ordinary rules; its general rule
+    ("If a Battle occurs due to the board being filled, and as a result no unit is removed from the board, the game
+    always ends in an immediate draw") is option full-board-deadlock."""
+    done = nhex("show", "-", stdin=f"c3 moloch:hq\n{line}\n")
+    assert done.returncode == 4
+    assert done.stderr.startswith(f"<stdin>:2:1: not implemented yet: {what}") and "no data" in done.stderr
+    done = nhex("check", "-", stdin=f"game\nplayers moloch outpost\n{line}\n")
+    assert done.returncode == 4 and done.stderr.startswith("<stdin>:3:1: not implemented yet")
+
+
+def test_a_line_that_is_no_statement_is_still_a_syntax_error():
+    """NOTATION §9: bad input is exit 2, located; only the two variants' words are refused as missing data."""
+    done = nhex("show", "-", stdin='scenario "Bridge"\nc3 moloch:hq\n')
+    assert done.returncode == 2 and done.stderr.startswith("<stdin>:1:1: syntax error")
 
 
 def test_rules_lists_the_new_options_with_their_passages():

@@ -36,6 +36,7 @@ from ..hexes import Direction, Hex
 from ..position import Place, Unit, Use
 from ..tiles import Kind, Tile
 from . import Ability
+from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
@@ -96,7 +97,7 @@ class Mines(Ability):
         if isinstance(action, Place) and is_mine(action.tile):
             return (("", self._place(position, action, army)),)
         if isinstance(action, Use) and action.tile.name in self._WOUNDING and action.tile.kind is Kind.INSTANT:
-            return self._instant(position, action, army)
+            return self._instant(position, action, army, used)
         return None
 
     def _place(self, position: Position, place: Place, army: str) -> Position:
@@ -114,7 +115,8 @@ class Mines(Ability):
         return replace(position, foundations=position.foundations + (Unit(place.hex, tile, Direction.N),),
                        hands=hands)
 
-    def _instant(self, position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...] | None:
+    def _instant(self, position: Position, use: Use, army: str, used: frozenset[Spent]
+                 ) -> tuple[tuple[str, Position], ...] | None:
         """Instants destroy Mines: "Mogą zostać zniszczone tylko przez atak za pomocą Żetonów Natychmiastowych (np.
         Snajper, albo też Granat, czy Bomba …)" (only an instant's attack destroys them)."""
         from .. import actions
@@ -139,15 +141,21 @@ class Mines(Ability):
                 if hq.hex.distance(target) != 1:
                     raise IllegalAction(str(use), actions.GRENADE_TARGET)
             hands = actions._from_hand(position, use, use.tile, army)
-            return (("", without_mines(replace(position, hands=hands), (target,))),)
+            gone = [h for h in (target,) if h not in spares_foundations(position.terrain, (target,))]
+            return (("", without_mines(replace(position, hands=hands), gone)),)
         # Air Strike, Bomb: the area's units as usual, and every Mine in the area is destroyed.
         area = actions.air_strike_area(position, target)
         if area is None or not any(mine_at(position, h) for h in area):
             return None
         bare = replace(position, foundations=tuple(f for f in position.foundations if not is_mine(f.tile)))
-        kept = tuple(f for f in position.foundations if is_mine(f.tile) and f.hex not in area)
-        return tuple((label, replace(after, foundations=after.foundations + kept))
-                     for label, after in actions._use_results(bare, use, army))
+        spared = spares_foundations(position.terrain, area)
+        kept = tuple(f for f in position.foundations if is_mine(f.tile) and (f.hex not in area or f.hex in spared))
+        # The rest of the area is the other families' (Roots there are destroyed too: B13 FOUNDATION TILES, "They
+        # can be destroyed only by damaging Instant Action Tiles (Sniper, Grenade, Bomb, Small bomb)"), else the
+        # ordinary rule's.
+        found = actions._claimed(bare, use, army, used)
+        results = found if found is not None else actions._use_results(bare, use, army)
+        return tuple((label, replace(after, foundations=after.foundations + kept)) for label, after in results)
 
     # --- a unit arriving on a Mine ---
     def arrived(self, position: Position, hex_: Hex) -> Position:

@@ -16,6 +16,11 @@ that Roots are "part of the Motherland" wherever a unit stands). The family work
 every plain link of a Neojungle module (working for Neojungle, a bonus for friends: not Vines) whose target is a
 member, it adds the same link to every other member, each member once. A Medic passed on so may absorb for any
 member (its bonus is its absorbing).
+
+"Controls" is read through the team keys (solver/teams.py): in a team match every unit's side is its team's key,
+so a Neojungle unit fighting for the team with Neojungle in it is Neojungle's own, and only a unit taken over by
+an enemy has left the Motherland. A member is a Neojungle *tile* commanded by Neojungle: a unit of another army
+commanded by Neojungle's player (`owner=`, the B13 campaign's allied units) is an ally and never belongs.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Mapping, Sequence
 
 from ..hexes import Hex, around
 from ..position import Unit
+from ..teams import plays_for
 from ..tiles import Tile
 from . import Ability
 
@@ -35,6 +41,11 @@ def is_roots(tile: Tile) -> bool:
     return tile.kind.value == "foundation" and tile.name == "roots"
 
 
+def own(unit: Unit, sides: Mapping[Hex, str], army: str) -> bool:
+    """Whether ``unit`` is one of ``army``'s own tiles, commanded by it and not taken over by an enemy."""
+    return unit.army == army and unit.tile.army == army and plays_for(sides.get(unit.hex, army), army)
+
+
 def members(units: Mapping[Hex, Unit], sides: Mapping[Hex, str], ground: Sequence[Unit], hq: Unit) -> set[Hex]:
     """The hexes of the units in ``hq``'s Motherland (HQ included; Roots connect but are no unit)."""
     army = hq.army
@@ -44,7 +55,7 @@ def members(units: Mapping[Hex, Unit], sides: Mapping[Hex, str], ground: Sequenc
         if hex_ in roots:
             return True
         unit = units.get(hex_)
-        return unit is not None and unit.army == army and sides.get(hex_, unit.army) == army
+        return unit is not None and own(unit, sides, army)
 
     inside = {hq.hex}
     frontier = [hq.hex]
@@ -54,12 +65,12 @@ def members(units: Mapping[Hex, Unit], sides: Mapping[Hex, str], ground: Sequenc
             if near not in inside and joins(near):
                 inside.add(near)
                 frontier.append(near)
-    return {h for h in inside if h in units and units[h].army == army and sides.get(h, army) == army}
+    return {h for h in inside if h in units and own(units[h], sides, army)}
 
 
 def motherland_hqs(units: Mapping[Hex, Unit], sides: Mapping[Hex, str]) -> list[Unit]:
     return [u for u in units.values() if u.is_hq and u.tile.module is not None and u.tile.module.type == "matrix"
-            and sides.get(u.hex, u.army) == u.army]
+            and plays_for(sides.get(u.hex, u.army), u.army)]
 
 
 class Motherland(Ability):
@@ -76,7 +87,7 @@ class Motherland(Ability):
             for module, target, holder in found:
                 given.setdefault(module.hex, set()).add(target.hex)
                 effect = module.tile.module
-                if (target.hex in inside and module.army == army and sides.get(holder.hex, holder.army) == army
+                if (target.hex in inside and own(module, {}, army) and own(holder, sides, army)
                         and effect is not None and effect.target != "enemy" and effect.type != "matrix"):
                     spread.append((module, holder))
             for module, holder in dict.fromkeys(spread):

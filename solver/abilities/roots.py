@@ -15,8 +15,9 @@ Roots are a legal target alone (B13 FOUNDATION TILES); the unit's legality matte
 
 This family owns placing Roots, a unit arriving on them (nothing happens), and the Sniper, Grenade, Air Strike
 and Bomb when they touch Roots; their part in the Motherland is :mod:`.motherland`'s, the Small Bomb's is
-:mod:`.small_bomb`'s. Where an instant touches Roots and Mines at once this family refuses (exit 4) rather than
-settle the two families' order.
+:mod:`.small_bomb`'s. Where an Air Strike or Bomb touches Roots and Mines at once, the Mines family (earlier in
+the families' order) destroys its Mines and hands the rest of the instant to the families again, so this family
+then sees Roots alone; were the order ever reversed it refuses (exit 4) rather than leave the Mines standing.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..hexes import Direction, Hex
 from ..position import Place, Unit, Use
 from ..tiles import Kind, Tile
 from . import Ability
+from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
@@ -140,11 +142,13 @@ class Roots(Ability):
         if actions.board_full(position):
             raise IllegalAction(str(use), actions.BOARD_FULL)
         hands = actions._from_hand(position, use, use.tile, army)
-        destroyed = {h for h in roots if position.unit_at(h) is None or h in use.foundations}
+        spared = spares_foundations(position.terrain, roots)
+        destroyed = {h for h in roots if (position.unit_at(h) is None or h in use.foundations) and h not in spared}
         after = replace(position, hands=hands,
                         foundations=tuple(f for f in position.foundations if f.hex not in destroyed))
-        if use.tile.name in ("sniper", "grenade") and use.targets[0] in destroyed:
-            return (("", after),)
+        if use.tile.name in ("sniper", "grenade") and (use.targets[0] in destroyed or (
+                use.targets[0] in spared and position.unit_at(use.targets[0]) is None)):
+            return (("", after),)  # the Roots destroyed, or spared by the terrain: the tile is spent either way
         hits = [(h, w) for h, w in actions._hits(position, replace(use, foundations=()), army) if h not in destroyed]
         if not hits:
             return (("", after),)

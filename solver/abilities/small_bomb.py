@@ -22,6 +22,7 @@ from ..hexes import Hex
 from ..position import Use
 from ..tiles import Kind
 from . import Ability
+from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Spent
@@ -89,7 +90,8 @@ class SmallBomb(Ability):
         shared = set(shared_hexes(position, area))
         if any(h not in shared for h in action.foundations):
             raise IllegalAction(str(action), FOUNDATION_HEX)
-        destroyed = {h for h in area if position.unit_at(h) is None or h in action.foundations}
+        spared = spares_foundations(position.terrain, area)
+        destroyed = {h for h in area if (position.unit_at(h) is None or h in action.foundations) and h not in spared}
         after = replace(position, hands=hands,
                         foundations=tuple(f for f in position.foundations if f.hex not in destroyed))
         hits = [(h, 1) for h in area if h not in destroyed

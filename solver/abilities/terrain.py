@@ -13,7 +13,8 @@ of the battle loop. One function per rule, named after it; every passage is B13 
 ``wound-kills`` (Rocky, Deep)          point ``after_damage``: a unit there that received a wound dies.
 ``adjacent-attacks-only`` (Thick)      point ``shot_meets``: a shot from farther meets the unit and is spent
                                        on it without effect (RULINGS 44); melee is always adjacent.
-``instant-proof`` (Thick, Hidden)      point ``instant_hits``: an Instant tile's attack does nothing there.
+``instant-proof`` (Thick, Hidden)      point ``instant_hits``: an Instant tile's attack does nothing there (to a
+                                       foundation neither: :func:`spares_foundations`).
 ``blocks-fire`` (High)                 point ``shot_meets``: a line of fire stops on the hex; a unit standing
                                        on it can itself be shot (RULINGS 45).
 ``prize`` (Warehouse)                  attacks of the armies that may damage it wound the hex (melee from an
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from ..errors import RuleNotImplemented
 from ..expansion import TerrainElement
@@ -72,6 +73,15 @@ def rule_at(terrain: tuple[TerrainElement, ...], hex_: Hex, rule: str, unit: Uni
         if feature.has(rule) and not (unit is not None and unit.is_hq and feature.has("except-hq")):
             return feature
     return None
+
+
+def spares_foundations(terrain: tuple[TerrainElement, ...], hexes: Iterable[Hex]) -> frozenset[Hex]:
+    """Those of ``hexes`` where an Instant tile's attack does nothing, to a foundation as to a unit (B13 SCENARIO
+    4, Bunker Hidden: "Bunker hexes are not affected by Instant Attacks"; RULINGS 44, Thick: "instants do nothing
+    there"): the families that destroy foundations by instants (Mines, Roots, Small Bomb) leave them there."""
+    if not terrain:
+        return frozenset()
+    return frozenset(h for h in hexes if rule_at(terrain, h, "instant-proof") is not None)
 
 
 def element_of(terrain: tuple[TerrainElement, ...], hex_: Hex) -> TerrainElement | None:

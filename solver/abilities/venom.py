@@ -12,8 +12,8 @@ unit that dies of it); each marker's wound is one attack a linked Medic absorbs 
 wounds land together before the first initiative phase (the point ``battle_start``).
 
 Markers are counted per board (``venom=N`` on units, NOTATION §4), which is per Neojungle army: a position names
-each army once (NOTATION §2, ``ARMY:TILE``; ``owner=`` only for mercenaries, none of which bites), so one board
-holds at most one Neojungle army and its two markers, and "venom with two Neojungle armies" cannot arise. When
+each army once (NOTATION §2, ``ARMY:TILE``; ``owner=`` puts a tile under another army's command, but the tile
+and its markers stay the one Neojungle army's), so one board holds at most one Neojungle army's two markers, and "venom with two Neojungle armies" cannot arise. When
 more Nightshade bites land in one phase than markers are spare, the player whose Nightshades bit chooses who is
 poisoned.
 
