@@ -694,7 +694,13 @@ def _direct(action: Action, before: Position, after: Position, player: str) -> s
         elif now.facing != unit.facing:
             turned.append(f"{name} to face {now.facing.name}")
     parts = []
-    if gone:
+    struck = before_at.get(action.targets[0]) if isinstance(action, Use) and len(action.targets) == 1 else None
+    if struck is not None and _blows_up(struck) and len(gone) > 1:
+        # the instant hits one unit and its blast does the rest (a Mad Bomber: RULINGS 56; a Trap: RULINGS 53)
+        name = unit_words(struck.tile.key, struck.hex.label)
+        blasted = [g for g in gone if g != name]
+        parts.append(f"sets off {name}, whose blast removes " + _listed(blasted))
+    elif gone:
         parts.append("removes " + _listed(gone))
     if moved:
         parts.append("moves " + _listed(moved))
@@ -705,6 +711,13 @@ def _direct(action: Action, before: Position, after: Position, player: str) -> s
     if turned:
         parts.append("turns " + _listed(turned))
     return " and ".join(parts)
+
+
+def _blows_up(unit: Unit) -> bool:
+    """Whether a hit sets the unit off, its blast wounding its neighbours (the Mad Bomber; a Trap)."""
+    from .abilities.mad_bomber import MadBomber
+
+    return MadBomber.carried_by(unit.tile) or "trap" in unit.tile.abilities
 
 
 def _hexes_in(text: str) -> tuple[str, ...]:

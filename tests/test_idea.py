@@ -216,3 +216,13 @@ def test_a_sniper_frees_a_netted_officer_whose_bonus_makes_the_difference() -> N
     end, _ = idea.play(puzzle, [])
     assert idea.why_fails(puzzle, [], end, (), ["use outpost:sniper d3"]) == (
         "The Commando on c4 hits the Moloch HQ for 1 (the Officer on d4 is netted by the Net Fighter on d3).")
+
+
+def test_a_sniper_that_sets_off_the_mad_bomber_credits_the_blast() -> None:
+    """Card 18: the Sniper hits the Mad Bomber, and his blast (rulebook-en-2nd-edition.txt, Mad Bomber as non player
+    character: 'If ... Mad Bomber is hit (by range or melee attack, Grenade, etc.), he explodes dealing 1 wound to
+    all adjacent units except HQs'; RULINGS 56) removes the Net Fighter and its Medic; the words must not say the Sniper removed
+    three units."""
+    found = str(why("18-one-shot-two-nets"))
+    assert found.startswith("The Sniper sets off the Mad Bomber on d4, whose blast removes the Net Fighter on d3 "
+                            "and the Medic on e3, freeing the Ganger on c3")
