@@ -295,3 +295,24 @@ def test_the_header_names_the_armies_as_the_rulebooks_print_them() -> None:
                  .replace("e3 new-york:ripper N", "e3 new-york:cop N").replace("d1 new-york:ripper N", "d1 new-york:cop N"),
                  "<header>")
     assert "Vegas to play · against New York · puzzle" in _texts(front(card).as_svg())
+
+
+def test_a_net_and_an_attack_on_one_edge_do_not_cover_each_other() -> None:
+    """The Borgo Net Fighter's net shares an edge with its blows: the half-disc of the net and the triangles keep
+    apart along the edge (the picture drew them over one another)."""
+    import drawsvg as draw
+
+    from solver.tiles import Edge
+
+    group = draw.Group()
+    _edge_icons(group, Edge(melee=3, net=True), 0.0, 0.0, 56.0, -90.0)  # the N edge: offsets run along x
+    picture = draw.Drawing(10, 10)
+    picture.append(group)
+    root = ET.fromstring(picture.as_svg())
+    paths = [n.get("d") or "" for n in root.iter(f"{SVG}path")]
+    nets = [d for d in paths if "A" in d]  # the half-disc is an arc
+    triangles = [d for d in paths if "A" not in d and len(_path_points(d)) >= 4]  # closed four-point shapes
+    assert len(nets) == 1 and len(triangles) == 3
+    net_x = [x for x, _ in _path_points(nets[0])]
+    blow_x = [x for t in triangles for x, _ in _path_points(t)]
+    assert max(net_x) <= min(blow_x) or max(blow_x) <= min(net_x), (net_x, blow_x)

@@ -195,8 +195,11 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     for d in DIRECTIONS:
         _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
     # Facing: a gold bar on the rim of the front edge (edge 0 of the printed tile).
-    a = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] - 24)
-    b = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] + 24)
+    # A dark outline under it keeps it seen on the yellow tiles (Borgo, New York).
+    # It lies on the dark rim, outside the body, clear of an armor bar or the attack icons of the front edge.
+    a = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] - 24)
+    b = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] + 24)
+    group.append(draw.Line(*a, *b, stroke=INK, stroke_width=size * 0.07 + 2.4, stroke_linecap="round"))
     group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
     lines = _short(tile)
     if tile.kind is Kind.HQ:
@@ -264,32 +267,37 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
     if edge.link:
         depth = 0.30 if (edge.melee or edge.ranged or edge.net) else 0.11
         group.append(draw.Circle(*at(depth), size * 0.055, fill="#ffffff", stroke=INK, stroke_width=1.2))
+    # A net sharing its edge with an attack (the Borgo Net Fighter) moves to one side, smaller, and the attack
+    # to the other, so that neither covers the other.
+    net_at, net_r = (-0.29, 0.13) if edge.net and attacks else (0.0, 0.19)
     if edge.net:
-        nx, ny = at(0.02)
-        r = size * 0.19
+        nx, ny = at(0.02, net_at)
+        r = size * net_r
         start = _polar(nx, ny, r, angle + 90)
         end = _polar(nx, ny, r, angle - 90)
         path = draw.Path(fill="#ffffff", stroke=INK, stroke_width=1.2)
         path.M(*start).A(r, r, 0, 0, 0, *end).Z()
         group.append(path)
         for k in (-0.6, 0.0, 0.6):
-            group.append(draw.Line(*at(0.02, k * 0.19), *at(0.02 + 0.17 * (1 - abs(k) * 0.6), k * 0.19 + 0.08),
-                                   stroke=INK, stroke_width=0.9))
-            group.append(draw.Line(*at(0.02, k * 0.19), *at(0.02 + 0.17 * (1 - abs(k) * 0.6), k * 0.19 - 0.08),
-                                   stroke=INK, stroke_width=0.9))
+            base, reach = net_at + k * net_r, 0.02 + net_r * 0.9 * (1 - abs(k) * 0.6)
+            scale = net_r / 0.19
+            group.append(draw.Line(*at(0.02, base), *at(reach, base + 0.08 * scale), stroke=INK, stroke_width=0.9))
+            group.append(draw.Line(*at(0.02, base), *at(reach, base - 0.08 * scale), stroke=INK, stroke_width=0.9))
     shift = 0.16 if attacks == 2 else 0.0
     if edge.melee:
         n = edge.melee
+        # Beside a net the triangles close up and move away from it.
+        step, half, centre = (0.17, 0.075, 0.13) if edge.net else (0.22, 0.10, 0.0)
         for k in range(n):
-            offset = (k - (n - 1) / 2) * 0.22 - shift
+            offset = centre + (k - (n - 1) / 2) * step - shift
             tip = at(0.01, offset)
-            left, right = at(0.23, offset - 0.10), at(0.23, offset + 0.10)
+            left, right = at(0.23, offset - half), at(0.23, offset + half)
             group.append(draw.Lines(*left, *tip, *right, *at(0.18, offset), close=True, fill="#ffffff", stroke=INK,
                                     stroke_width=1.1))
     if edge.ranged:
         n = edge.ranged
         for k in range(n):
-            offset = (k - (n - 1) / 2) * 0.15 + shift
+            offset = (k - (n - 1) / 2) * 0.15 + shift + (0.13 if edge.net else 0.0)
             start, tip = at(0.30, offset), at(0.01, offset)
             group.append(draw.Line(*start, *at(0.10, offset), stroke=INK, stroke_width=size * 0.07))
             group.append(draw.Line(*start, *at(0.10, offset), stroke="#ffffff", stroke_width=size * 0.035))
