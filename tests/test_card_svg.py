@@ -297,6 +297,20 @@ def test_the_header_names_the_armies_as_the_rulebooks_print_them() -> None:
     assert "Vegas to play · against New York · puzzle" in _texts(front(card).as_svg())
 
 
+def test_terrain_features_and_prize_markers_are_drawn() -> None:
+    """Issue 16 (terrain drawing): a terrain hex says what its element does under its name (B13: a Rock is
+    Closed, a Hole Fatal, Water a Swamp), the Prize markers the player holds are listed with the offer and, on the
+    back of card 28, the marker the key puts on the Guard is a badge on the Guard (B13 PRIZE MARKERS)."""
+    card = load(ROOT / "puzzles" / "28-spoils.nhex")
+    texts = _texts(front(card).as_svg())
+    assert "Closed" in texts and "Fatal" in texts and "Swamp" in texts
+    after, placed, _ = key_marks(card)
+    assert Hex.parse("c2") in placed
+    assert "Enhanced Hit" in _texts(back(card).as_svg())
+    thicket = _texts(front(load(ROOT / "puzzles" / "27-into-the-thicket.nhex")).as_svg())
+    assert "Thick" in thicket and "High, Closed" in thicket and "Forest" in thicket
+
+
 def test_a_net_and_an_attack_on_one_edge_do_not_cover_each_other() -> None:
     """The Borgo Net Fighter's net shares an edge with its blows: the half-disc of the net and the triangles keep
     apart along the edge (the picture drew them over one another)."""

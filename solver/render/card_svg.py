@@ -30,7 +30,7 @@ from .. import effects
 from ..cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
-from ..position import Move, Place, Position, Use
+from ..position import Move, Place, Position, PutPrize, Use
 from ..tiles import Edge, Kind, Tile
 
 #: Army colours: (tile body, darker edge), close to the printed tiles.
@@ -356,6 +356,12 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         if element is not None and hex_ not in occupied:
             group.append(draw.Text(element.type.title(), size * 0.19, cx, cy - size * 0.52, center=True,
                                    font_family=FONT, font_weight="bold", fill=ink))
+            details = terrain_details(element)
+            if details:  # what the element does: Thick, Closed, Fatal ... (B13), under its name
+                font = size * 0.14
+                lines = textwrap.wrap(details, width=max(8, int(size * 1.45 / (font * 0.6))))[:3]
+                group.append(draw.Text(lines, font, cx, cy - size * 0.32, center=True, line_height=1.1,
+                                       font_family=FONT, fill=ink))
         if hex_ in ground and hex_ not in occupied:
             _foundation(group, ground[hex_].tile, cx, cy, size)
         if hex_ not in occupied:
@@ -369,18 +375,43 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         cx, cy = _pixel(unit.hex, size, origin)
         group.append(draw.Text(unit.hex.label, size * 0.15, cx + size * 0.5, cy + size * 0.70, center=True,
                                font_family=FONT, fill="#ffffff", font_weight="bold"))
-        # What lies under the unit, bottom left: its terrain, a foundation (a Mine, Roots).
+        # What lies under the unit: its terrain, a foundation (a Mine, Roots), in a badge on the hex's lower
+        # left corner, below the tile's rim: edge icons keep to the middle of the edges, so none is covered.
         under = [n for n in (terrain[unit.hex].type.title() if unit.hex in terrain else "",
                              ground[unit.hex].tile.title if unit.hex in ground else "") if n]
         if under:
-            text = " + ".join(under)
-            font = size * 0.13
-            width = text_width(text, font, bold=True) + size * 0.12
-            bx, by = cx - size * 0.30, cy + size * 0.72
-            group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.3, rx=3, ry=3,
-                                        fill="#ffffff", stroke=INK, stroke_width=0.6, fill_opacity=0.9))
-            group.append(draw.Text(text, font, bx, by - font * 0.08, center=True, font_family=FONT,
-                                   font_weight="bold", fill=INK))
+            _badge(group, " + ".join(under), cx - size * 0.5, cy + size * 0.866, size)
+        # Prize markers on the unit (B13 PRIZE MARKERS): a gold badge on the upper right corner.
+        if unit.prizes:
+            _badge(group, " + ".join(prize_title(p) for p in unit.prizes), cx + size * 0.5, cy - size * 0.866, size,
+                   fill=GOLD)
+
+
+def _badge(group: draw.Group, text: str, bx: float, by: float, size: float, *, fill: str = "#ffffff") -> None:
+    """A word in a rounded box centred on (bx, by)."""
+    font = size * 0.13
+    width = text_width(text, font, bold=True) + size * 0.12
+    group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.4, rx=3, ry=3,
+                                fill=fill, stroke=INK, stroke_width=0.6, fill_opacity=0.95))
+    group.append(draw.Text(text, font, bx, by - font * 0.05, center=True, font_family=FONT,
+                           font_weight="bold", fill=INK))
+
+
+def prize_title(name: str) -> str:
+    """A Prize marker's name as printed: ``enhanced-hit`` → ``Enhanced Hit``, ``universal-2`` → ``Universal 2``."""
+    return name.replace("-", " ").title()
+
+
+def terrain_details(element: object) -> str:
+    """What a terrain element's line says beyond its type, in words: its features (``Closed, High``) and a
+    Warehouse's strength, wounds and prizes."""
+    words = [f.replace("-", " ").title() for f in getattr(element, "features", ())]
+    if getattr(element, "strength", None) is not None:
+        words.append(f"strength {element.strength}")  # type: ignore[attr-defined]
+    if getattr(element, "wounds", 0):
+        words.append(f"{element.wounds} wound{'s' if element.wounds > 1 else ''}")  # type: ignore[attr-defined]
+    words += [prize_title(p) for p in getattr(element, "prizes", ())]
+    return ", ".join(words)
 
 
 #: Babel 13 terrain (solver/terrain/babel13.terrain): the hex's colour and the colour of words on it.
@@ -586,6 +617,8 @@ def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, 
             marks.append(("turn", action.source, None) if action.source == action.target
                          else ("move", action.source, action.target))
             placed.add(action.target)
+        elif isinstance(action, PutPrize):  # the marker's unit is outlined; the back draws the marker on it
+            placed.add(action.hex)
         elif isinstance(action, Use):
             if action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
                 source, target = action.targets[-2], action.targets[-1]
