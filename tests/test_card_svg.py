@@ -304,6 +304,7 @@ def test_terrain_features_and_prize_markers_are_drawn() -> None:
     card = load(ROOT / "puzzles" / "28-spoils.nhex")
     texts = _texts(front(card).as_svg())
     assert "Closed" in texts and "Fatal" in texts and "Swamp" in texts
+    assert "Prize markers held: Enhanced Hit" in texts
     after, placed, _ = key_marks(card)
     assert Hex.parse("c2") in placed
     assert "Enhanced Hit" in _texts(back(card).as_svg())

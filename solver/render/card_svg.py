@@ -470,6 +470,17 @@ def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width=width) or [""]
 
 
+def _wrap_to(text: str, font: float, room: float) -> list[str]:
+    """``text`` in lines no wider than ``room`` at ``font`` (DejaVu Sans, measured)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(lines[-1] + " " + word, font) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
     body, dark = ARMY_COLOURS.get(puzzle.player, NEUTRAL)
     d.append(draw.Rectangle(0, 0, WIDTH, 78, fill=dark))
@@ -532,18 +543,24 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     d.append(draw.Text(f"Offer — play {'1 tile' if play == 1 else f'up to {play} tiles'}", 17, 24, y + 26,
                        font_family=FONT, font_weight="bold", fill=INK))
     offer = draw.Group()
-    small = 40.0
+    # As large as on the board when three tiles or fewer: at 40 a three-word name (Heavy Machine Gun) was 5 px high.
+    small = SIZE if len(puzzle.offer) <= 3 else 40.0
     for k, tile in enumerate(puzzle.offer):
-        cx, cy = 24 + small + k * (small * 2.2), y + 46 + small
+        cx, cy = 24 + small + k * (small * 2.1), y + 42 + small
         if tile.kind is Kind.INSTANT:
             draw_instant(offer, tile, cx, cy, small)
         else:
             draw_tile(offer, tile, Direction.N, cx, cy, small)
     d.append(offer)
-    gx = 24 + small * 2.2 * max(3, len(puzzle.offer)) + 10
+    held = [p for army_name, prizes in puzzle.position.held_prizes if army_name == puzzle.player for p in prizes]
+    if held:  # Prize markers in the player's hand (B13 PRIZE MARKERS): they may be put on a unit
+        d.append(draw.Text("Prize markers held: " + ", ".join(prize_title(p) for p in held), 14, 24,
+                           y + 42 + small * 2 + 22, font_family=FONT, font_weight="bold", fill=INK))
+    gx = 24 + small * 2.1 * max(3, len(puzzle.offer)) + 6
     d.append(draw.Text("Goal", 17, gx, y + 26, font_family=FONT, font_weight="bold", fill=INK))
     goal = _goal_words(puzzle)
-    d.append(draw.Text(_wrap(goal, 32), 16, gx, y + 52, font_family=FONT, fill=INK, line_height=1.25))
+    d.append(draw.Text(_wrap_to(goal, 16, WIDTH - 20 - gx), 16, gx, y + 52, font_family=FONT, fill=INK,
+                       line_height=1.25))
     top = _legend(d, HEIGHT - 32, [*(u.tile for u in puzzle.position.units), *puzzle.offer])
     if puzzle.story:
         story = _wrap(puzzle.story, 74)[:3]
