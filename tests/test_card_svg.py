@@ -331,3 +331,31 @@ def test_a_net_and_an_attack_on_one_edge_do_not_cover_each_other() -> None:
     net_x = [x for x, _ in _path_points(nets[0])]
     blow_x = [x for t in triangles for x, _ in _path_points(t)]
     assert max(net_x) <= min(blow_x) or max(blow_x) <= min(net_x), (net_x, blow_x)
+
+
+def test_a_rotation_is_drawn_as_a_turn_and_a_castling_as_two_moves() -> None:
+    """The back of a card whose key turns a unit with the Vegas Rotation shows the turn arc on that unit, not a
+    target drawn over its name; a Castling shows the two units trading places (PL VEGAS: Obrót, "Rotation";
+    Roszada, "Castling")."""
+    from solver.render.card_svg import describe_marks
+
+    card = load(ROOT / "puzzles" / "generated" / "vegas-vs-doomsday-level2-g16-1-0.nhex")
+    assert [str(a) for a in card.solution] == ["use vegas:rotation d2 SE"]
+    assert describe_marks(key_marks(card)[2]) == ["turn d2"]
+    castling = parse("""\
+puzzle "Castling"
+player vegas
+offer vegas:castling
+play 1
+goal win
+a1 vegas:hq hp=5
+b2 vegas:shooter N
+c3 vegas:bodyguard N
+e3 moloch:hq hp=5
+solution
+use vegas:castling b2 c3
+""", "<castling>")
+    after, placed, marks = key_marks(castling)
+    assert describe_marks(marks) == ["move b2 c3", "move c3 b2"]
+    assert {h.label for h in placed} == {"b2", "c3"}
+    assert after.unit_at(Hex.parse("b2")).tile.name == "bodyguard"

@@ -456,10 +456,12 @@ def _turn(group: draw.Group, cx: float, cy: float, size: float) -> None:
 
 
 def _crosshair(group: draw.Group, cx: float, cy: float, size: float) -> None:
-    group.append(draw.Circle(cx, cy, size * 0.55, fill="none", stroke=GOLD, stroke_width=4))
-    for angle in (0, 90, 180, 270):
-        a = _polar(cx, cy, size * 0.35, angle)
-        b = _polar(cx, cy, size * 0.75, angle)
+    """A target: a gold ring round the tile's marks with ticks outside it, so that the name stays readable."""
+    group.append(draw.Circle(cx, cy, size * 0.66, fill="none", stroke=INK, stroke_width=6, stroke_opacity=0.5))
+    group.append(draw.Circle(cx, cy, size * 0.66, fill="none", stroke=GOLD, stroke_width=4))
+    for angle in (0, 180):  # the ticks on the left and right corners, clear of the name and the edge icons
+        a = _polar(cx, cy, size * 0.62, angle)
+        b = _polar(cx, cy, size * 1.02, angle)
         group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=4))
 
 
@@ -637,7 +639,13 @@ def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, 
         elif isinstance(action, PutPrize):  # the marker's unit is outlined; the back draws the marker on it
             placed.add(action.hex)
         elif isinstance(action, Use):
-            if action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
+            if action.tile.name == "rotation" and action.targets:  # the unit turns where it stands
+                marks.append(("turn", action.targets[0], None))
+            elif action.tile.name == "castling" and len(action.targets) == 2:  # two units trade places
+                a, b = action.targets
+                marks += [("move", a, b), ("move", b, a)]
+                placed.update((a, b))
+            elif action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
                 source, target = action.targets[-2], action.targets[-1]
                 marks.append(("turn", source, None) if source == target else ("move", source, target))
                 if action.tile.name == "move":
