@@ -191,16 +191,17 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
         group.append(draw.Circle(cx, cy, size * 0.52, fill="none", stroke="#ffffff", stroke_width=1.2,
                                  stroke_opacity=0.6, stroke_dasharray="3,2"))
-    oriented = tile.oriented(facing)
-    for d in DIRECTIONS:
-        _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
     # Facing: a gold bar on the rim of the front edge (edge 0 of the printed tile).
     # A dark outline under it keeps it seen on the yellow tiles (Borgo, New York).
-    # It lies on the dark rim, outside the body, clear of an armor bar or the attack icons of the front edge.
+    # It lies on the dark rim, outside the body, clear of an armor bar or the attack icons of the front edge,
+    # and is drawn before the icons: a net's half-disc, which reaches over the rim, stays on top of it.
     a = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] - 24)
     b = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] + 24)
     group.append(draw.Line(*a, *b, stroke=INK, stroke_width=size * 0.07 + 2.4, stroke_linecap="round"))
     group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
+    oriented = tile.oriented(facing)
+    for d in DIRECTIONS:
+        _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
     lines = _short(tile)
     if tile.kind is Kind.HQ:
         group.append(draw.Circle(cx, cy, size * 0.27, fill="#ffffff", stroke=INK, stroke_width=1.5))
