@@ -364,7 +364,7 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
                 group.append(draw.Text(lines, font, cx, cy - size * 0.32, center=True, line_height=1.1,
                                        font_family=FONT, fill=ink))
         if hex_ in ground and hex_ not in occupied:
-            _foundation(group, ground[hex_].tile, cx, cy, size)
+            _foundation(group, ground[hex_].tile, cx, cy - size * 0.08, size)  # above the hex label
         if hex_ not in occupied:
             group.append(draw.Text(hex_.label, size * 0.22, cx, cy + size * 0.62, center=True, font_family=FONT,
                                    fill=ink))
@@ -426,7 +426,8 @@ TERRAIN_COLOURS: dict[str, tuple[str, str]] = {
 def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
     """A foundation with no unit on it (a Mine, Roots): a flat hex in its army's colour with its name."""
     body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
-    group.append(draw.Lines(*_corners(cx, cy, size * 0.62), close=True, fill=body, fill_opacity=0.55,
+    # Small enough that the hex label under it stays clear of its dashed edge.
+    group.append(draw.Lines(*_corners(cx, cy, size * 0.55), close=True, fill=body, fill_opacity=0.55,
                             stroke=dark, stroke_width=2, stroke_dasharray="5,3"))
     lines = _short(tile)
     group.append(draw.Text(lines, _fit(lines, size * 0.9, size * 0.36, size * 0.19), cx, cy, center=True,
