@@ -202,6 +202,14 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     oriented = tile.oriented(facing)
     for d in DIRECTIONS:
         _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
+    if netted:  # under the name and numbers, which stay readable
+        for offset in (-0.4, -0.13, 0.13, 0.4):
+            group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
+                                   stroke_dasharray="4,2"))
+            group.append(draw.Line(cx + size * offset + size * 0.35, cy - size * 0.5, cx + size * offset - size * 0.35,
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
+                                   stroke_dasharray="4,2"))
     lines = _short(tile)
     if tile.kind is Kind.HQ:
         group.append(draw.Circle(cx, cy, size * 0.27, fill="#ffffff", stroke=INK, stroke_width=1.5))
@@ -228,14 +236,6 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
         for k in range(wounds):  # an HQ's wounds (health is its number): red dots under the disc
             group.append(draw.Circle(cx + (k - (wounds - 1) / 2) * size * 0.16, cy + size * 0.36, size * 0.06,
                                      fill=WOUND, stroke="#ffffff", stroke_width=1))
-    if netted:
-        for offset in (-0.4, -0.13, 0.13, 0.4):
-            group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
-                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
-                                   stroke_dasharray="4,2"))
-            group.append(draw.Line(cx + size * offset + size * 0.35, cy - size * 0.5, cx + size * offset - size * 0.35,
-                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
-                                   stroke_dasharray="4,2"))
     if highlight:
         group.append(draw.Lines(*_corners(cx, cy, size * 1.02), close=True, fill="none", stroke=GOLD,
                                 stroke_width=4))
@@ -434,11 +434,16 @@ def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float
                            font_family=FONT, font_weight="bold", fill=INK))
 
 
-def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, float], colour: str = GOLD) -> None:
+def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, float], colour: str = GOLD, *,
+           trim: float = 0.0, aside: float = 0.0) -> None:
+    """A gold arrow from ``start`` to ``end``: its tip stops ``0.45·SIZE`` short of the end (on the rim of the unit
+    that arrives there, not over its name), its tail ``trim`` after the start, the whole ``aside`` to its left."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
-    tip = (end[0] - ux * 8, end[1] - uy * 8)
+    start = (start[0] + ux * trim + uy * aside, start[1] + uy * trim - ux * aside)
+    end = (end[0] + uy * aside, end[1] - ux * aside)
+    tip = (end[0] - ux * SIZE * 0.45, end[1] - uy * SIZE * 0.45)
     group.append(draw.Line(*start, *tip, stroke=colour, stroke_width=5, stroke_linecap="round"))
     left = (tip[0] - ux * 12 + uy * 9, tip[1] - uy * 12 - ux * 9)
     right = (tip[0] - ux * 12 - uy * 9, tip[1] - uy * 12 + ux * 9)
@@ -670,9 +675,13 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     after, placed, marks = key_marks(puzzle)
     board = draw.Group()
     draw_board(board, after, BOARD_ORIGIN, marked=placed)
+    swaps = {(a, b) for kind, a, b in marks if kind == "move" and b is not None and ("move", b, a) in marks}
     for kind, source, target in marks:
         if kind == "move" and target is not None:
-            _arrow(board, _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN))
+            # Two units trading places (a Castling): two arrows side by side, each leaving its unit's rim.
+            swap = (source, target) in swaps
+            _arrow(board, _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN),
+                   trim=SIZE * 0.45 if swap else 0.0, aside=7.0 if swap else 0.0)
         elif kind == "turn":
             _turn(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
         else:
