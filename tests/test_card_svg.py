@@ -295,3 +295,67 @@ def test_the_header_names_the_armies_as_the_rulebooks_print_them() -> None:
                  .replace("e3 new-york:ripper N", "e3 new-york:cop N").replace("d1 new-york:ripper N", "d1 new-york:cop N"),
                  "<header>")
     assert "Vegas to play · against New York · puzzle" in _texts(front(card).as_svg())
+
+
+def test_terrain_features_and_prize_markers_are_drawn() -> None:
+    """Issue 16 (terrain drawing): a terrain hex says what its element does under its name (B13: a Rock is
+    Closed, a Hole Fatal, Water a Swamp), the Prize markers the player holds are listed with the offer and, on the
+    back of card 28, the marker the key puts on the Guard is a badge on the Guard (B13 PRIZE MARKERS)."""
+    card = load(ROOT / "puzzles" / "28-spoils.nhex")
+    texts = _texts(front(card).as_svg())
+    assert "Closed" in texts and "Fatal" in texts and "Swamp" in texts
+    assert "Prize markers held: Enhanced Hit" in texts
+    after, placed, _ = key_marks(card)
+    assert Hex.parse("c2") in placed
+    assert "Enhanced Hit" in _texts(back(card).as_svg())
+    thicket = _texts(front(load(ROOT / "puzzles" / "27-into-the-thicket.nhex")).as_svg())
+    assert "Thick" in thicket and "High, Closed" in thicket and "Forest" in thicket
+
+
+def test_a_net_and_an_attack_on_one_edge_do_not_cover_each_other() -> None:
+    """The Borgo Net Fighter's net shares an edge with its blows: the half-disc of the net and the triangles keep
+    apart along the edge (the picture drew them over one another)."""
+    import drawsvg as draw
+
+    from solver.tiles import Edge
+
+    group = draw.Group()
+    _edge_icons(group, Edge(melee=3, net=True), 0.0, 0.0, 56.0, -90.0)  # the N edge: offsets run along x
+    picture = draw.Drawing(10, 10)
+    picture.append(group)
+    root = ET.fromstring(picture.as_svg())
+    paths = [n.get("d") or "" for n in root.iter(f"{SVG}path")]
+    nets = [d for d in paths if "A" in d]  # the half-disc is an arc
+    triangles = [d for d in paths if "A" not in d and len(_path_points(d)) >= 4]  # closed four-point shapes
+    assert len(nets) == 1 and len(triangles) == 3
+    net_x = [x for x, _ in _path_points(nets[0])]
+    blow_x = [x for t in triangles for x, _ in _path_points(t)]
+    assert max(net_x) <= min(blow_x) or max(blow_x) <= min(net_x), (net_x, blow_x)
+
+
+def test_a_rotation_is_drawn_as_a_turn_and_a_castling_as_two_moves() -> None:
+    """The back of a card whose key turns a unit with the Vegas Rotation shows the turn arc on that unit, not a
+    target drawn over its name; a Castling shows the two units trading places (PL VEGAS: Obrót, "Rotation";
+    Roszada, "Castling")."""
+    from solver.render.card_svg import describe_marks
+
+    card = load(ROOT / "puzzles" / "generated" / "vegas-vs-doomsday-level2-g16-1-0.nhex")
+    assert [str(a) for a in card.solution] == ["use vegas:rotation d2 SE"]
+    assert describe_marks(key_marks(card)[2]) == ["turn d2"]
+    castling = parse("""\
+puzzle "Castling"
+player vegas
+offer vegas:castling
+play 1
+goal win
+a1 vegas:hq hp=5
+b2 vegas:shooter N
+c3 vegas:bodyguard N
+e3 moloch:hq hp=5
+solution
+use vegas:castling b2 c3
+""", "<castling>")
+    after, placed, marks = key_marks(castling)
+    assert describe_marks(marks) == ["move b2 c3", "move c3 b2"]
+    assert {h.label for h in placed} == {"b2", "c3"}
+    assert after.unit_at(Hex.parse("b2")).tile.name == "bodyguard"

@@ -30,7 +30,7 @@ from .. import effects
 from ..cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
-from ..position import Move, Place, Position, Use
+from ..position import Move, Place, Position, PutPrize, Use
 from ..tiles import Edge, Kind, Tile
 
 #: Army colours: (tile body, darker edge), close to the printed tiles.
@@ -191,13 +191,25 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
         group.append(draw.Circle(cx, cy, size * 0.52, fill="none", stroke="#ffffff", stroke_width=1.2,
                                  stroke_opacity=0.6, stroke_dasharray="3,2"))
+    # Facing: a gold bar on the rim of the front edge (edge 0 of the printed tile).
+    # A dark outline under it keeps it seen on the yellow tiles (Borgo, New York).
+    # It lies on the dark rim, outside the body, clear of an armor bar or the attack icons of the front edge,
+    # and is drawn before the icons: a net's half-disc, which reaches over the rim, stays on top of it.
+    a = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] - 24)
+    b = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] + 24)
+    group.append(draw.Line(*a, *b, stroke=INK, stroke_width=size * 0.07 + 2.4, stroke_linecap="round"))
+    group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
     oriented = tile.oriented(facing)
     for d in DIRECTIONS:
         _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
-    # Facing: a gold bar on the rim of the front edge (edge 0 of the printed tile).
-    a = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] - 24)
-    b = _polar(cx, cy, size * 0.81, _EDGE_ANGLE[facing] + 24)
-    group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
+    if netted:  # under the name and numbers, which stay readable
+        for offset in (-0.4, -0.13, 0.13, 0.4):
+            group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
+                                   stroke_dasharray="4,2"))
+            group.append(draw.Line(cx + size * offset + size * 0.35, cy - size * 0.5, cx + size * offset - size * 0.35,
+                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
+                                   stroke_dasharray="4,2"))
     lines = _short(tile)
     if tile.kind is Kind.HQ:
         group.append(draw.Circle(cx, cy, size * 0.27, fill="#ffffff", stroke=INK, stroke_width=1.5))
@@ -224,14 +236,6 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
         for k in range(wounds):  # an HQ's wounds (health is its number): red dots under the disc
             group.append(draw.Circle(cx + (k - (wounds - 1) / 2) * size * 0.16, cy + size * 0.36, size * 0.06,
                                      fill=WOUND, stroke="#ffffff", stroke_width=1))
-    if netted:
-        for offset in (-0.4, -0.13, 0.13, 0.4):
-            group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
-                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
-                                   stroke_dasharray="4,2"))
-            group.append(draw.Line(cx + size * offset + size * 0.35, cy - size * 0.5, cx + size * offset - size * 0.35,
-                                   cy + size * 0.5, stroke="#111111", stroke_width=1.0, stroke_opacity=0.55,
-                                   stroke_dasharray="4,2"))
     if highlight:
         group.append(draw.Lines(*_corners(cx, cy, size * 1.02), close=True, fill="none", stroke=GOLD,
                                 stroke_width=4))
@@ -264,32 +268,37 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
     if edge.link:
         depth = 0.30 if (edge.melee or edge.ranged or edge.net) else 0.11
         group.append(draw.Circle(*at(depth), size * 0.055, fill="#ffffff", stroke=INK, stroke_width=1.2))
+    # A net sharing its edge with an attack (the Borgo Net Fighter) moves to one side, smaller, and the attack
+    # to the other, so that neither covers the other.
+    net_at, net_r = (-0.29, 0.13) if edge.net and attacks else (0.0, 0.19)
     if edge.net:
-        nx, ny = at(0.02)
-        r = size * 0.19
+        nx, ny = at(0.02, net_at)
+        r = size * net_r
         start = _polar(nx, ny, r, angle + 90)
         end = _polar(nx, ny, r, angle - 90)
         path = draw.Path(fill="#ffffff", stroke=INK, stroke_width=1.2)
         path.M(*start).A(r, r, 0, 0, 0, *end).Z()
         group.append(path)
         for k in (-0.6, 0.0, 0.6):
-            group.append(draw.Line(*at(0.02, k * 0.19), *at(0.02 + 0.17 * (1 - abs(k) * 0.6), k * 0.19 + 0.08),
-                                   stroke=INK, stroke_width=0.9))
-            group.append(draw.Line(*at(0.02, k * 0.19), *at(0.02 + 0.17 * (1 - abs(k) * 0.6), k * 0.19 - 0.08),
-                                   stroke=INK, stroke_width=0.9))
+            base, reach = net_at + k * net_r, 0.02 + net_r * 0.9 * (1 - abs(k) * 0.6)
+            scale = net_r / 0.19
+            group.append(draw.Line(*at(0.02, base), *at(reach, base + 0.08 * scale), stroke=INK, stroke_width=0.9))
+            group.append(draw.Line(*at(0.02, base), *at(reach, base - 0.08 * scale), stroke=INK, stroke_width=0.9))
     shift = 0.16 if attacks == 2 else 0.0
     if edge.melee:
         n = edge.melee
+        # Beside a net the triangles close up and move away from it.
+        step, half, centre = (0.17, 0.075, 0.13) if edge.net else (0.22, 0.10, 0.0)
         for k in range(n):
-            offset = (k - (n - 1) / 2) * 0.22 - shift
+            offset = centre + (k - (n - 1) / 2) * step - shift
             tip = at(0.01, offset)
-            left, right = at(0.23, offset - 0.10), at(0.23, offset + 0.10)
+            left, right = at(0.23, offset - half), at(0.23, offset + half)
             group.append(draw.Lines(*left, *tip, *right, *at(0.18, offset), close=True, fill="#ffffff", stroke=INK,
                                     stroke_width=1.1))
     if edge.ranged:
         n = edge.ranged
         for k in range(n):
-            offset = (k - (n - 1) / 2) * 0.15 + shift
+            offset = (k - (n - 1) / 2) * 0.15 + shift + (0.13 if edge.net else 0.0)
             start, tip = at(0.30, offset), at(0.01, offset)
             group.append(draw.Line(*start, *at(0.10, offset), stroke=INK, stroke_width=size * 0.07))
             group.append(draw.Line(*start, *at(0.10, offset), stroke="#ffffff", stroke_width=size * 0.035))
@@ -348,8 +357,14 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         if element is not None and hex_ not in occupied:
             group.append(draw.Text(element.type.title(), size * 0.19, cx, cy - size * 0.52, center=True,
                                    font_family=FONT, font_weight="bold", fill=ink))
+            details = terrain_details(element)
+            if details:  # what the element does: Thick, Closed, Fatal ... (B13), under its name
+                font = size * 0.14
+                lines = textwrap.wrap(details, width=max(8, int(size * 1.45 / (font * 0.6))))[:3]
+                group.append(draw.Text(lines, font, cx, cy - size * 0.32, center=True, line_height=1.1,
+                                       font_family=FONT, fill=ink))
         if hex_ in ground and hex_ not in occupied:
-            _foundation(group, ground[hex_].tile, cx, cy, size)
+            _foundation(group, ground[hex_].tile, cx, cy - size * 0.08, size)  # above the hex label
         if hex_ not in occupied:
             group.append(draw.Text(hex_.label, size * 0.22, cx, cy + size * 0.62, center=True, font_family=FONT,
                                    fill=ink))
@@ -361,18 +376,43 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         cx, cy = _pixel(unit.hex, size, origin)
         group.append(draw.Text(unit.hex.label, size * 0.15, cx + size * 0.5, cy + size * 0.70, center=True,
                                font_family=FONT, fill="#ffffff", font_weight="bold"))
-        # What lies under the unit, bottom left: its terrain, a foundation (a Mine, Roots).
+        # What lies under the unit: its terrain, a foundation (a Mine, Roots), in a badge on the hex's lower
+        # left corner, below the tile's rim: edge icons keep to the middle of the edges, so none is covered.
         under = [n for n in (terrain[unit.hex].type.title() if unit.hex in terrain else "",
                              ground[unit.hex].tile.title if unit.hex in ground else "") if n]
         if under:
-            text = " + ".join(under)
-            font = size * 0.13
-            width = text_width(text, font, bold=True) + size * 0.12
-            bx, by = cx - size * 0.30, cy + size * 0.72
-            group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.3, rx=3, ry=3,
-                                        fill="#ffffff", stroke=INK, stroke_width=0.6, fill_opacity=0.9))
-            group.append(draw.Text(text, font, bx, by - font * 0.08, center=True, font_family=FONT,
-                                   font_weight="bold", fill=INK))
+            _badge(group, " + ".join(under), cx - size * 0.5, cy + size * 0.866, size)
+        # Prize markers on the unit (B13 PRIZE MARKERS): a gold badge on the upper right corner.
+        if unit.prizes:
+            _badge(group, " + ".join(prize_title(p) for p in unit.prizes), cx + size * 0.5, cy - size * 0.866, size,
+                   fill=GOLD)
+
+
+def _badge(group: draw.Group, text: str, bx: float, by: float, size: float, *, fill: str = "#ffffff") -> None:
+    """A word in a rounded box centred on (bx, by)."""
+    font = size * 0.13
+    width = text_width(text, font, bold=True) + size * 0.12
+    group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.4, rx=3, ry=3,
+                                fill=fill, stroke=INK, stroke_width=0.6, fill_opacity=0.95))
+    group.append(draw.Text(text, font, bx, by - font * 0.05, center=True, font_family=FONT,
+                           font_weight="bold", fill=INK))
+
+
+def prize_title(name: str) -> str:
+    """A Prize marker's name as printed: ``enhanced-hit`` → ``Enhanced Hit``, ``universal-2`` → ``Universal 2``."""
+    return name.replace("-", " ").title()
+
+
+def terrain_details(element: object) -> str:
+    """What a terrain element's line says beyond its type, in words: its features (``Closed, High``) and a
+    Warehouse's strength, wounds and prizes."""
+    words = [f.replace("-", " ").title() for f in getattr(element, "features", ())]
+    if getattr(element, "strength", None) is not None:
+        words.append(f"strength {element.strength}")  # type: ignore[attr-defined]
+    if getattr(element, "wounds", 0):
+        words.append(f"{element.wounds} wound{'s' if element.wounds > 1 else ''}")  # type: ignore[attr-defined]
+    words += [prize_title(p) for p in getattr(element, "prizes", ())]
+    return ", ".join(words)
 
 
 #: Babel 13 terrain (solver/terrain/babel13.terrain): the hex's colour and the colour of words on it.
@@ -386,18 +426,24 @@ TERRAIN_COLOURS: dict[str, tuple[str, str]] = {
 def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
     """A foundation with no unit on it (a Mine, Roots): a flat hex in its army's colour with its name."""
     body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
-    group.append(draw.Lines(*_corners(cx, cy, size * 0.62), close=True, fill=body, fill_opacity=0.55,
+    # Small enough that the hex label under it stays clear of its dashed edge.
+    group.append(draw.Lines(*_corners(cx, cy, size * 0.55), close=True, fill=body, fill_opacity=0.55,
                             stroke=dark, stroke_width=2, stroke_dasharray="5,3"))
     lines = _short(tile)
     group.append(draw.Text(lines, _fit(lines, size * 0.9, size * 0.36, size * 0.19), cx, cy, center=True,
                            font_family=FONT, font_weight="bold", fill=INK))
 
 
-def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, float], colour: str = GOLD) -> None:
+def _arrow(group: draw.Group, start: tuple[float, float], end: tuple[float, float], colour: str = GOLD, *,
+           trim: float = 0.0, aside: float = 0.0) -> None:
+    """A gold arrow from ``start`` to ``end``: its tip stops ``0.45·SIZE`` short of the end (on the rim of the unit
+    that arrives there, not over its name), its tail ``trim`` after the start, the whole ``aside`` to its left."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
-    tip = (end[0] - ux * 8, end[1] - uy * 8)
+    start = (start[0] + ux * trim + uy * aside, start[1] + uy * trim - ux * aside)
+    end = (end[0] + uy * aside, end[1] - ux * aside)
+    tip = (end[0] - ux * SIZE * 0.45, end[1] - uy * SIZE * 0.45)
     group.append(draw.Line(*start, *tip, stroke=colour, stroke_width=5, stroke_linecap="round"))
     left = (tip[0] - ux * 12 + uy * 9, tip[1] - uy * 12 - ux * 9)
     right = (tip[0] - ux * 12 - uy * 9, tip[1] - uy * 12 + ux * 9)
@@ -417,10 +463,12 @@ def _turn(group: draw.Group, cx: float, cy: float, size: float) -> None:
 
 
 def _crosshair(group: draw.Group, cx: float, cy: float, size: float) -> None:
-    group.append(draw.Circle(cx, cy, size * 0.55, fill="none", stroke=GOLD, stroke_width=4))
-    for angle in (0, 90, 180, 270):
-        a = _polar(cx, cy, size * 0.35, angle)
-        b = _polar(cx, cy, size * 0.75, angle)
+    """A target: a gold ring round the tile's marks with ticks outside it, so that the name stays readable."""
+    group.append(draw.Circle(cx, cy, size * 0.66, fill="none", stroke=INK, stroke_width=6, stroke_opacity=0.5))
+    group.append(draw.Circle(cx, cy, size * 0.66, fill="none", stroke=GOLD, stroke_width=4))
+    for angle in (0, 180):  # the ticks on the left and right corners, clear of the name and the edge icons
+        a = _polar(cx, cy, size * 0.62, angle)
+        b = _polar(cx, cy, size * 1.02, angle)
         group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=4))
 
 
@@ -429,6 +477,17 @@ def _crosshair(group: draw.Group, cx: float, cy: float, size: float) -> None:
 
 def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width=width) or [""]
+
+
+def _wrap_to(text: str, font: float, room: float) -> list[str]:
+    """``text`` in lines no wider than ``room`` at ``font`` (DejaVu Sans, measured)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(lines[-1] + " " + word, font) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
@@ -493,18 +552,24 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     d.append(draw.Text(f"Offer — play {'1 tile' if play == 1 else f'up to {play} tiles'}", 17, 24, y + 26,
                        font_family=FONT, font_weight="bold", fill=INK))
     offer = draw.Group()
-    small = 40.0
+    # As large as on the board when three tiles or fewer: at 40 a three-word name (Heavy Machine Gun) was 5 px high.
+    small = SIZE if len(puzzle.offer) <= 3 else 40.0
     for k, tile in enumerate(puzzle.offer):
-        cx, cy = 24 + small + k * (small * 2.2), y + 46 + small
+        cx, cy = 24 + small + k * (small * 2.1), y + 42 + small
         if tile.kind is Kind.INSTANT:
             draw_instant(offer, tile, cx, cy, small)
         else:
             draw_tile(offer, tile, Direction.N, cx, cy, small)
     d.append(offer)
-    gx = 24 + small * 2.2 * max(3, len(puzzle.offer)) + 10
+    held = [p for army_name, prizes in puzzle.position.held_prizes if army_name == puzzle.player for p in prizes]
+    if held:  # Prize markers in the player's hand (B13 PRIZE MARKERS): they may be put on a unit
+        d.append(draw.Text("Prize markers held: " + ", ".join(prize_title(p) for p in held), 14, 24,
+                           y + 42 + small * 2 + 22, font_family=FONT, font_weight="bold", fill=INK))
+    gx = 24 + small * 2.1 * max(3, len(puzzle.offer)) + 6
     d.append(draw.Text("Goal", 17, gx, y + 26, font_family=FONT, font_weight="bold", fill=INK))
     goal = _goal_words(puzzle)
-    d.append(draw.Text(_wrap(goal, 32), 16, gx, y + 52, font_family=FONT, fill=INK, line_height=1.25))
+    d.append(draw.Text(_wrap_to(goal, 16, WIDTH - 20 - gx), 16, gx, y + 52, font_family=FONT, fill=INK,
+                       line_height=1.25))
     top = _legend(d, HEIGHT - 32, [*(u.tile for u in puzzle.position.units), *puzzle.offer])
     if puzzle.story:
         story = _wrap(puzzle.story, 74)[:3]
@@ -578,8 +643,16 @@ def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, 
             marks.append(("turn", action.source, None) if action.source == action.target
                          else ("move", action.source, action.target))
             placed.add(action.target)
+        elif isinstance(action, PutPrize):  # the marker's unit is outlined; the back draws the marker on it
+            placed.add(action.hex)
         elif isinstance(action, Use):
-            if action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
+            if action.tile.name == "rotation" and action.targets:  # the unit turns where it stands
+                marks.append(("turn", action.targets[0], None))
+            elif action.tile.name == "castling" and len(action.targets) == 2:  # two units trade places
+                a, b = action.targets
+                marks += [("move", a, b), ("move", b, a)]
+                placed.update((a, b))
+            elif action.tile.name in ("move", "push-back") and len(action.targets) >= 2:
                 source, target = action.targets[-2], action.targets[-1]
                 marks.append(("turn", source, None) if source == target else ("move", source, target))
                 if action.tile.name == "move":
@@ -602,9 +675,13 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     after, placed, marks = key_marks(puzzle)
     board = draw.Group()
     draw_board(board, after, BOARD_ORIGIN, marked=placed)
+    swaps = {(a, b) for kind, a, b in marks if kind == "move" and b is not None and ("move", b, a) in marks}
     for kind, source, target in marks:
         if kind == "move" and target is not None:
-            _arrow(board, _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN))
+            # Two units trading places (a Castling): two arrows side by side, each leaving its unit's rim.
+            swap = (source, target) in swaps
+            _arrow(board, _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN),
+                   trim=SIZE * 0.45 if swap else 0.0, aside=7.0 if swap else 0.0)
         elif kind == "turn":
             _turn(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
         else:
