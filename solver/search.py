@@ -488,6 +488,21 @@ def _without(hand: tuple[Tile, ...], used: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(left)
 
 
+def _respent(used: frozenset, source: Hex, target: Hex) -> frozenset:
+    """The free moves taken this turn after a unit went from ``source`` to ``target`` (``actions.spend``): its
+    entries follow it, and entries left on ``target`` by a unit gone from there are dropped."""
+    if not used:
+        return used
+    from .actions import Spent
+
+    kept = set()
+    for s in used:
+        if s.hex == target and source != target:
+            continue
+        kept.add(Spent(target if s.hex == source else s.hex, s.source, target if s.giver == source else s.giver))
+    return frozenset(kept)
+
+
 def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: Hex) -> tuple:
     return tuple((goal_hex, target if now == source else now) for goal_hex, now in watched)
 
@@ -522,6 +537,11 @@ class Enumerator:
         self.spare_placed = not (naive or not plain_families or start.foundations or start.terrain
                                  or start.held_prizes or start.terminals or start.teams or start.turrets
                                  or any("mobility" in u.prizes for u in start.units))
+        #: Whether Mobility moves and the Move tile may be listed by :meth:`plain_moves` instead of through the
+        #: turn rules: on the same plain boards, and with no ability family acting between battles at all, moving
+        #: a unit does nothing but move it (a Transport on the board is checked per state). --naive keeps the
+        #: general path, so the test comparing the two searches compares the fast path with the rules too.
+        self.plain = self.spare_placed and not self.families
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -683,7 +703,11 @@ class Enumerator:
 
     def instants(self, state: State) -> list[Step]:
         found = []
+        plain = self._plain(state.position)
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
+            if plain and tile.name == "move" and tile.army == self.player:
+                found += self.plain_moves(state, tile, frozenset())
+                continue
             position = _turn_of(state.position, ((self.player, (tile,)),), self.player)
             for action in self.actions.player_actions(position, self.player, state.used):
                 if not isinstance(action, Use) or action.tile != tile:
@@ -753,6 +777,8 @@ class Enumerator:
         just_placed = state.placed  # empty unless self.spare_placed
         if just_placed and state.watched:
             just_placed = just_placed - {now for _, now in state.watched}
+        if not extras and self._plain(state.position):
+            return self.plain_moves(state, None, just_placed)
         found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
@@ -767,6 +793,57 @@ class Enumerator:
                               placed=frozenset())
                 branches.append((label, nxt))
             found.append(Step((str(action),), tuple(branches)))
+        return found
+
+    def _plain(self, position: Position) -> bool:
+        """Whether :meth:`plain_moves` may list this position's moves: a plain board (``self.plain``) without a
+        Transport, whose links grant moves and whose own moves are restricted (transport-movable)."""
+        return self.plain and not any(u.tile.module is not None and u.tile.module.type == "grant-mobility"
+                                      for u in position.units)
+
+    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[Step]:
+        """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
+        the turn rules action by action: the same steps, in the same order, as :meth:`free_moves` and
+        :meth:`instants` find through ``actions`` (tests/test_search_speed.py compares them on every state of
+        several cards). The mover is one of the player's units, not netted; Mobility once a turn (3E MOBILITY);
+        an adjacent empty hex, or 2 hexes with a working Recon Center, and/or a rotation (3E MOVE); nothing acts
+        on arrival on such a board, and facings are those of ``distinct_facings``, already normal."""
+        actions = self.actions
+        position = state.position
+        if actions.board_full(position):
+            return []
+        actions._supported(position)
+        nets = actions.netted(position)
+        player = self.player
+        used = state.used
+        found: list[Step] = []
+        reach = 0
+        for unit in position.units:
+            if tile is None:
+                if not (unit.tile.mobility or "mobility" in unit.prizes) or unit.hex in spared \
+                        or actions.Spent(unit.hex, "mobility") in used:
+                    continue
+            if unit.hex in nets or actions.controller(position, unit) != player or actions._fixed(position, unit):
+                continue
+            self._check_time()
+            if not reach:
+                reach = actions._recon_reach(position, player, nets, tile is not None)
+            source = unit.hex
+            for target, facing in actions._turns(position, unit, reach):
+                self.listed += 1
+                moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
+                after = _with_units(position, [moved if u is unit else u for u in position.units])
+                spent = _respent(used, source, target)
+                watched = _follow(state.watched, source, target) if state.watched else state.watched
+                if tile is None:
+                    spent = spent | {actions.Spent(target, "mobility")}
+                    nxt = _next(state, position=after, used=spent, after_batch=False, watched=watched,
+                                placed=frozenset())
+                    found.append(Step((str(Move(source, target, facing)),), (("", nxt),)))
+                else:
+                    nxt = _next(state, position=after, hand=_without(state.hand, [tile]), played=state.played + 1,
+                                used=spent, after_batch=False, watched=watched, placed=frozenset())
+                    found.append(Step((str(Use(tile, (source, target), facing)),), (("", self.settle(nxt)),)))
         return found
 
     def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool]
