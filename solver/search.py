@@ -549,6 +549,7 @@ class Enumerator:
         #: report can say how far it got.
         self.graph: Graph | None = None
         self.listed = 0
+        self._cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = {}
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -587,17 +588,47 @@ class Enumerator:
 
     # --- what can be done from a state ---
     def steps(self, state: State) -> list[Step]:
-        found: list[Step] = []
-        if state.played < self.limit:
-            if not state.after_batch:
-                found += self.placement_runs(state)
-            found += self.instants(state)
+        """Every step from ``state``. A state is its *core* (position, hand, tiles played, what is spent, ...) and
+        two restrictions that only leave steps out: no placement run right after one (``after_batch``), no free
+        move of a unit just placed (``placed``). What follows a step depends on the core alone, so the steps are
+        listed once per core (:meth:`core_steps`) and each state of that core takes the ones its restrictions
+        allow: the graph is the same, and a position reached both after a placement run and after a free move
+        (the same tiles placed and unit moved, in the other order) is worked out once."""
+        core = state if not state.after_batch and not state.placed else _next(state, after_batch=False,
+                                                                                placed=frozenset())
+        found, runs, sources = self.core_steps(core)
+        spared = state.placed
+        if spared and state.watched:
+            spared = spared - {now for _, now in state.watched}
+        if not (state.after_batch and runs) and not (spared and not spared.isdisjoint(sources)):
+            return found
+        return [step for index, (step, source) in enumerate(zip(found, sources))
+                if not (state.after_batch and index < runs) and (source is None or source not in spared)]
+
+    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None]]:
+        """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
+        second value), and for each step the unit whose free move it is, if a unit just placed may be spared it."""
+        found = self._cores.get(core)
+        if found is not None:
+            return found
+        steps: list[Step] = []
+        runs = 0
+        if core.played < self.limit:
+            steps += self.placement_runs(core)
+            runs = len(steps)
+            steps += self.instants(core)
             if self.families:
-                found += self.family_places(state)
-        found += self.free_moves(state)
-        found += self.granted(state)
+                steps += self.family_places(core)
+        sources: list[Hex | None] = [None] * len(steps)
+        for source, step in self._free_move_steps(core):
+            steps.append(step)
+            sources.append(source)
+        granted = self.granted(core)
+        steps += granted
+        sources += [None] * len(granted)
         if self.families:
-            found = [self.opponent_turns(step) for step in found]
+            steps = [self.opponent_turns(step) for step in steps]
+        found = self._cores[core] = (steps, runs, sources)
         return found
 
     def opponent_turns(self, step: Step) -> Step:
@@ -706,7 +737,7 @@ class Enumerator:
         plain = self._plain(state.position)
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
             if plain and tile.name == "move" and tile.army == self.player:
-                found += self.plain_moves(state, tile, frozenset())
+                found += [step for _, step in self.plain_moves(state, tile, frozenset())]
                 continue
             position = _turn_of(state.position, ((self.player, (tile,)),), self.player)
             for action in self.actions.player_actions(position, self.player, state.used):
@@ -760,13 +791,6 @@ class Enumerator:
         # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
         # Babel 13 adds free actions of its own: held Prize markers put on units, Dismal Forest moves, the
         # Control Panel's turning of Turrets (solver/abilities: prizes, terrain_turn).
-        extras = bool(state.position.held_prizes or state.position.terrain)
-        if not self.families and not extras and not any(
-                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
-                or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
-                for u in state.position.units) and not self._granted_moves(state.position):
-            return []
-        position = _turn_of(state.position, (), self.player)
         # A unit placed by the step just taken need not move now: placing it where the move would take it, in
         # that facing, is a run of the same placements reaching the same position with its free move still
         # unspent (and free to place again), so every end of the move is an end of that run too. That holds for
@@ -777,13 +801,25 @@ class Enumerator:
         just_placed = state.placed  # empty unless self.spare_placed
         if just_placed and state.watched:
             just_placed = just_placed - {now for _, now in state.watched}
+        return [step for source, step in self._free_move_steps(state)
+                if source is None or source not in just_placed]
+
+    def _free_move_steps(self, state: State) -> list[tuple[Hex | None, Step]]:
+        """:meth:`free_moves` with no unit spared, each step with the unit it moves if a unit just placed would be
+        spared that step (None for the others)."""
+        extras = bool(state.position.held_prizes or state.position.terrain)
+        if not self.families and not extras and not any(
+                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
+                or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
+                for u in state.position.units) and not self._granted_moves(state.position):
+            return []
         if not extras and self._plain(state.position):
-            return self.plain_moves(state, None, just_placed)
+            return self.plain_moves(state, None, frozenset())
+        position = _turn_of(state.position, (), self.player)
         found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
-                lambda action: (isinstance(action, Move) and action.source not in just_placed)
-                or (extras and not isinstance(action, (Discard, Place, Use)))):
+                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
@@ -792,7 +828,9 @@ class Enumerator:
                 nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
                               placed=frozenset())
                 branches.append((label, nxt))
-            found.append(Step((str(action),), tuple(branches)))
+            # With extras every free action is listed, a just-placed unit's move too (see free_moves).
+            found.append((action.source if isinstance(action, Move) and not extras else None,
+                          Step((str(action),), tuple(branches))))
         return found
 
     def _plain(self, position: Position) -> bool:
@@ -801,7 +839,7 @@ class Enumerator:
         return self.plain and not any(u.tile.module is not None and u.tile.module.type == "grant-mobility"
                                       for u in position.units)
 
-    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[Step]:
+    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex, Step]]:
         """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
         the turn rules action by action: the same steps, in the same order, as :meth:`free_moves` and
         :meth:`instants` find through ``actions`` (tests/test_search_speed.py compares them on every state of
@@ -816,7 +854,7 @@ class Enumerator:
         nets = actions.netted(position)
         player = self.player
         used = state.used
-        found: list[Step] = []
+        found: list[tuple[Hex, Step]] = []
         reach = 0
         for unit in position.units:
             if tile is None:
@@ -839,11 +877,12 @@ class Enumerator:
                     spent = spent | {actions.Spent(target, "mobility")}
                     nxt = _next(state, position=after, used=spent, after_batch=False, watched=watched,
                                 placed=frozenset())
-                    found.append(Step((str(Move(source, target, facing)),), (("", nxt),)))
+                    found.append((source, Step((str(Move(source, target, facing)),), (("", nxt),))))
                 else:
                     nxt = _next(state, position=after, hand=_without(state.hand, [tile]), played=state.played + 1,
                                 used=spent, after_batch=False, watched=watched, placed=frozenset())
-                    found.append(Step((str(Use(tile, (source, target), facing)),), (("", self.settle(nxt)),)))
+                    found.append((source, Step((str(Use(tile, (source, target), facing)),),
+                                               (("", self.settle(nxt)),))))
         return found
 
     def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool]
