@@ -550,6 +550,9 @@ class Enumerator:
         self.graph: Graph | None = None
         self.listed = 0
         self._cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = {}
+        self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
+        self._reach: dict[tuple[Position, Tile | None], int] = {}
+        self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -846,43 +849,73 @@ class Enumerator:
         several cards). The mover is one of the player's units, not netted; Mobility once a turn (3E MOBILITY);
         an adjacent empty hex, or 2 hexes with a working Recon Center, and/or a rotation (3E MOVE); nothing acts
         on arrival on such a board, and facings are those of ``distinct_facings``, already normal."""
-        actions = self.actions
-        position = state.position
-        if actions.board_full(position):
-            return []
-        actions._supported(position)
-        nets = actions.netted(position)
-        player = self.player
         used = state.used
+        watched = state.watched
         found: list[tuple[Hex, Step]] = []
-        reach = 0
-        for unit in position.units:
-            if tile is None:
-                if not (unit.tile.mobility or "mobility" in unit.prizes) or unit.hex in spared \
-                        or actions.Spent(unit.hex, "mobility") in used:
+        position = state.position
+        movers = self._plain_movers(position, tile)
+        if tile is None:
+            Spent = self.actions.Spent
+            for unit in movers:
+                source = unit.hex
+                if source in spared or Spent(source, "mobility") in used:
                     continue
-            if unit.hex in nets or actions.controller(position, unit) != player or actions._fixed(position, unit):
-                continue
-            self._check_time()
-            if not reach:
-                reach = actions._recon_reach(position, player, nets, tile is not None)
-            source = unit.hex
-            for target, facing in actions._turns(position, unit, reach):
-                self.listed += 1
-                moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
-                after = _with_units(position, [moved if u is unit else u for u in position.units])
-                spent = _respent(used, source, target)
-                watched = _follow(state.watched, source, target) if state.watched else state.watched
-                if tile is None:
-                    spent = spent | {actions.Spent(target, "mobility")}
-                    nxt = _next(state, position=after, used=spent, after_batch=False, watched=watched,
-                                placed=frozenset())
-                    found.append((source, Step((str(Move(source, target, facing)),), (("", nxt),))))
-                else:
-                    nxt = _next(state, position=after, hand=_without(state.hand, [tile]), played=state.played + 1,
-                                used=spent, after_batch=False, watched=watched, placed=frozenset())
-                    found.append((source, Step((str(Use(tile, (source, target), facing)),),
-                                               (("", self.settle(nxt)),))))
+                for target, text, after, _ in self._plain_results(position, unit, tile):
+                    self.listed += 1
+                    nxt = State(after, state.hand, state.played,
+                                _respent(used, source, target) | {Spent(target, "mobility")}, False,
+                                _follow(watched, source, target) if watched else watched, state.battles_done,
+                                state.over, frozenset())
+                    found.append((source, Step((text,), (("", nxt),))))
+        else:
+            hand = _without(state.hand, [tile])
+            for unit in movers:
+                source = unit.hex
+                for target, text, after, full in self._plain_results(position, unit, tile):
+                    self.listed += 1
+                    nxt = State(after, hand, state.played + 1, _respent(used, source, target), False,
+                                _follow(watched, source, target) if watched else watched,
+                                state.battles_done + (full and not state.over), full or state.over, frozenset())
+                    found.append((source, Step((text,), (("", nxt),))))
+        return found
+
+    def _plain_movers(self, position: Position, tile: Tile | None) -> list[Unit]:
+        """The units :meth:`plain_moves` may move in ``position``: the player's, not netted, with Mobility unless
+        ``tile`` (the Move tile) moves them; Mobility whether or not it is spent yet. Remembered per position."""
+        key = (position, tile)
+        found = self._movers.get(key)
+        if found is None:
+            actions = self.actions
+            found = []
+            if not actions.board_full(position):
+                actions._supported(position)
+                nets = actions.netted(position)
+                found = [unit for unit in position.units
+                         if (tile is not None or unit.tile.mobility or "mobility" in unit.prizes)
+                         and unit.hex not in nets and actions.controller(position, unit) == self.player
+                         and not actions._fixed(position, unit)]
+                self._reach[key] = actions._recon_reach(position, self.player, nets, tile is not None) if found else 1
+            self._movers[key] = found
+        return found
+
+    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None) -> list[tuple[Hex, str, Position, bool]]:
+        """Each move of ``unit`` for :meth:`plain_moves`, as its target, its line, the position after it and whether
+        that fills the board: remembered, since many states share a position (they differ in what is spent and in
+        the tiles left)."""
+        key = (position, unit.hex, tile)
+        found = self._plain_cache.get(key)
+        if found is not None:
+            return found
+        self._check_time()
+        found = []
+        source = unit.hex
+        board_full = self.actions.board_full
+        for target, facing in self.actions._turns(position, unit, self._reach[position, tile]):
+            moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
+            after = _with_units(position, [moved if u.hex == source else u for u in position.units])
+            text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
+            found.append((target, text, after, tile is not None and board_full(after)))
+        self._plain_cache[key] = found
         return found
 
     def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool]
