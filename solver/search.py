@@ -457,10 +457,23 @@ class State:
     over: bool = False  # the turn has ended (a Battle tile, a full board)
     placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
 
+    def __hash__(self) -> int:
+        # Cached: the search keys several tables by states, a million times on a big card (the fields never change).
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash((self.position, self.hand, self.played, self.used,
+                                                     self.after_batch, self.watched, self.battles_done, self.over,
+                                                     self.placed))
+        return cached
+
+
+_STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed")
+
 
 def _next(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` for a state, without its checks (the enumeration makes one per action)."""
-    return State(**{**state.__dict__, **changes})
+    values = state.__dict__
+    return State(**{**{name: values[name] for name in _STATE_FIELDS}, **changes})
 
 
 @dataclass(frozen=True)
@@ -550,6 +563,7 @@ class Enumerator:
         self.graph: Graph | None = None
         self.listed = 0
         self._cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = {}
+        self._states: dict[State, State] = {}
         self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
         self._reach: dict[tuple[Position, Tile | None], int] = {}
         self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
@@ -572,6 +586,7 @@ class Enumerator:
 
     def build(self, on_state: Callable[[int], None] | None = None) -> Graph:
         root = self.start()
+        self._states.setdefault(root, root)
         graph = self.graph = Graph(root)
         stack = [root]
         while stack:
@@ -631,6 +646,14 @@ class Enumerator:
         sources += [None] * len(granted)
         if self.families:
             steps = [self.opponent_turns(step) for step in steps]
+        # One object per distinct state, so that the tables keyed by states (the graph, the decision's memos) find
+        # it by identity instead of comparing it field by field with an equal one.
+        interned = self._states
+        for index, step in enumerate(steps):
+            branches = step.branches
+            canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
+            if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
+                steps[index] = Step(step.action, canonical)
         found = self._cores[core] = (steps, runs, sources)
         return found
 
