@@ -1042,6 +1042,10 @@ def _without_cyclic_gc() -> Iterator[None]:
     try:
         yield
     finally:
+        # What was made meanwhile goes to the oldest generation at once (freeze, then unfreeze: two list merges):
+        # left young, the first collection after would walk all of it, a second or more past --max-time.
+        gc.freeze()
+        gc.unfreeze()
         if enabled:
             gc.enable()
 
