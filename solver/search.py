@@ -765,7 +765,7 @@ class Enumerator:
         return _next(state, over=True, battles_done=state.battles_done + 1)
 
     def instants(self, state: State) -> list[Step]:
-        found = []
+        found: list[Step | None] = []
         plain = self._plain(state.position)
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
             if plain and tile.name == "move" and tile.army == self.player:
@@ -871,7 +871,7 @@ class Enumerator:
         return self.plain and not any(u.tile.module is not None and u.tile.module.type == "grant-mobility"
                                       for u in position.units)
 
-    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex, Step]]:
+    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
         """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
         the turn rules action by action: the same steps, in the same order, as :meth:`free_moves` and
         :meth:`instants` find through ``actions`` (tests/test_search_speed.py compares them on every state of
@@ -880,7 +880,7 @@ class Enumerator:
         on arrival on such a board, and facings are those of ``distinct_facings``, already normal."""
         used = state.used
         watched = state.watched
-        found: list[tuple[Hex, Step]] = []
+        found: list[tuple[Hex | None, Step]] = []
         position = state.position
         movers = self._plain_movers(position, tile)
         if tile is None:
