@@ -24,10 +24,12 @@ plays and positions the proof covered.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import multiprocessing
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
 from types import ModuleType
@@ -464,10 +466,23 @@ class State:
     over: bool = False  # the turn has ended (a Battle tile, a full board)
     placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
 
+    def __hash__(self) -> int:
+        # Cached: the search keys several tables by states, a million times on a big card (the fields never change).
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash((self.position, self.hand, self.played, self.used,
+                                                     self.after_batch, self.watched, self.battles_done, self.over,
+                                                     self.placed))
+        return cached
+
+
+_STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed")
+
 
 def _next(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` for a state, without its checks (the enumeration makes one per action)."""
-    return State(**{**state.__dict__, **changes})
+    values = state.__dict__
+    return State(**{**{name: values[name] for name in _STATE_FIELDS}, **changes})
 
 
 @dataclass(frozen=True)
@@ -493,6 +508,21 @@ def _without(hand: tuple[Tile, ...], used: Iterable[Tile]) -> tuple[Tile, ...]:
     for t in used:
         left.remove(t)
     return tuple(left)
+
+
+def _respent(used: frozenset, source: Hex, target: Hex) -> frozenset:
+    """The free moves taken this turn after a unit went from ``source`` to ``target`` (``actions.spend``): its
+    entries follow it, and entries left on ``target`` by a unit gone from there are dropped."""
+    if not used:
+        return used
+    from .actions import Spent
+
+    kept = set()
+    for s in used:
+        if s.hex == target and source != target:
+            continue
+        kept.add(Spent(target if s.hex == source else s.hex, s.source, target if s.giver == source else s.giver))
+    return frozenset(kept)
 
 
 def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: Hex) -> tuple:
@@ -529,6 +559,11 @@ class Enumerator:
         self.spare_placed = not (naive or not plain_families or start.foundations or start.terrain
                                  or start.held_prizes or start.terminals or start.teams or start.turrets
                                  or any("mobility" in u.prizes for u in start.units))
+        #: Whether Mobility moves and the Move tile may be listed by :meth:`plain_moves` instead of through the
+        #: turn rules: on the same plain boards, and with no ability family acting between battles at all, moving
+        #: a unit does nothing but move it (a Transport on the board is checked per state). --naive keeps the
+        #: general path, so the test comparing the two searches compares the fast path with the rules too.
+        self.plain = self.spare_placed and not self.families
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -536,6 +571,11 @@ class Enumerator:
         #: report can say how far it got.
         self.graph: Graph | None = None
         self.listed = 0
+        self._cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = {}
+        self._states: dict[State, State] = {}
+        self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
+        self._reach: dict[tuple[Position, Tile | None], int] = {}
+        self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -554,7 +594,12 @@ class Enumerator:
         return position if self.naive else normalised(position)
 
     def build(self, on_state: Callable[[int], None] | None = None) -> Graph:
+        with _without_cyclic_gc():
+            return self._build(on_state)
+
+    def _build(self, on_state: Callable[[int], None] | None) -> Graph:
         root = self.start()
+        self._states.setdefault(root, root)
         graph = self.graph = Graph(root)
         stack = [root]
         while stack:
@@ -574,17 +619,55 @@ class Enumerator:
 
     # --- what can be done from a state ---
     def steps(self, state: State) -> list[Step]:
-        found: list[Step] = []
-        if state.played < self.limit:
-            if not state.after_batch:
-                found += self.placement_runs(state)
-            found += self.instants(state)
+        """Every step from ``state``. A state is its *core* (position, hand, tiles played, what is spent, ...) and
+        two restrictions that only leave steps out: no placement run right after one (``after_batch``), no free
+        move of a unit just placed (``placed``). What follows a step depends on the core alone, so the steps are
+        listed once per core (:meth:`core_steps`) and each state of that core takes the ones its restrictions
+        allow: the graph is the same, and a position reached both after a placement run and after a free move
+        (the same tiles placed and unit moved, in the other order) is worked out once."""
+        core = state if not state.after_batch and not state.placed else _next(state, after_batch=False,
+                                                                                placed=frozenset())
+        found, runs, sources = self.core_steps(core)
+        spared = state.placed
+        if spared and state.watched:
+            spared = spared - {now for _, now in state.watched}
+        if not (state.after_batch and runs) and not (spared and not spared.isdisjoint(sources)):
+            return found
+        return [step for index, (step, source) in enumerate(zip(found, sources))
+                if not (state.after_batch and index < runs) and (source is None or source not in spared)]
+
+    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None]]:
+        """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
+        second value), and for each step the unit whose free move it is, if a unit just placed may be spared it."""
+        found = self._cores.get(core)
+        if found is not None:
+            return found
+        steps: list[Step] = []
+        runs = 0
+        if core.played < self.limit:
+            steps += self.placement_runs(core)
+            runs = len(steps)
+            steps += self.instants(core)
             if self.families:
-                found += self.family_places(state)
-        found += self.free_moves(state)
-        found += self.granted(state)
+                steps += self.family_places(core)
+        sources: list[Hex | None] = [None] * len(steps)
+        for source, step in self._free_move_steps(core):
+            steps.append(step)
+            sources.append(source)
+        granted = self.granted(core)
+        steps += granted
+        sources += [None] * len(granted)
         if self.families:
-            found = [self.opponent_turns(step) for step in found]
+            steps = [self.opponent_turns(step) for step in steps]
+        # One object per distinct state, so that the tables keyed by states (the graph, the decision's memos) find
+        # it by identity instead of comparing it field by field with an equal one.
+        interned = self._states
+        for index, step in enumerate(steps):
+            branches = step.branches
+            canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
+            if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
+                steps[index] = Step(step.action, canonical)
+        found = self._cores[core] = (steps, runs, sources)
         return found
 
     def opponent_turns(self, step: Step) -> Step:
@@ -689,8 +772,12 @@ class Enumerator:
         return _next(state, over=True, battles_done=state.battles_done + 1)
 
     def instants(self, state: State) -> list[Step]:
-        found = []
+        found: list[Step | None] = []
+        plain = self._plain(state.position)
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
+            if plain and tile.name == "move" and tile.army == self.player:
+                found += [step for _, step in self.plain_moves(state, tile, frozenset())]
+                continue
             position = _turn_of(state.position, ((self.player, (tile,)),), self.player)
             for action in self.actions.player_actions(position, self.player, state.used):
                 if not isinstance(action, Use) or action.tile != tile:
@@ -743,13 +830,6 @@ class Enumerator:
         # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
         # Babel 13 adds free actions of its own: held Prize markers put on units, Dismal Forest moves, the
         # Control Panel's turning of Turrets (solver/abilities: prizes, terrain_turn).
-        extras = bool(state.position.held_prizes or state.position.terrain)
-        if not self.families and not extras and not any(
-                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
-                or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
-                for u in state.position.units) and not self._granted_moves(state.position):
-            return []
-        position = _turn_of(state.position, (), self.player)
         # A unit placed by the step just taken need not move now: placing it where the move would take it, in
         # that facing, is a run of the same placements reaching the same position with its free move still
         # unspent (and free to place again), so every end of the move is an end of that run too. That holds for
@@ -760,11 +840,25 @@ class Enumerator:
         just_placed = state.placed  # empty unless self.spare_placed
         if just_placed and state.watched:
             just_placed = just_placed - {now for _, now in state.watched}
+        return [step for source, step in self._free_move_steps(state)
+                if source is None or source not in just_placed]
+
+    def _free_move_steps(self, state: State) -> list[tuple[Hex | None, Step]]:
+        """:meth:`free_moves` with no unit spared, each step with the unit it moves if a unit just placed would be
+        spared that step (None for the others)."""
+        extras = bool(state.position.held_prizes or state.position.terrain)
+        if not self.families and not extras and not any(
+                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
+                or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
+                for u in state.position.units) and not self._granted_moves(state.position):
+            return []
+        if not extras and self._plain(state.position):
+            return self.plain_moves(state, None, frozenset())
+        position = _turn_of(state.position, (), self.player)
         found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
-                lambda action: (isinstance(action, Move) and action.source not in just_placed)
-                or (extras and not isinstance(action, (Discard, Place, Use)))):
+                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
             branches = []
             for label, after in results:
                 after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
@@ -773,7 +867,91 @@ class Enumerator:
                 nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
                               placed=frozenset())
                 branches.append((label, nxt))
-            found.append(Step((str(action),), tuple(branches)))
+            # With extras every free action is listed, a just-placed unit's move too (see free_moves).
+            found.append((action.source if isinstance(action, Move) and not extras else None,
+                          Step((str(action),), tuple(branches))))
+        return found
+
+    def _plain(self, position: Position) -> bool:
+        """Whether :meth:`plain_moves` may list this position's moves: a plain board (``self.plain``) without a
+        Transport, whose links grant moves and whose own moves are restricted (transport-movable)."""
+        return self.plain and not any(u.tile.module is not None and u.tile.module.type == "grant-mobility"
+                                      for u in position.units)
+
+    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
+        """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
+        the turn rules action by action: the same steps, in the same order, as :meth:`free_moves` and
+        :meth:`instants` find through ``actions`` (tests/test_search_speed.py compares them on every state of
+        several cards). The mover is one of the player's units, not netted; Mobility once a turn (3E MOBILITY);
+        an adjacent empty hex, or 2 hexes with a working Recon Center, and/or a rotation (3E MOVE); nothing acts
+        on arrival on such a board, and facings are those of ``distinct_facings``, already normal."""
+        used = state.used
+        watched = state.watched
+        found: list[tuple[Hex | None, Step]] = []
+        position = state.position
+        movers = self._plain_movers(position, tile)
+        if tile is None:
+            Spent = self.actions.Spent
+            for unit in movers:
+                source = unit.hex
+                if source in spared or Spent(source, "mobility") in used:
+                    continue
+                for target, text, after, _ in self._plain_results(position, unit, tile):
+                    self.listed += 1
+                    nxt = State(after, state.hand, state.played,
+                                _respent(used, source, target) | {Spent(target, "mobility")}, False,
+                                _follow(watched, source, target) if watched else watched, state.battles_done,
+                                state.over, frozenset())
+                    found.append((source, Step((text,), (("", nxt),))))
+        else:
+            hand = _without(state.hand, [tile])
+            for unit in movers:
+                source = unit.hex
+                for target, text, after, full in self._plain_results(position, unit, tile):
+                    self.listed += 1
+                    nxt = State(after, hand, state.played + 1, _respent(used, source, target), False,
+                                _follow(watched, source, target) if watched else watched,
+                                state.battles_done + (full and not state.over), full or state.over, frozenset())
+                    found.append((source, Step((text,), (("", nxt),))))
+        return found
+
+    def _plain_movers(self, position: Position, tile: Tile | None) -> list[Unit]:
+        """The units :meth:`plain_moves` may move in ``position``: the player's, not netted, with Mobility unless
+        ``tile`` (the Move tile) moves them; Mobility whether or not it is spent yet. Remembered per position."""
+        key = (position, tile)
+        found = self._movers.get(key)
+        if found is None:
+            actions = self.actions
+            found = []
+            if not actions.board_full(position):
+                actions._supported(position)
+                nets = actions.netted(position)
+                found = [unit for unit in position.units
+                         if (tile is not None or unit.tile.mobility or "mobility" in unit.prizes)
+                         and unit.hex not in nets and actions.controller(position, unit) == self.player
+                         and not actions._fixed(position, unit)]
+                self._reach[key] = actions._recon_reach(position, self.player, nets, tile is not None) if found else 1
+            self._movers[key] = found
+        return found
+
+    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None) -> list[tuple[Hex, str, Position, bool]]:
+        """Each move of ``unit`` for :meth:`plain_moves`, as its target, its line, the position after it and whether
+        that fills the board: remembered, since many states share a position (they differ in what is spent and in
+        the tiles left)."""
+        key = (position, unit.hex, tile)
+        found = self._plain_cache.get(key)
+        if found is not None:
+            return found
+        self._check_time()
+        found = []
+        source = unit.hex
+        board_full = self.actions.board_full
+        for target, facing in self.actions._turns(position, unit, self._reach[position, tile]):
+            moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
+            after = _with_units(position, [moved if u.hex == source else u for u in position.units])
+            text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
+            found.append((target, text, after, tile is not None and board_full(after)))
+        self._plain_cache[key] = found
         return found
 
     def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool]
@@ -859,6 +1037,24 @@ class Enumerator:
                 branches.append((label, self.settle(nxt)))
             found.append(Step((str(action),), tuple(branches)))
         return found
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """Python's cycle collector paused: the turn's graph and the decision make millions of objects that hold no
+    reference cycles (freed by their counts as ever), and the collector's passes over them took a third of the
+    time of a big card's enumeration. It runs again afterwards, as before."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        # What was made meanwhile goes to the oldest generation at once (freeze, then unfreeze: two list merges):
+        # left young, the first collection after would walk all of it, a second or more past --max-time.
+        gc.freeze()
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
 
 
 class _OutOfTime(Exception):
@@ -1028,21 +1224,23 @@ class Solver:
         def key_of(state: State) -> tuple:
             return evaluation_key(same, state, self.final_battles(state))
 
+        keys = {state: key_of(state) for state in ends}  # each end's key worked out once
         work: dict[tuple, int] = {}
         order: list[tuple[Position, tuple, int]] = []
         for state in (self.every_order(graph) if self.naive else ends):
-            key = key_of(state)
+            key = key_of(state) if self.naive else keys[state]
             if key not in work or self.naive:
                 work.setdefault(key, len(order))
                 order.append((state.position, state.watched, key[3]))
         verdicts, stopped = self.evaluate_all(order, started)
         value: dict[State, Verdict] = {}
         for state in ends:
-            index = work.get(key_of(state))
+            index = work.get(keys[state])
             if index is not None and index < len(verdicts):
                 value[state] = verdicts[index]
         # Only what was played out counts: a search stopped by --max-time played out the first len(verdicts).
-        report = self.decide(graph, value, len(verdicts), started, stopped)
+        with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
+            report = self.decide(graph, value, len(verdicts), started, stopped)
         return report
 
     def evaluate_all(self, order: list, started: float) -> tuple[list[Verdict], str | None]:

@@ -73,3 +73,59 @@ def test_a_runner_placed_and_moved_at_once_gives_the_same_plays_as_the_naive_sea
     assert fast.verdict == naive.verdict == "cooked"  # solutions to compare (play 2 gave 250 of them, in 100 s)
     assert sorted(s.actions for s in fast.solutions) == sorted(s.actions for s in naive.solutions)
     assert fast.plays < naive.plays
+
+
+MOVERS = '''
+puzzle "movers"
+rules 3.0 recon-center-moves={recon}
+player outpost
+offer outpost:move outpost:runner outpost:recon-center
+play 2
+goal alive b4
+c5 outpost:hq hp=5
+c1 moloch:hq hp=5
+b4 outpost:mobile-armor N
+d4 outpost:runner N
+d3 moloch:net-fighter S
+a2 moloch:guard S
+'''
+
+
+def _walk(enumerator, walks: int):
+    """States of the turn met on ``walks`` random walks from its start (seeded): a sample of every stage of the
+    turn, the tiles played in any order, in a graph too big to build in a test."""
+    import random
+
+    chooser = random.Random(15)
+    for _ in range(walks):
+        state = enumerator.start()
+        while not state.over:
+            yield state
+            steps = enumerator.steps(state)
+            if not steps:
+                break
+            state = chooser.choice(chooser.choice(steps).branches)[1]
+
+
+@pytest.mark.parametrize("text", [MOVERS.format(recon="all"), MOVERS.format(recon="move-tile"),
+                                  (HERE.parent / "bench" / "scale-play2.nhex").read_text()],
+                         ids=["recon-all", "recon-move-tile", "scale-play2"])
+def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_rules_list(text):
+    """The Mobility moves and the Move tile's uses that the search lists by itself on a plain board (Enumerator.
+    plain_moves) must be the very steps the turn rules give, in the same order: the Runner on d4 is netted by the
+    Net Fighter (3E NET: it 'cannot ... move'), a Recon Center placed makes moves 2 hexes (ES/PL Recon Center:
+    every move, or only the Move tile's under option recon-center-moves=move-tile), the Mobile Armor's spent
+    Mobility follows it when the Move tile moves it (3E MOBILITY: once a turn), and the goal watches it."""
+    from solver.search import Enumerator
+
+    puzzle = notation.parse(text)
+    fast, rules = Enumerator(puzzle), Enumerator(puzzle)
+    rules.plain = False
+    assert fast.plain
+    compared = 0
+    for state in _walk(fast, 150):
+        mine = fast.free_moves(state) + fast.instants(state)
+        theirs = rules.free_moves(state) + rules.instants(state)
+        assert [(s.action, s.branches) for s in mine] == [(s.action, s.branches) for s in theirs]
+        compared += len(mine)
+    assert compared > 1000
