@@ -1190,6 +1190,7 @@ class Solver:
         self.max_solutions = max_solutions
         self.tries = tries
         self.progress = progress
+        self._graph_kept: Enumerator | None = None  # see solve()
         self.card = card_of(puzzle)
         self.identity = remembered_play_identity()  # one table for the evaluation and the decision
 
@@ -1207,6 +1208,9 @@ class Solver:
             if self.progress and count % 64 == 0:
                 self.progress("enumerate", count, None)
 
+        # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
+        # second or more, which would come after --max-time and before the report (issue 15: "within a second").
+        self._graph_kept = enumerator
         try:
             graph = enumerator.build(on_state)
         except _OutOfTime:
