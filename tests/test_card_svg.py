@@ -169,7 +169,7 @@ from solver.render.card_svg import (  # noqa: E402
     label_boxes,
     text_width,
 )
-from solver.tiles import Kind, armies, army  # noqa: E402
+from solver.tiles import Kind, armies, army, tile  # noqa: E402
 
 ALL_TILES = [t for a in armies().values() for t in a.tiles if t.kind not in (Kind.INSTANT, Kind.FOUNDATION)]
 
@@ -359,3 +359,17 @@ use vegas:castling b2 c3
     assert describe_marks(marks) == ["move b2 c3", "move c3 b2"]
     assert {h.label for h in placed} == {"b2", "c3"}
     assert after.unit_at(Hex.parse("b2")).tile.name == "bodyguard"
+
+
+def test_the_legend_names_the_gauss_beam_only_where_a_gauss_cannon_is_drawn() -> None:
+    """The legend explains the marks of this card: a Gauss entry on a card without a Gauss Cannon pushed "wound"
+    onto a row of its own."""
+    import drawsvg as draw
+
+    def words(tiles) -> set[str]:
+        picture = draw.Drawing(640, 980)
+        _legend(picture, 940, tiles)
+        return {n.text or "" for n in ET.fromstring(picture.as_svg()).iter(f"{SVG}text")}
+
+    assert "Gauss" not in words([tile("outpost:commando"), tile("moloch:blocker")])
+    assert "Gauss" in words([tile("moloch:gauss-cannon")])

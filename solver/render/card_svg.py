@@ -579,15 +579,18 @@ def front(puzzle: Puzzle) -> draw.Drawing:
 
 
 def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
-    """What the marks on this card mean, each drawn as on the tiles: the base marks always, the expansions'
-    edge badges when a tile of the card has them. Each entry is its sample then its word, spaced by the
+    """What the marks on this card mean, each drawn as on the tiles: the base marks always, the Gauss beam and the
+    expansions' edge badges when a tile of the card has them. Each entry is its sample then its word, spaced by the
     word's width, so no two run together; more rows, upwards, take what the last cannot hold. Returns the
     top of the legend."""
     group = draw.Group()
     size, font = 34.0, 12.0
+    tiles = list(tiles)
     entries: list[tuple[str, object]] = [(name, edge) for name, edge in (
         ("melee", Edge(melee=1)), ("ranged", Edge(ranged=1)), ("armor", Edge(armor=True)), ("net", Edge(net=True)),
-        ("link", Edge(link=True)), ("Gauss", Edge(special=frozenset({"gauss"}))))]
+        ("link", Edge(link=True)))]
+    if any("gauss" in e.special for t in tiles for e in (t.edges or ())):  # only where a Gauss Cannon is drawn
+        entries.append(("Gauss", Edge(special=frozenset({"gauss"}))))
     entries += [("front", "front"), ("toughness", "toughness"), ("wound", "wound")]
     specials = sorted({s for t in tiles for e in (t.edges or ()) for s in e.special if s in SPECIAL_MARKS})
     entries += [(SPECIAL_MARKS[s][1], s) for s in specials]
