@@ -105,8 +105,11 @@ def test_ctrl_c_in_a_parallel_command_says_interrupted_once_and_exits_130(argv, 
     parent stops the pool, says `nhex: interrupted` and exits 130."""
     if argv[0] == "generate":
         argv = (*argv, "-o", str(tmp_path))
+    # As a terminal starts it: with SIGINT's default action. A suite run in the background of a script (as CI may
+    # be) has SIGINT ignored, which a child inherits, and Python then leaves Ctrl-C ignored too.
     process = subprocess.Popen([sys.executable, "-m", "solver.cli", *argv],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         children: list[str] = []
