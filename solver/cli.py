@@ -611,19 +611,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
         kept: dict[str, Any] = {}
         started = time.perf_counter()
 
+        def files_of(path: Path) -> tuple[Path, Path, Path]:
+            """A card's file, and with --svg its front and back pictures."""
+            return path, path.with_suffix(".svg"), path.with_name(path.stem + "-solution.svg")
+
+        def write_files(made: Any, path: Path) -> None:
+            card, front, back = files_of(path)
+            try:
+                card.write_text(card_text(made), encoding="utf-8")
+                if args.svg:
+                    save(made.puzzle, str(front))
+                    save(made.puzzle, str(back), solution=True)
+            except OSError as error:
+                _usage("generate", f"cannot write {path}: {error.strerror or error}")
+
         def write_card(made: Any) -> None:
             text = canonical(made.puzzle)
             if text in kept:
                 return
             kept[text] = made
             path = out / file_name(made)
-            try:
-                path.write_text(card_text(made), encoding="utf-8")
-                if args.svg:
-                    save(made.puzzle, str(path.with_suffix(".svg")))
-                    save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
-            except OSError as error:
-                _usage("generate", f"cannot write {path}: {error.strerror or error}")
+            write_files(made, path)
             progress.update(task, completed=min(args.count, len(kept)))
             if not console.is_terminal and not args.json:
                 # One line per card for logs and pipes (the bar is drawn only on a terminal).
@@ -645,8 +653,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     chosen = {file_name(made) for made in cards}
     for made in kept.values():
         if file_name(made) not in chosen:
-            stale = out / file_name(made)
-            for path in (stale, stale.with_suffix(".svg"), stale.with_name(stale.stem + "-solution.svg")):
+            for path in files_of(out / file_name(made)):
                 path.unlink(missing_ok=True)
     table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
@@ -655,13 +662,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     for made in cards:
         path = out / file_name(made)
         if not path.exists():  # the same card as one written early under another attempt's name
-            try:
-                path.write_text(card_text(made), encoding="utf-8")
-                if args.svg:
-                    save(made.puzzle, str(path.with_suffix(".svg")))
-                    save(made.puzzle, str(path.with_name(path.stem + "-solution.svg")), solution=True)
-            except OSError as error:
-                _usage("generate", f"cannot write {path}: {error.strerror or error}")
+            write_files(made, path)
         key = "; ".join(str(a) for a in made.puzzle.solution or ())
         table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
                       str(made.grade.near_misses), str(made.candidates))
