@@ -548,18 +548,25 @@ def _lifted(better: Digest, worse: Digest, netter: str) -> tuple[str, tuple[str,
     return f"the net of {name} is gone", (netter,)
 
 
+def _changed(better: Digest, worse: Digest, *, to_player: bool) -> list[tuple[str, list[Blow], list[Blow]]]:
+    """The sources of hits on an HQ (the enemy's, or with ``to_player`` the player's) whose damage ``better`` turns in
+    the player's favour (more on the enemy HQ, less on the player's), biggest change first: ``(source, hits in
+    better, hits in worse)``."""
+    sign = -1 if to_player else 1
+    changed = []
+    for source in better.sources_on_hqs(to_player=to_player) | worse.sources_on_hqs(to_player=to_player):
+        b, w = better.hq_damage(source, to_player=to_player), worse.hq_damage(source, to_player=to_player)
+        delta = sign * (sum(x.wounds for x in b) - sum(x.wounds for x in w))
+        if delta > 0:
+            changed.append((-delta, source, b, w))
+    return [(source, b, w) for _, source, b, w in sorted(changed)]
+
+
 def contrast(better: Digest, worse: Digest) -> list[Finding]:
     """Every difference at the HQs between two battles of the same card, each with the rule that carries it: the
     player's units that deal more in ``better``, then the enemies that deal less to the player's HQ."""
     found: list[Finding] = []
-    ours = better.sources_on_hqs(to_player=False) | worse.sources_on_hqs(to_player=False)
-    gains = []
-    for source in ours:
-        b, w = better.hq_damage(source, to_player=False), worse.hq_damage(source, to_player=False)
-        delta = sum(x.wounds for x in b) - sum(x.wounds for x in w)
-        if delta > 0:
-            gains.append((-delta, source, b, w))
-    for _, source, b, w in sorted(gains):
+    for source, b, w in _changed(better, worse, to_player=False):
         name = better.name(source) if re.fullmatch(_HEX, source) else f"the {source}"
         short = _short(name)
         result = f"{short} now hits {_hq_name(b)} {_amounts(b)}"
@@ -572,14 +579,7 @@ def contrast(better: Digest, worse: Digest) -> list[Finding]:
         why = _why_stronger(better, worse, source) if re.fullmatch(_HEX, source) else None
         rule, cause, lack, agents = why or ("", "", "", ())
         found.append(Finding(rule, source, cause, lack, result, loss, agents))
-    theirs = better.sources_on_hqs(to_player=True) | worse.sources_on_hqs(to_player=True)
-    saves = []
-    for source in theirs:
-        b, w = better.hq_damage(source, to_player=True), worse.hq_damage(source, to_player=True)
-        delta = sum(x.wounds for x in w) - sum(x.wounds for x in b)
-        if delta > 0:
-            saves.append((-delta, source, b, w))
-    for _, source, b, w in sorted(saves):
+    for source, b, w in _changed(better, worse, to_player=True):
         name = worse.name(source) if re.fullmatch(_HEX, source) else f"the {source}"
         short = _short(name)
         phases = sorted({x.phase for x in w if x.phase is not None}, reverse=True)
