@@ -20,3 +20,8 @@ def fight(text: str) -> battle.Outcome:
     found = outcomes(text)
     assert len(found) == 1, [o.choices for o in found]
     return found[0]
+
+
+def units(outcome: battle.Outcome) -> dict[str, str]:
+    """The units left after the battle, as notation by hex label."""
+    return {u.hex.label: str(u) for u in outcome.position.units}

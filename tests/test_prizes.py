@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from battle_helpers import fight as outcome
+from battle_helpers import outcomes, units
 from solver import actions, battle
 from solver.errors import IllegalAction, RuleNotImplemented
 from solver.hexes import Hex
@@ -15,18 +17,6 @@ def h(label: str) -> Hex:
     return Hex.parse(label)
 
 
-def outcomes(text: str) -> tuple[battle.Outcome, ...]:
-    return battle.resolve(parse(text), trace=True)
-
-
-def outcome(text: str) -> battle.Outcome:
-    found = outcomes(text)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
-
-
-def units(o: battle.Outcome) -> dict[str, str]:
-    return {u.hex.label: str(u) for u in o.position.units}
 
 
 HQS = "a1 outpost:hq\ne1 moloch:hq\n"

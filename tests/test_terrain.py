@@ -9,6 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from battle_helpers import fight as outcome
+from battle_helpers import units
 from solver import battle
 from solver.errors import NotationError, RuleNotImplemented
 from solver.expansion import TERRAIN_FEATURES, TerrainElement
@@ -23,14 +25,6 @@ def h(label: str) -> Hex:
     return Hex.parse(label)
 
 
-def outcome(text: str) -> battle.Outcome:
-    found = battle.resolve(parse(text), trace=True)
-    assert len(found) == 1, [o.choices for o in found]
-    return found[0]
-
-
-def units(o: battle.Outcome) -> dict[str, str]:
-    return {u.hex.label: str(u) for u in o.position.units}
 
 
 HQS = "a1 outpost:hq\ne3 moloch:hq\n"
