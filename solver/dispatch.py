@@ -100,11 +100,15 @@ def _run(job: _Job) -> tuple[int, Any]:
     return job.index, job.function(job.task)
 
 
-def _start_process(initializer: Callable[..., None] | None, initargs: tuple) -> None:
+def ignore_interrupts() -> None:
     """A local worker process leaves Ctrl-C to its parent, which stops the pool and says so once (issue 10)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_process(initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    ignore_interrupts()
     if initializer is not None:
         initializer(*initargs)
 

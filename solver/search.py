@@ -1172,13 +1172,6 @@ def card_of(puzzle: Puzzle) -> Card:
     return Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())))
 
 
-def ignore_interrupts() -> None:
-    """A worker process leaves Ctrl-C to its parent, which stops the pool and says so once (issue 10)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class Solver:
     def __init__(self, puzzle: Puzzle, *, jobs: int | None = None, naive: bool = False,
                  max_time: float | None = None, max_solutions: int | None = None, tries: int = 0,
@@ -1260,8 +1253,9 @@ class Solver:
 
         deadline = None if self.max_time is None else started + self.max_time
         if self.jobs > 1 and total > 400:
-            context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            with context.Pool(self.jobs, initializer=ignore_interrupts) as pool:
+            from .dispatch import ignore_interrupts, mp_context
+
+            with mp_context().Pool(self.jobs, initializer=ignore_interrupts) as pool:
                 parts = pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks])
                 for _ in chunks:
                     try:  # wait for the next chunk no longer than the time left
