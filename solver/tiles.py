@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, cached_property, lru_cache
@@ -223,8 +222,12 @@ class Army:
 @lru_cache(maxsize=4096)  # a position names the same few armies and tiles again and again (issue 15, reading)
 def normal_name(text: str) -> str:
     """Fold a name for lookup: case, ``_``/``-``/spaces and diacritics do not matter (NOTATION §1)."""
-    text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    if not text.isascii():  # an ASCII name has no diacritics to drop, and a start need not import unicodedata
+        import unicodedata
+
+        text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
+        text = "".join(c for c in text if not unicodedata.combining(c))
+    text = text.lower()
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 

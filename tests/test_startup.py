@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -52,11 +53,26 @@ def test_a_wrong_command_is_named_among_all_the_commands(capsys: pytest.CaptureF
 
 def test_reading_a_position_imports_no_lark_and_no_puzzle_cards():
     """``nhex fmt`` of a position runs on the generated parser (solver/make_parser.py) and never imports Lark,
-    the card and record values, rich, json or pathlib."""
+    the card and record values, rich, json or pathlib; nor shutil (argparse's formatter would import it for the
+    terminal's width) or unicodedata (names in ASCII need no folding of diacritics)."""
     probe = ("import sys, runpy; sys.argv = ['nhex', 'fmt', 'bench/six-units.nhex']\n"
              "try:\n    runpy.run_module('solver.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "print(sorted(m for m in ('lark', 'solver.cards', 'rich', 'json', 'pathlib') if m in sys.modules),"
+             "print(sorted(m for m in ('lark', 'solver.cards', 'rich', 'json', 'pathlib', 'shutil', 'unicodedata')"
+             " if m in sys.modules),"
              " file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "c3 moloch:hq N hp=12" in done.stdout
     assert done.stderr.strip() == "[]"
+
+
+@pytest.mark.parametrize("columns", [None, "50", "0", "wide", "200"])
+def test_help_is_as_wide_as_shutil_would_make_it(columns: str | None, monkeypatch: pytest.MonkeyPatch):
+    """The formatter's width without importing shutil is the width argparse would take from shutil."""
+    import shutil
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert cli._Formatter("nhex")._width == argparse.HelpFormatter("nhex")._width  # type: ignore[attr-defined]
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns
