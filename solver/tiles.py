@@ -118,6 +118,8 @@ class Tile:
     abilities: frozenset[str] = frozenset()
     aliases: tuple[str, ...] = ()
     polish: str | None = None
+    #: The name a card's picture prints where the title would not fit at a readable size ("Heavy MG").
+    short: str | None = None
     rule: str | None = None
     confidence: str | None = None
     note: str | None = None
@@ -334,6 +336,9 @@ class _ArmyReader:
 
     def stmt_pl(self, node: Tree[Token], text: Token) -> None:
         self.current(node)["polish"] = unquote(text)
+
+    def stmt_short(self, node: Tree[Token], text: Token) -> None:
+        self.current(node)["short"] = unquote(text)
 
     def stmt_alias(self, node: Tree[Token], *names: Token) -> None:
         self.current(node)["aliases"] = tuple(normal_name(n) for n in names)

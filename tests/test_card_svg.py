@@ -15,7 +15,7 @@ import pytest
 from solver.cli import main
 from solver.hexes import Hex
 from solver.notation import load, parse
-from solver.render.card_svg import ARMY_COLOURS, BOARD_ORIGIN, SIZE, _pixel, back, card_svg, front, key_marks
+from solver.render.card_svg import ARMY_COLOURS, BOARD_ORIGIN, GOLD, SIZE, _pixel, back, card_svg, front, key_marks
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -166,6 +166,7 @@ from solver.render.card_svg import (  # noqa: E402
     _EDGE_ANGLE,
     _edge_icons,
     _legend,
+    _name_font,
     label_boxes,
     text_width,
 )
@@ -237,9 +238,10 @@ def test_no_edge_icon_enters_a_tiles_name_initiative_or_toughness(army_name: str
             for b in names[i + 1:]:
                 A, B = boxes[a], boxes[b]
                 assert A[2] <= B[0] or B[2] <= A[0] or A[3] <= B[1] or B[3] <= A[1], (tile.key, a, b)
-        # The name is readable: at least 8 px on a 640 px card (about 2.2 mm tall printed 90 mm wide).
+        # The name is readable: letters at least 8.5 px on a 640 px card (about 2.4 mm printed 90 mm wide), on each
+        # of its lines; a title too long for that is printed by the short name of its army file ("Heavy MG").
         if "name" in boxes:
-            assert boxes["name"][3] - boxes["name"][1] >= 8 * 1.05, tile.key
+            assert _name_font(tile, size) >= 8.5, tile.key
 
 
 def test_the_legend_entries_never_run_together() -> None:
@@ -300,16 +302,36 @@ def test_the_header_names_the_armies_as_the_rulebooks_print_them() -> None:
 def test_terrain_features_and_prize_markers_are_drawn() -> None:
     """Issue 16 (terrain drawing): a terrain hex says what its element does under its name (B13: a Rock is
     Closed, a Hole Fatal, Water a Swamp), the Prize markers the player holds are listed with the offer and, on the
-    back of card 28, the marker the key puts on the Guard is a badge on the Guard (B13 PRIZE MARKERS)."""
+    back of card 28, the marker the key puts on the Guard is marked on the Guard and named (B13 PRIZE MARKERS)."""
     card = load(ROOT / "puzzles" / "28-spoils.nhex")
     texts = _texts(front(card).as_svg())
     assert "Closed" in texts and "Fatal" in texts and "Swamp" in texts
     assert "Prize markers held: Enhanced Hit" in texts
     after, placed, _ = key_marks(card)
     assert Hex.parse("c2") in placed
-    assert "Enhanced Hit" in _texts(back(card).as_svg())
+    assert any("Prize markers on units: c2 Enhanced Hit" in t for t in _texts(back(card).as_svg()))
     thicket = _texts(front(load(ROOT / "puzzles" / "27-into-the-thicket.nhex")).as_svg())
     assert "Thick" in thicket and "High, Closed" in thicket and "Forest" in thicket
+
+
+def test_prize_markers_on_units_are_a_gold_disc_on_the_board_and_named_under_the_offer() -> None:
+    """Issue 16: a badge naming a unit's Prize markers at its upper corner met the hex label of the unit above.
+    The board marks such a unit with a gold disc holding the number of its markers (B13 PRIZE MARKERS: "at most
+    two per unit"), in its rim between the front bars of its N and NE edges; the words go under the offer."""
+    text = (ROOT / "puzzles" / "28-spoils.nhex").read_text().split("solution")[0]
+    text = text.replace("prizes hegemony enhanced-hit\n", "")
+    text = text.replace("c2 hegemony:guard N", "c2 hegemony:guard N prize=enhanced-hit,mobility")
+    text = text.replace("b2 moloch:ripper NE", "b2 moloch:ripper NE prize=accelerator")
+    svg = front(parse(text)).as_svg()
+    assert "On units: b2 Accelerator, c2 Enhanced Hit + Mobility" in _texts(svg)
+    root = ET.fromstring(svg)
+    discs = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in root.iter(f"{SVG}circle")
+             if c.get("fill") == GOLD]
+    guard = _pixel(Hex.parse("c2"), SIZE, BOARD_ORIGIN)
+    above_label_bottom = _pixel(Hex.parse("c1"), SIZE, BOARD_ORIGIN)[1] + SIZE * 0.70  # c1's label baseline
+    (x, y, r), = [d for d in discs if abs(d[0] - guard[0]) < SIZE and abs(d[1] - guard[1]) < SIZE]
+    assert y - r > above_label_bottom  # clear of the label of the unit above
+    assert (x - guard[0]) ** 2 + (y - guard[1]) ** 2 <= SIZE ** 2  # inside its own hex
 
 
 def test_a_net_and_an_attack_on_one_edge_do_not_cover_each_other() -> None:

@@ -108,7 +108,7 @@ _COMPOUND_TAILS = ("master", "trooper", "shooter", "naut", "blast", "fighter", "
 
 def _short(tile: Tile) -> list[str]:
     """The tile's name in at most two short lines."""
-    name = "HQ" if tile.kind is Kind.HQ else tile.title.removeprefix("The ")
+    name = "HQ" if tile.kind is Kind.HQ else (tile.short or tile.title).removeprefix("The ")
     if len(name) > 10 and " " not in name and "-" in name:  # Super-Mutant, Hunter-Killer: at the hyphen
         head, tail = name.split("-", 1)
         return [head + "-", tail]
@@ -382,10 +382,21 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
                              ground[unit.hex].tile.title if unit.hex in ground else "") if n]
         if under:
             _badge(group, " + ".join(under), cx - size * 0.5, cy + size * 0.866, size)
-        # Prize markers on the unit (B13 PRIZE MARKERS): a gold badge on the upper right corner.
+        # Prize markers on the unit (B13 PRIZE MARKERS): a gold disc with their number in the tile's rim, at its
+        # upper right corner; the card names them in words (prizes_on_units). A badge with the names there met the
+        # hex label of the unit above, and no room at a corner holds two words clear of the neighbours' marks.
         if unit.prizes:
-            _badge(group, " + ".join(prize_title(p) for p in unit.prizes), cx + size * 0.5, cy - size * 0.866, size,
-                   fill=GOLD)
+            mx, my = _polar(cx, cy, size * 0.96, -60)  # between the front bars of the N and NE edges, either facing
+            group.append(draw.Circle(mx, my, size * 0.065, fill=GOLD, stroke=INK, stroke_width=0.8))
+            group.append(draw.Text(str(len(unit.prizes)), size * 0.095, mx, my + size * 0.005, center=True,
+                                   font_family=FONT, font_weight="bold", fill=INK))
+
+
+def prizes_on_units(position: Position) -> str:
+    """The Prize markers on the units of ``position`` in words, ``c2 Enhanced Hit + Mobility, b2 Accelerator``
+    (empty when there are none): the board marks each such unit with a gold disc."""
+    return ", ".join(f"{u.hex.label} " + " + ".join(prize_title(p) for p in u.prizes)
+                     for u in sorted(position.units, key=lambda u: (u.hex.q, u.hex.r)) if u.prizes)
 
 
 def _badge(group: draw.Group, text: str, bx: float, by: float, size: float, *, fill: str = "#ffffff") -> None:
@@ -562,9 +573,12 @@ def front(puzzle: Puzzle) -> draw.Drawing:
             draw_tile(offer, tile, Direction.N, cx, cy, small)
     d.append(offer)
     held = [p for army_name, prizes in puzzle.position.held_prizes if army_name == puzzle.player for p in prizes]
-    if held:  # Prize markers in the player's hand (B13 PRIZE MARKERS): they may be put on a unit
-        d.append(draw.Text("Prize markers held: " + ", ".join(prize_title(p) for p in held), 14, 24,
-                           y + 42 + small * 2 + 22, font_family=FONT, font_weight="bold", fill=INK))
+    words = [f"Prize markers held: {', '.join(prize_title(p) for p in held)}"] if held else []
+    if prizes_on_units(puzzle.position):
+        words.append(f"On units: {prizes_on_units(puzzle.position)}")
+    if words:  # Prize markers in the player's hand, which may be put on a unit, and on units (B13 PRIZE MARKERS)
+        d.append(draw.Text(words, 14, 24, y + 42 + small * 2 + 22, font_family=FONT, font_weight="bold", fill=INK,
+                           line_height=1.3))
     gx = 24 + small * 2.1 * max(3, len(puzzle.offer)) + 6
     d.append(draw.Text("Goal", 17, gx, y + 26, font_family=FONT, font_weight="bold", fill=INK))
     goal = _goal_words(puzzle)
@@ -694,6 +708,9 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
     # The goal in words, so that the back read alone says what was asked (a printed set, print_sheet.py).
     goal = _wrap("Goal: " + _goal_words(puzzle), 80)[:2]
+    on_units = prizes_on_units(after)
+    if on_units:  # the gold discs of the board in words
+        goal += _wrap(f"Prize markers on units: {on_units}", 80)[:1]
     d.append(draw.Text(goal, 13, 24, y + 20, font_family=FONT, fill=INK, line_height=1.25))
     y += 17 * len(goal)
     d.append(draw.Text("Key", 17, 24, y + 26, font_family=FONT, font_weight="bold", fill=INK))
