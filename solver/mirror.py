@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .tiles import NEUTRAL_ARMY, base_army, is_labelled
+from .tiles import LABEL_SEPARATOR, NEUTRAL_ARMY, base_army, is_labelled
 
 
 def seat_problem(name: str, players: tuple[str, ...], in_record: bool) -> str | None:
@@ -51,3 +51,13 @@ def players_line(armies: Iterable[str]) -> str | None:
     if not any(is_labelled(a) for a in names):
         return None
     return " ".join(["players", *names])
+
+
+#: The labels ``nhex generate`` gives the player and the opponent of a mirror card (``moloch/a`` against
+#: ``moloch/b``): the first seat's letter, then the second's.
+MIRROR_LABELS = ("a", "b")
+
+
+def mirror_pair(army: str) -> tuple[str, str]:
+    """The player and the opponent of a mirror match of ``army``."""
+    return tuple(f"{army}{LABEL_SEPARATOR}{label}" for label in MIRROR_LABELS)  # type: ignore[return-value]

@@ -25,7 +25,7 @@ from .hexes import Direction, Hex
 from .position import (MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Action, BuyEnergy, Position, Procedure, Push,
                        PutPrize, Unit)
 from .resources import terminals
-from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
+from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
 if TYPE_CHECKING:
     from .hexes import Board
@@ -468,7 +468,7 @@ class AdditionsReader:
 
     def check_venom(self, position: Position) -> None:
         """At most 2 venom markers on the board for each Neojungle army in the position (§10.3)."""
-        allowed = VENOM_PER_ARMY * (VENOM_ARMY in position.armies)
+        allowed = VENOM_PER_ARMY * sum(base_army(a) == VENOM_ARMY for a in position.armies)  # neojungle/b too
         total = 0
         for unit in self.placed:
             total += unit.venom
