@@ -15,19 +15,22 @@ enemy is whose they are (3E, "friendly units" are a player's own and, in a team 
 
 A labelled army must be seated: a file that names one has a ``players`` line (in a position or a puzzle card too,
 where that line only declares the seats), so that a mistyped label is bad input, not a silent third player; and
-where an army is played by labelled players its bare name (``moloch:hq``) names nobody.
+where an army is played by labelled players its bare name (``moloch:hq``) names nobody. An unlabelled army keeps
+its v1.1 meaning everywhere (a position needs no ``players``; one may name other armies than it seats).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
-from .tiles import LABEL_SEPARATOR, NEUTRAL_ARMY, base_army, is_labelled
+from .tiles import ARMY_NAMES, LABEL_SEPARATOR, NEUTRAL_ARMY, base_army, is_labelled
 
 
-def seat_problem(name: str, players: tuple[str, ...], in_record: bool) -> str | None:
+def seat_problem(name: str, players: tuple[str, ...]) -> str | None:
     """Why the army ``name``, named somewhere in a file whose ``players`` line seats ``players`` (empty: none),
-    names no player of that file; None when it does."""
+    names no player of that file; None when it does. Only labels are checked: an unlabelled army keeps its v1.1
+    meaning (a position needs no `players`)."""
     if name == NEUTRAL_ARMY or name in players:
         return None
     labelled = [p for p in players if is_labelled(p) and base_army(p) == base_army(name)]
@@ -39,18 +42,21 @@ def seat_problem(name: str, players: tuple[str, ...], in_record: bool) -> str | 
     if labelled:
         return (f"{name} is played here by {' and '.join(labelled)}: name the player, as in "
                 f"{labelled[0]}:hq or `to-move {labelled[0]}`")
-    if players and not in_record:
-        return f"{name} is not among the players ({' '.join(players)})"
     return None
 
 
-def players_line(armies: Iterable[str]) -> str | None:
-    """The ``players`` line the writer puts in a position or a card that names a labelled army (every army of
-    it, in name order), else None: a file without labels is written as v1.1 writes it."""
-    names = sorted(set(armies))
+_STRING = re.compile(r'"(\\.|[^"\\])*"')
+_ARMY = re.compile(r"(?<![\w/:-])(" + "|".join(sorted(ARMY_NAMES, key=len, reverse=True))
+                   + r")(" + re.escape(LABEL_SEPARATOR) + r"[a-z0-9-]+)?(?![\w/-])")
+
+
+def players_line(lines: Iterable[str]) -> str | None:
+    """The ``players`` line the writer puts in a position or a card whose canonical ``lines`` name a labelled
+    army: every army they name, in name order. None without labels: such a file is written as v1.1 writes it."""
+    names = {m.group(0) for line in lines for m in _ARMY.finditer(_STRING.sub("", line))}
     if not any(is_labelled(a) for a in names):
         return None
-    return " ".join(["players", *names])
+    return " ".join(["players", *sorted(names)])
 
 
 #: The labels ``nhex generate`` gives the player and the opponent of a mirror card (``moloch/a`` against

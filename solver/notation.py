@@ -362,7 +362,7 @@ class _Reader(AdditionsReader):
     def check_seats(self) -> None:
         """Every army named is one of the seated players where labels are used (solver/mirror.py)."""
         for name in self.named:
-            problem = seat_problem(name, self.players, self.kind == "game")
+            problem = seat_problem(name, self.players)
             if problem is not None:
                 raise self.fail(problem, self.named_at[name])
 
@@ -813,8 +813,9 @@ def _position_lines(position: Position, *, skip_to_move: str | None = None) -> l
 
 
 def write_position(position: Position) -> str:
-    seats = players_line(position.armies)
-    return "\n".join([*([seats] if seats else []), *_position_lines(position)]) + "\n"
+    lines = _position_lines(position)
+    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    return "\n".join([*([seats] if seats else []), *lines]) + "\n"
 
 
 def write_puzzle(puzzle: Puzzle) -> str:
@@ -825,9 +826,6 @@ def write_puzzle(puzzle: Puzzle) -> str:
     if puzzle.story is not None:
         lines.append(f"story {quote(puzzle.story)}")
     lines.append(f"player {puzzle.player}")
-    seats = players_line([*puzzle.position.armies, puzzle.player])
-    if seats:
-        lines.append(seats)
     lines.append(" ".join(["offer", *(t.key for t in puzzle.offer)]))
     if puzzle.play is not None:
         lines.append(f"play {puzzle.play}")
@@ -840,6 +838,9 @@ def write_puzzle(puzzle: Puzzle) -> str:
         lines += [str(a) for a in puzzle.solution]
     if puzzle.explanation is not None:
         lines.append(f"explanation {quote(puzzle.explanation)}")
+    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    if seats:
+        lines.insert(lines.index(f"player {puzzle.player}") + 1, seats)
     return "\n".join(lines) + "\n"
 
 
