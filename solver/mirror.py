@@ -67,3 +67,10 @@ MIRROR_LABELS = ("a", "b")
 def mirror_pair(army: str) -> tuple[str, str]:
     """The player and the opponent of a mirror match of ``army``."""
     return tuple(f"{army}{LABEL_SEPARATOR}{label}" for label in MIRROR_LABELS)  # type: ignore[return-value]
+
+
+def marked(army: str) -> bool:
+    """Whether pictures mark ``army`` apart from its army's colour (underlined on the terminal, body and edge
+    swapped on a card): labels alternate by their last character (``a``/``b``, ``1``/``2``, ``red``/``blue``
+    differ), so that two players of one army do not look alike."""
+    return is_labelled(army) and ord(army[-1]) % 2 == 0

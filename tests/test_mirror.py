@@ -286,6 +286,17 @@ def test_the_loner_of_one_player_vs_a_team_keeps_its_meaning():
     assert game.start(record).position.teams == (("borgo", "moloch"),)
 
 
+def test_the_two_players_of_one_army_look_different_on_a_card_and_on_the_terminal():
+    """A card must be readable at the table: moloch/a's and moloch/b's tiles share Moloch's colours, one of them
+    with body and edge swapped (underlined on the terminal)."""
+    from solver.render import card_svg, terminal
+
+    assert card_svg.army_colours("moloch/a") == card_svg.ARMY_COLOURS["moloch"]
+    assert card_svg.army_colours("moloch/b") == card_svg.ARMY_COLOURS["moloch"][::-1]
+    assert terminal.army_colour("moloch/a") != terminal.army_colour("moloch/b")
+    assert card_svg.army_colours("moloch") == card_svg.ARMY_COLOURS["moloch"]
+
+
 def test_a_mirror_position_and_card_are_written_with_their_players_line():
     """README, notation extensions: the writer puts a `players` line (every army, in name order) in a position or
     card that names a labelled player, and reads it back as it wrote it; a file without labels is written as v1.1
