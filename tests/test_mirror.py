@@ -216,6 +216,24 @@ def test_a_whole_mirror_game_is_replayed_by_check():
     assert sorted(a for a, _ in state.position.decks) == ["moloch/a", "moloch/b"]
 
 
+@pytest.mark.parametrize("name, winners, hq", [
+    ("moloch-mirror-three-players.nhex", ["moloch/b"], {"moloch/a": 18, "borgo": 18, "moloch/b": 19}),
+    ("mirror-team-match.nhex", ["vegas/x", "vegas/y"], {"neojungle/a": 18, "vegas/x": 20, "neojungle/b": 20,
+                                                          "vegas/y": 19}),
+])
+def test_mirror_players_in_multiplayer_records_are_replayed_by_check(name, winners, hq):
+    """3E THE MULTIPLAYER MODE: "In games for more players most of the rules are not changed": a deathmatch of two
+    Moloch players and Borgo, and a TEAM MATCH of two Neojungle players against two Vegas players ("The first team
+    to destroy any enemy HQ wins the game. If none of the HQs are completely destroyed, the team with the highest
+    total of remaining Toughness ... wins": 20 + 19 against 18 + 20), each made by playing legal moves through the
+    engine and replayed with every `expect` line holding."""
+    done = nhex("check", "--json", str(DATA / "games" / name))
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert data["verdict"] == "legal" and data["over"] is True
+    assert data["winners"] == winners and data["hq"] == hq
+
+
 def test_a_wrong_winner_in_a_mirror_record_is_the_answer_no():
     """NOTATION §10.7: a false `expect winner` makes `nhex check` exit 1 at its line."""
     text = GAME.read_text().replace("expect winner moloch/b", "expect winner moloch/a")
