@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from dataclasses import replace
 import sys
 from pathlib import Path
 
@@ -26,11 +27,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battle_helpers import fight, position, units
-from test_roundtrip import game_records, positions as any_positions, puzzles
+from test_roundtrip import Copies, game_records, goals, positions as any_positions, puzzles, rule_sets
 from solver import battle, effects, game, notation
 from solver.errors import NotationError
 from solver.hexes import STANDARD, Direction
-from solver.position import Position, Unit
+from solver.cards import ExpectHp, ExpectWinner, GameRecord, Puzzle, Turn
+from solver.position import Discard, Draw, Place, Position, Unit
 from solver.rules import RuleSet
 from solver.tiles import ARMY_NAMES, Kind, army, base_army, tile
 
@@ -371,7 +373,7 @@ def _swapped(position: Position) -> Position:
                           for u in position.units))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(mirror_positions(), st.integers(1, 5))
 def test_rotating_a_mirror_battle_rotates_every_outcome(position: Position, steps: int) -> None:
     """GUIDE, property tests: rotating a whole position by 60° changes nothing but labels — in a mirror match too."""
@@ -415,7 +417,7 @@ def _unlabelled(ends: set) -> set:
                    for u in units_), tuple(sorted((base_army(a), hp) for a, hp in hq))) for units_, hq in ends}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(labelled_positions())
 def test_a_labelled_player_fights_exactly_as_its_army(pair: tuple[Position, Position]) -> None:
     """Differential: a player named `ARMY/p` is that army in every rule (its families, its HQ, its modules): a
@@ -464,3 +466,72 @@ def test_a_document_with_labelled_players_reads_back_as_written(data) -> None:
     written = notation.write(read)
     assert notation.parse(written) == read, written
     assert notation.write(notation.parse(written)) == written
+
+
+@st.composite
+def mirror_documents(draw: st.DrawFn):
+    """A position, a puzzle card or a game record of a mirror match: two or three labelled players of one army
+    (sometimes with another army), with units, hands, decks, the player to move, a team, scores; a card's offer,
+    goal and solution and a record's turns use the labelled players' own tiles."""
+    base = draw(st.sampled_from(MIRROR_ARMIES))
+    labels = draw(st.lists(st.sampled_from(["a", "b", "c", "red", "blue", "2"]), min_size=2, max_size=3, unique=True))
+    players = [f"{base}/{label}" for label in labels]
+    if len(players) == 2 and draw(st.booleans()):
+        players.append(draw(st.sampled_from([a for a in ARMY_NAMES if a != base])))
+    kind = draw(st.sampled_from(["position", "puzzle", "record"]))
+    copies = Copies()
+    hexes = draw(st.permutations(HEXES))
+    placed = []
+    for i, hex_ in enumerate(hexes[: draw(st.integers(1 if kind == "puzzle" else 0, 9))]):  # a card's HQ first
+        side = army(players[i % len(players)])
+        chosen = side.hq if i < len(players) else draw(st.sampled_from([t for t in side.tiles if t.is_unit
+                                                                         and not t.is_hq]))
+        if not copies.take(chosen):
+            continue
+        facing = draw(st.sampled_from(list(Direction)))
+        placed.append(Unit(hex_, chosen, facing, hp=draw(st.integers(1, 20))) if chosen.is_hq else
+                      Unit(hex_, chosen, facing, wounds=draw(st.integers(0, chosen.health - 1))))
+    hands = []
+    for player in draw(st.lists(st.sampled_from(players), max_size=2, unique=True)):
+        held = [t for t in draw(st.lists(st.sampled_from(army(player).tiles), max_size=3)) if copies.take(t)]
+        hands.append((player, tuple(held)))
+    decks = tuple(draw(st.dictionaries(st.sampled_from(players), st.integers(0, 35), max_size=2)).items())
+    score = draw(st.booleans())
+    extras = {"mode": "score", "scores": tuple((p, draw(st.integers(0, 20))) for p in players)} if score else {}
+    if len(players) >= 3 and draw(st.booleans()):
+        extras["teams"] = ((players[0], players[2]),)
+    present = sorted({u.army for u in placed} | {a for a, _ in hands} | {a for a, _ in decks})
+    to_move = draw(st.sampled_from(present)) if present and kind == "position" else None
+    if kind == "puzzle":
+        to_move = players[0]
+    position = Position(tuple(placed), STANDARD, draw(rule_sets()), to_move, tuple(hands), decks, **extras)
+    if kind == "position":
+        return position
+    own = [t for t in army(players[0]).tiles if not t.is_hq]
+    if kind == "puzzle":
+        offer = tuple(t for t in draw(st.lists(st.sampled_from(own), min_size=1, max_size=3)) if copies.take(t))
+        empty = [h for h in HEXES if position.unit_at(h) is None]
+        solution = tuple(Place(t, draw(st.sampled_from(empty)), draw(st.sampled_from(list(Direction))))
+                         for t in offer if t.is_unit)[:1] if empty else ()
+        return Puzzle(position=position, title="Mirror", player=players[0], offer=offer,
+                      goal=draw(goals(STANDARD, players)), solution=draw(st.none() | st.just(solution)))
+    entries = []
+    for number in range(1, draw(st.integers(1, 4)) + 1):
+        player = players[(number - 1) % len(players)]
+        tile_ = draw(st.sampled_from([t for t in army(player).tiles if not t.is_hq]))
+        entries.append(Turn(number, player, (Draw((tile_,)), Discard(tile_))))
+        if draw(st.booleans()):
+            entries.append(draw(st.sampled_from([ExpectHp(player, draw(st.integers(0, 20))),
+                                                 ExpectWinner(tuple(players[:2]))])))
+    record = replace(position, to_move=players[0], hands=(), decks=(), mode="deathmatch", scores=(), teams=())
+    return GameRecord(tuple(players), record, tuple(entries))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(mirror_documents())
+def test_a_mirror_document_reads_back_as_written(document) -> None:
+    """GUIDE, property tests: parse∘write is identity — on positions, cards and records of mirror matches (two or
+    three players of one army, labelled), and writing is canonical (fmt is idempotent)."""
+    text = notation.write(document)
+    assert notation.parse(text) == document, text
+    assert notation.write(notation.parse(text)) == text
