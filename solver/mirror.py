@@ -15,7 +15,8 @@ enemy is whose they are (3E, "friendly units" are a player's own and, in a team 
 
 A labelled army must be seated: a file that names one has a ``players`` line (in a position or a puzzle card too,
 where that line only declares the seats), so that a mistyped label is bad input, not a silent third player; and
-where an army is played by labelled players its bare name (``moloch:hq``) names nobody. An unlabelled army keeps
+where an army is played by labelled players its bare name (``moloch:hq``) names nobody unless it is seated too
+(``players moloch moloch/b``: the first Moloch player keeps the plain name). An unlabelled army keeps
 its v1.1 meaning everywhere (a position needs no ``players``; one may name other armies than it seats).
 """
 

@@ -299,6 +299,20 @@ def test_a_player_label_nobody_is_seated_under_is_bad_input_at_its_place(text, w
     assert done.stderr.startswith(f"<stdin>:{where}:") and words in done.stderr, done.stderr
 
 
+def test_one_of_the_two_players_may_keep_the_plain_army_name():
+    """README, notation extensions: `players moloch moloch/b` seats two Moloch players, the first under the plain
+    name; 3E MODULES ("Modules do not affect enemy tiles") tells them apart as it does moloch/a and moloch/b."""
+    outcome = fight("""
+        players moloch moloch/b
+        c5 moloch:hq
+        c1 moloch/b:hq
+        c3 moloch:hybrid N
+        d4 moloch/b:hybrid SW
+        d3 moloch:officer N
+    """)
+    assert outcome.hq == {"moloch": 19, "moloch/b": 18}
+
+
 def test_the_loner_of_one_player_vs_a_team_keeps_its_meaning():
     """NOTATION §10.5: "1 vs a team: the Loner named twice, `players hegemony borgo hegemony moloch`": unchanged."""
     record = notation.parse("game\nplayers hegemony borgo hegemony moloch\n")
