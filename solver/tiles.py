@@ -527,7 +527,7 @@ def _labelled_army(name: str) -> Army:
                                tiles=tuple(_labelled_tile(t, name) for t in base.tiles))
 
 
-@lru_cache(maxsize=1024)
+@cache  # one tile object per labelled key, like the database's (a game names a handful of labels)
 def _labelled_tile(found: Tile, name: str) -> Tile:
     return dataclasses.replace(found, army=name)
 
