@@ -549,3 +549,24 @@ def test_a_mirror_document_reads_back_as_written(document) -> None:
     text = notation.write(document)
     assert notation.parse(text) == document, text
     assert notation.write(notation.parse(text)) == text
+
+
+#: Words of the notation with labels in them, so that random lines reach the reader's seat checks.
+_WORDS = ["players", "game", "puzzle", '"t"', "player", "offer", "goal", "destroy", "hp", "<", "win", "solution",
+          "to-move", "hand", "deck", "team", "score", "mode", "expect", "winner", "owner=moloch/b", "owner=moloch/",
+          "moloch", "moloch/a", "moloch/b", "moloch/a/b", "moloch/-", "mercenary/a", "borgo/x", "vegas/a",
+          "moloch/a:hq", "moloch/b:hq", "moloch/a:officer", "moloch/c:blocker", "moloch:hq", "mercenary:mad-bomber",
+          "1.", "2.", "moloch/a:", "moloch/b:", "draw", "place", "officer", "c3", "c1", "N", "S", "hq", "3", ";",
+          "\n", "\n", "\n"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_WORDS), max_size=30).map(" ".join))
+def test_random_words_with_labels_raise_nothing_but_notation_errors(text: str) -> None:
+    """GUIDE: "fuzzed parser raises only our errors" — with player labels in the words."""
+    from solver.errors import RuleNotImplemented
+
+    try:
+        notation.parse(text)
+    except (NotationError, RuleNotImplemented):
+        pass
