@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from battle_helpers import fight, position, units
@@ -524,11 +524,13 @@ def mirror_documents(draw: st.DrawFn):
     own = [t for t in army(players[0]).tiles if not t.is_hq]
     if kind == "puzzle":
         offer = tuple(t for t in draw(st.lists(st.sampled_from(own), min_size=1, max_size=3)) if copies.take(t))
+        assume(offer)  # a card offers a tile at least (NOTATION §6)
         empty = [h for h in HEXES if position.unit_at(h) is None]
         solution = tuple(Place(t, draw(st.sampled_from(empty)), draw(st.sampled_from(list(Direction))))
                          for t in offer if t.is_unit)[:1] if empty else ()
         return Puzzle(position=position, title="Mirror", player=players[0], offer=offer,
-                      goal=draw(goals(STANDARD, players)), solution=draw(st.none() | st.just(solution)))
+                      goal=draw(goals(STANDARD, sorted({u.army for u in placed}))),  # armies on the board (§6)
+                      solution=draw(st.none() | st.just(solution)))
     entries = []
     for number in range(1, draw(st.integers(1, 4)) + 1):
         player = players[(number - 1) % len(players)]
