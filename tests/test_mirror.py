@@ -167,6 +167,18 @@ def test_moloch_team_fire_holds_for_a_labelled_moloch_player():
     assert "c3" in units(tame) and tame.hq["moloch/b"] == 19
 
 
+def test_in_the_score_mode_each_moloch_player_scores_its_own_hits():
+    """3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "every time a player's unit hits an opponent's HQ, the Wounds
+    inflicted count as points and are marked by moving that player's HQ marker" — the two Moloch players' markers
+    apart: moloch/a's Hybrid scores 1 for moloch/a, moloch/b's (already at 4) 1 for moloch/b; HQs take no damage."""
+    done = nhex("battle", "--json", "-", stdin="players moloch/a moloch/b outpost\nmode score\nscore moloch/b 4\n"
+                "c5 moloch/a:hq\nc1 moloch/b:hq\na1 outpost:hq\nc3 moloch/a:hybrid N\nd4 moloch/b:hybrid SW\n")
+    assert done.returncode == 0, done.stderr
+    (outcome,) = json.loads(done.stdout)["outcomes"]
+    assert outcome["score"] == {"moloch/a": 1, "moloch/b": 5, "outpost": 0}
+    assert outcome["hq"] == {"moloch/a": 20, "moloch/b": 20, "outpost": 20}
+
+
 def test_battle_json_names_the_players_by_their_labels():
     """NOTATION §9, `nhex battle --json`: `hq` gives the health of every army's HQ; in a mirror, every player's,
     under the player's name."""
@@ -218,22 +230,27 @@ def test_a_whole_mirror_game_is_replayed_by_check():
     assert sorted(a for a, _ in state.position.decks) == ["moloch/a", "moloch/b"]
 
 
-@pytest.mark.parametrize("name, winners, hq", [
-    ("moloch-mirror-three-players.nhex", ["moloch/b"], {"moloch/a": 18, "borgo": 18, "moloch/b": 19}),
+@pytest.mark.parametrize("name, winners, hq, score", [
+    ("moloch-mirror-three-players.nhex", ["moloch/b"], {"moloch/a": 18, "borgo": 18, "moloch/b": 19}, None),
     ("mirror-team-match.nhex", ["vegas/x", "vegas/y"], {"neojungle/a": 18, "vegas/x": 20, "neojungle/b": 20,
-                                                          "vegas/y": 19}),
+                                                          "vegas/y": 19}, None),
+    ("moloch-mirror-score.nhex", ["moloch/b"], {"moloch/a": 20, "outpost": 20, "moloch/b": 20},
+     {"moloch/a": 2, "outpost": 1, "moloch/b": 6}),
 ])
-def test_mirror_players_in_multiplayer_records_are_replayed_by_check(name, winners, hq):
+def test_mirror_players_in_multiplayer_records_are_replayed_by_check(name, winners, hq, score):
     """3E THE MULTIPLAYER MODE: "In games for more players most of the rules are not changed": a deathmatch of two
     Moloch players and Borgo, and a TEAM MATCH of two Neojungle players against two Vegas players ("The first team
     to destroy any enemy HQ wins the game. If none of the HQs are completely destroyed, the team with the highest
     total of remaining Toughness ... wins": 20 + 19 against 18 + 20), each made by playing legal moves through the
-    engine and replayed with every `expect` line holding."""
+    engine and replayed with every `expect` line holding; and a deathmatch WITH AN OPTIONAL SCORE RULE of two Moloch
+    players and the Outpost, where each Moloch player scores the wounds its own units deal ("marked by moving that
+    player's HQ marker") and `check --json` gives every player's score by its label."""
     done = nhex("check", "--json", str(DATA / "games" / name))
     assert done.returncode == 0, done.stdout + done.stderr
     data = json.loads(done.stdout)
     assert data["verdict"] == "legal" and data["over"] is True
     assert data["winners"] == winners and data["hq"] == hq
+    assert data.get("score") == score
 
 
 def test_a_wrong_winner_in_a_mirror_record_is_the_answer_no():
