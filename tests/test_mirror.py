@@ -33,7 +33,6 @@ from solver.errors import NotationError
 from solver.hexes import STANDARD, Direction
 from solver.cards import ExpectHp, ExpectWinner, GameRecord, Puzzle, Turn
 from solver.position import Discard, Draw, Place, Position, Unit
-from solver.rules import RuleSet
 from solver.tiles import ARMY_NAMES, Kind, army, base_army, tile
 
 ROOT = Path(__file__).parent.parent
