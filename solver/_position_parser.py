@@ -3578,4 +3578,4 @@ def Lark_StandAlone(**kwargs):
     return Lark._load_from_dict(DATA, MEMO, **kwargs)
 
 
-GRAMMAR_SHA256 = '6c72d90765e6377580ccbb186071f8fd7ad82da2ca7e0439d6f4e17196ccc00a'
+GRAMMAR_SHA256 = '6a6b95b8e85a1c60ffca788ecc12a82081cee2209881770a4cb7ff4cdc6a3efb'

@@ -813,7 +813,7 @@ def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str
     from .tiles import tile
 
     named = set()
-    for key in re.findall(r"[a-z][a-z0-9-]*:[a-z][a-z0-9-]*", error.rule):
+    for key in re.findall(r"[a-z][a-z0-9-]*(?:/[a-z0-9-]+)?:[a-z][a-z0-9-]*", error.rule):
         try:
             named.add(tile(key))
         except ValueError:

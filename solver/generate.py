@@ -46,9 +46,10 @@ from .idea import tile_title
 from .cards import Puzzle, Win
 from .errors import NhexError, RuleNotImplemented
 from .hexes import DIRECTIONS, STANDARD, Direction, Hex
+from .mirror import mirror_pair
 from .notation import parse_action, write
 from .position import Action, Move, Place, Position, Unit, Use
-from .tiles import Kind, Tile, army, tile
+from .tiles import Kind, Tile, army, base_army, tile
 
 #: The armies a card may be generated for, as the player or as the opponent: the base game's four and the
 #: expansions' (the Mercenaries are hired tiles, not an army).
@@ -738,7 +739,7 @@ def _described(puzzle: Puzzle, lines: Sequence[str]) -> list[str]:
     return words
 
 
-_KEY = re.compile(r"\b([a-z][a-z-]*):([a-z0-9][a-z0-9-]*)\b")
+_KEY = re.compile(r"\b([a-z][a-z-]*(?:/[a-z0-9-]+)?):([a-z0-9][a-z0-9-]*)\b")  # moloch/b:hq too (solver/mirror.py)
 
 
 def pretty(text: str) -> str:
@@ -1053,8 +1054,8 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     for name in (player, opponent):
         if name not in ARMIES:
             raise NhexError(f"unknown army {name!r}: nhex generate makes cards for {', '.join(ARMIES)}")
-    if player == opponent:
-        raise NhexError("the player and the opponent must be different armies")
+    if player == opponent:  # a mirror match: two labelled players of the army (solver/mirror.py)
+        player, opponent = mirror_pair(player)
     if level not in SHAPES:
         raise NhexError(f"level {level} is not one of 1, 2, 3, 4")
     attempt = [0] * count
@@ -1113,7 +1114,8 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
 def file_name(made: Generated) -> str:
     """``PLAYER-vs-OPPONENT-levelN-SEED-CARD-ATTEMPT.nhex``: unique for one seed, and says how to make it again."""
     p = made.puzzle
-    return f"{p.player}-vs-{_opponent(p)}-level{p.level}-{made.seed.replace(':', '-')}.nhex"
+    # a mirror card's moloch/a and moloch/b are asked for as --player moloch --opponent moloch
+    return f"{base_army(p.player)}-vs-{base_army(_opponent(p))}-level{p.level}-{made.seed.replace(':', '-')}.nhex"
 
 
 def card_text(made: Generated) -> str:

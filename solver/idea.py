@@ -34,7 +34,7 @@ from .tiles import Kind, army, tile
 
 # --- names ----------------------------------------------------------------------------------------------------------
 
-_KEY = r"[a-z][a-z0-9-]*:[a-z0-9][a-z0-9-]*"
+_KEY = r"[a-z][a-z0-9-]*(?:/[a-z0-9-]+)?:[a-z0-9][a-z0-9-]*"  # moloch/b:hq too (solver/mirror.py)
 _HEX = r"[a-z]\d+"
 _UNIT = re.compile(rf"\b({_KEY}) on ({_HEX})\b")
 _BARE_KEY = re.compile(rf"\b({_KEY})\b")

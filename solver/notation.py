@@ -24,6 +24,7 @@ else:  # solver/make_parser.py: a start imports no part of Lark's grammar compil
                                    UnexpectedToken)
 
 from .errors import NotationError, RuleNotImplemented
+from .mirror import players_line, seat_problem
 from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
@@ -223,6 +224,7 @@ class _Reader(AdditionsReader):
         self.first_army: str | None = None
         #: Every army named, in order (the default `to-move` is the first one the position has, NOTATION §4).
         self.named: list[str] = []
+        self.named_at: dict[str, Token] = {}  # where each army was first named (mirror.seat_problem)
         self.hands: dict[str, tuple[Tile, ...]] = {}
         self.hand_nodes: dict[str, Tree[Token]] = {}
         self.offer_node: Tree[Token] | None = None
@@ -279,6 +281,7 @@ class _Reader(AdditionsReader):
         self.first_army = self.first_army or name
         if name not in self.named:
             self.named.append(name)
+            self.named_at[name] = token
         return name
 
     def tile(self, token: Token, default_army: str | None = None) -> Tile:
@@ -296,6 +299,7 @@ class _Reader(AdditionsReader):
             self.first_army = self.first_army or found.army
             if found.army not in self.named:
                 self.named.append(found.army)
+                self.named_at[found.army] = token
         return found
 
     def hex(self, token: Token) -> Hex:
@@ -334,12 +338,14 @@ class _Reader(AdditionsReader):
             if statement.data in _PUZZLE_STATEMENTS and self.kind != "puzzle":
                 raise self.fail(f"`{statement.data}` belongs in a puzzle card, which starts with a `puzzle` line",
                                 statement)
-            if statement.data in _GAME_STATEMENTS and self.kind != "game":
+            # `players` may also seat a position's or a card's players (a mirror match's labels: solver/mirror.py)
+            if statement.data in _GAME_STATEMENTS and self.kind != "game" and statement.data != "players":
                 raise self.fail(f"`{statement.data}` belongs in a game record, which starts with a `game` line",
                                 statement)
             if self.in_solution and statement.data not in ("action", "explanation", "energy"):
                 raise self.fail("only action lines may follow `solution` (until `explanation`)", statement)
             getattr(self, f"stmt_{statement.data}")(statement, *statement.children)
+        self.check_seats()
         position = self.position()
         if self.kind == "puzzle":
             return self.puzzle(position)
@@ -352,6 +358,13 @@ class _Reader(AdditionsReader):
             entries = [self.turn(t) if isinstance(t, Tree) else t for t in self.entries]
             return GameRecord(self.players, position, tuple(entries))
         return position
+
+    def check_seats(self) -> None:
+        """Every army named is one of the seated players where labels are used (solver/mirror.py)."""
+        for name in self.named:
+            problem = seat_problem(name, self.players)
+            if problem is not None:
+                raise self.fail(problem, self.named_at[name])
 
     def position(self) -> Position:
         # NOTATION §4: "default: the first army named in the file" — among the armies the position has (a unit or
@@ -800,7 +813,9 @@ def _position_lines(position: Position, *, skip_to_move: str | None = None) -> l
 
 
 def write_position(position: Position) -> str:
-    return "\n".join(_position_lines(position)) + "\n"
+    lines = _position_lines(position)
+    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    return "\n".join([*([seats] if seats else []), *lines]) + "\n"
 
 
 def write_puzzle(puzzle: Puzzle) -> str:
@@ -823,6 +838,9 @@ def write_puzzle(puzzle: Puzzle) -> str:
         lines += [str(a) for a in puzzle.solution]
     if puzzle.explanation is not None:
         lines.append(f"explanation {quote(puzzle.explanation)}")
+    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    if seats:
+        lines.insert(lines.index(f"player {puzzle.player}") + 1, seats)
     return "\n".join(lines) + "\n"
 
 

@@ -25,7 +25,7 @@ from .hexes import Direction, Hex
 from .position import (MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Action, BuyEnergy, Position, Procedure, Push,
                        PutPrize, Unit)
 from .resources import terminals
-from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
+from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
 if TYPE_CHECKING:
     from .hexes import Board
@@ -346,17 +346,15 @@ class AdditionsReader:
         return Location(self.source, node.meta.line, node.meta.column)
 
     def check_players(self, node: Tree[Token], players: tuple[str, ...]) -> None:
-        """2 to 4 armies; one named twice only as the Loner of 1 vs a team, four names in all (§10.5)."""
-        if len(players) > 4:
+        """2 to 4 players; one named twice only as the Loner of 1 vs a team, four names in all (§10.5)."""
+        if len(players) > 4 and self.kind == "game":  # a position's `players` only seats labels (solver/mirror.py)
             raise self.fail(f"`players` names at most 4 armies, not {len(players)}", node)
         counts = Counter(players)
         if len(counts) != len(players) and not (len(players) == 4 and len(counts) == 3):
-            # Well-formed, but a mirror match: the notation names every player by their army (units, HQs, hands,
-            # decks, turn lines, `expect`), so two players of one army cannot be told apart (README, notation
-            # extensions): a rule nhex lacks, exit 4 (§9), not bad input.
-            raise self.not_implemented("a mirror match (two players of one army): NOTATION v1.1 names each player "
-                                       "by their army, so their units, HQs, hands and turns cannot be told apart "
-                                       "(only the Loner of 1 vs a team is named twice, among four names)", node)
+            # Two players of one army are told apart by a label (a mirror match: solver/mirror.py, README).
+            twice = next(name for name, n in counts.items() if n > 1)
+            raise self.fail(f"{twice} is named twice: only the Loner of 1 vs a team is (four names); two players "
+                            f"of one army take labels, as in `players {twice}/a {twice}/b`", node)
         self.add.players_node = node
 
     # --- actions (§10.2, §10.3) -------------------------------------------------------------------------------
@@ -470,7 +468,7 @@ class AdditionsReader:
 
     def check_venom(self, position: Position) -> None:
         """At most 2 venom markers on the board for each Neojungle army in the position (§10.3)."""
-        allowed = VENOM_PER_ARMY * (VENOM_ARMY in position.armies)
+        allowed = VENOM_PER_ARMY * sum(base_army(a) == VENOM_ARMY for a in position.armies)  # neojungle/b too
         total = 0
         for unit in self.placed:
             total += unit.venom

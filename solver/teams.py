@@ -29,6 +29,7 @@ from typing import Iterable, Mapping
 from .hexes import Hex
 from .position import Position
 from .rules import RuleSet
+from .tiles import base_army
 
 #: The army whose units fight their allies in a team match (3E, Moloch in a Team Match).
 _RECKLESS_ARMY = "moloch"
@@ -48,7 +49,7 @@ def key_of(army: str, teams: tuple[tuple[str, ...], ...]) -> str:
 
 
 def harm_key_of(army: str, teams: tuple[tuple[str, ...], ...], rules: RuleSet) -> str:
-    if army == _RECKLESS_ARMY and rules.enabled("moloch-team-fire"):
+    if base_army(army) == _RECKLESS_ARMY and rules.enabled("moloch-team-fire"):  # moloch/b too (solver/mirror.py)
         return army
     return key_of(army, teams)
 

@@ -485,8 +485,32 @@ def _tile_index() -> dict[tuple[str, str], Tile]:
     return index
 
 
+#: Separates an army from a player's label (``moloch/b``): two players of one army (a mirror match, README
+#: notation extensions) are two labelled armies, each with its own pile of the army's tiles.
+LABEL_SEPARATOR = "/"
+
+
+def base_army(name: str) -> str:
+    """The army of the database a (canonical) army name plays: ``moloch/b`` plays ``moloch``."""
+    return name.partition(LABEL_SEPARATOR)[0]
+
+
+def is_labelled(name: str) -> bool:
+    return LABEL_SEPARATOR in name
+
+
 def army_name(text: str) -> str:
-    """The canonical name of an army; ``ValueError`` for an unknown one."""
+    """The canonical name of an army, or of a labelled army ``ARMY/LABEL`` (a mirror match's player: its army's
+    name, ``/``, its label folded like a name); ``ValueError`` for an unknown one."""
+    if LABEL_SEPARATOR in text:
+        army_text, _, label_text = text.partition(LABEL_SEPARATOR)
+        label = normal_name(label_text)
+        if not label or LABEL_SEPARATOR in label_text:
+            raise ValueError(f"a player's label follows its army and one `/`, as in moloch/b, not {text!r}")
+        base = army_name(army_text)
+        if base == NEUTRAL_ARMY:
+            raise ValueError(f"{NEUTRAL_ARMY} is not an army a player commands, so it takes no label")
+        return f"{base}{LABEL_SEPARATOR}{label}"
     name = normal_name(text)
     found = _army_index().get(name)
     if found is None:
@@ -497,7 +521,23 @@ def army_name(text: str) -> str:
 
 
 def army(text: str) -> Army:
-    return _all_armies()[army_name(text)]
+    name = army_name(text)
+    return _labelled_army(name) if LABEL_SEPARATOR in name else _all_armies()[name]
+
+
+@cache
+def _labelled_army(name: str) -> Army:
+    """A labelled army: its army's tiles under the labelled name, so that every rule that compares a tile's army
+    with a player's (whose hand, whose unit, whose instant) tells the two players of a mirror match apart."""
+    base = _all_armies()[base_army(name)]
+    label = name.partition(LABEL_SEPARATOR)[2]
+    return dataclasses.replace(base, name=name, title=f"{base.title} ({label})", aliases=(),
+                               tiles=tuple(_labelled_tile(t, name) for t in base.tiles))
+
+
+@cache  # one tile object per labelled key, like the database's (a game names a handful of labels)
+def _labelled_tile(found: Tile, name: str) -> Tile:
+    return dataclasses.replace(found, army=name)
 
 
 @lru_cache(maxsize=4096)  # only found tiles are remembered: an unknown name raises again each time
@@ -510,6 +550,8 @@ def tile(key: str, default_army: str | None = None) -> Tile:
     else:
         raise ValueError(f"tile {key!r} needs its army, as in moloch:{key}")
     canonical = army_name(army_text)
+    if LABEL_SEPARATOR in canonical:
+        return _labelled_tile(tile(f"{base_army(canonical)}:{name}"), canonical)
     found = _tile_index().get((canonical, normal_name(name)))
     if found is None:
         if canonical == NEUTRAL_ARMY:

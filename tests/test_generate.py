@@ -239,11 +239,6 @@ def test_nhex_generate_writes_cards_that_read_back(tmp_path: Path) -> None:
     assert path.with_suffix(".svg").exists() and (tmp_path / f"{path.stem}-solution.svg").exists()
 
 
-def test_nhex_generate_refuses_one_army_against_itself(tmp_path: Path) -> None:
-    assert main(["generate", "--player", "moloch", "--opponent", "moloch", "--level", "1", "-o",
-                 str(tmp_path)]) == 2
-
-
 def test_nhex_generate_stops_with_status_3_when_no_card_is_found(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(generate_module, "generate_one", lambda *args, **options: None)

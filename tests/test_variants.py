@@ -1,5 +1,5 @@
 """Issue 14's leftovers: `nhex check --json` with the winners and the score, the team score (2E), the 3E score cap as
-an edition option, and the inputs nhex cannot play refused by name: mirror matches, Structures (exit 4), Leaders and
+an edition option, and the inputs nhex cannot play refused by name: Structures (exit 4), Leaders and
 the Battle Atlas (no data: exit 4 at their line).
 
 3E = ../shared/rules/rulebook-en-3rd-edition.txt (THE MULTIPLAYER MODE; GAME VARIANTS); 2E = the 2nd edition's
@@ -115,16 +115,6 @@ def test_the_score_rule_in_one_player_vs_a_team_is_refused_by_name():
     """3E 1 PLAYER VS A TEAM has no score variant and 2E has no 1 vs a team: neither book gives a goal (exit 4)."""
     with pytest.raises(RuleNotImplemented, match="1 player vs a team"):
         game.start(notation.parse("game\nplayers hegemony borgo hegemony moloch\nmode score\n"))
-
-
-@pytest.mark.parametrize("players", ["moloch moloch", "borgo moloch borgo"])
-def test_a_mirror_match_is_refused_by_name(players):
-    """NOTATION §10.5 names each player by their army (units, HQs, hands, decks, turn lines, `expect`): two players
-    of one army cannot be told apart, so a mirror match is a rule nhex lacks (exit 4 at the `players` line), not bad
-    input (§9: a well-formed input that needs a missing rule is never exit 2)."""
-    done = nhex("check", "-", stdin=f"game\nplayers {players}\n")
-    assert done.returncode == 4
-    assert done.stderr.startswith("<stdin>:2:1: not implemented yet: a mirror match (two players of one army)")
 
 
 @pytest.mark.parametrize("text", ["c3 moloch:hq\nb2 moloch:structure N\n",

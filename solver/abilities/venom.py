@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Mapping
 
 from ..fight import Hit
 from ..hexes import Hex
-from ..tiles import Tile
+from ..tiles import Tile, base_army
 from . import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +59,7 @@ class Venom(Ability):
     @classmethod
     def carried_by(cls, tile: Tile) -> bool:
         # Markers stay in play when every Nightshade is gone: any tile of a poisoning army keeps the family here.
-        return tile.army in _poisoning_armies() or super().carried_by(tile)
+        return base_army(tile.army) in _poisoning_armies() or super().carried_by(tile)
 
     def battle_start(self, fight: Fight) -> list[Hit]:
         hits = []

@@ -31,7 +31,8 @@ from ..cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Move, Place, Position, PutPrize, Use
-from ..tiles import Edge, Kind, Tile
+from ..mirror import marked
+from ..tiles import Edge, Kind, Tile, base_army
 
 #: Army colours: (tile body, darker edge), close to the printed tiles.
 ARMY_COLOURS: dict[str, tuple[str, str]] = {
@@ -46,6 +47,13 @@ ARMY_COLOURS: dict[str, tuple[str, str]] = {
     "doomsday": ("#8c8c8c", "#4d4d4d"),
 }
 NEUTRAL = ("#9e9e9e", "#555555")
+
+
+def army_colours(army: str) -> tuple[str, str]:
+    """(body, edge) of an army's tiles; a mirror match's two players of one army have them swapped for one of the
+    two (solver/mirror.py), so that their tiles differ on the card."""
+    body, dark = ARMY_COLOURS.get(base_army(army), NEUTRAL)
+    return (dark, body) if marked(army) else (body, dark)
 INK = "#1d1d1d"
 PAPER = "#f7f3ea"
 EMPTY = "#e4ddcc"
@@ -185,7 +193,7 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
 
     Toughness is a row of white squares under the name; a wound fills one of them red. The initiative is a
     white disc above the name, the HQ's health a big number in the middle."""
-    body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
+    body, dark = army_colours(tile.army)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
     group.append(draw.Lines(*_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
     if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
@@ -321,7 +329,7 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
 
 def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
     """An instant tile: a round token in the army's colour with its name."""
-    body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
+    body, dark = army_colours(tile.army)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
     group.append(draw.Circle(cx, cy, size * 0.72, fill=body, stroke="#ffffff", stroke_width=2))
     lines = _short(tile)
@@ -436,7 +444,7 @@ TERRAIN_COLOURS: dict[str, tuple[str, str]] = {
 
 def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
     """A foundation with no unit on it (a Mine, Roots): a flat hex in its army's colour with its name."""
-    body, dark = ARMY_COLOURS.get(tile.army, NEUTRAL)
+    body, dark = army_colours(tile.army)
     # Small enough that the hex label under it stays clear of its dashed edge.
     group.append(draw.Lines(*_corners(cx, cy, size * 0.55), close=True, fill=body, fill_opacity=0.55,
                             stroke=dark, stroke_width=2, stroke_dasharray="5,3"))
@@ -502,7 +510,7 @@ def _wrap_to(text: str, font: float, room: float) -> list[str]:
 
 
 def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
-    body, dark = ARMY_COLOURS.get(puzzle.player, NEUTRAL)
+    body, dark = army_colours(puzzle.player)
     d.append(draw.Rectangle(0, 0, WIDTH, 78, fill=dark))
     number = f"{puzzle.number}. " if puzzle.number is not None else ""
     title = number + puzzle.title

@@ -33,7 +33,8 @@ from ..cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
-from ..tiles import Army, Edge, Kind, Tile
+from ..mirror import marked
+from ..tiles import Army, Edge, Kind, Tile, base_army
 from .tables import edges_text, initiative_text, module_text
 
 #: One colour per army, nine distinct hues (and white for armies without data, such as mercenaries).
@@ -61,7 +62,8 @@ LABEL = "grey58"
 
 
 def army_colour(army: str) -> str:
-    return ARMY_COLOURS.get(army, "white")
+    # a mirror match's moloch/a and moloch/b are Moloch's colour, one of them underlined (solver/mirror.py)
+    return ARMY_COLOURS.get(base_army(army), "white") + (" underline" if marked(army) else "")
 
 
 # --- short names ----------------------------------------------------------------------------------------------
