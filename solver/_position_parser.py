@@ -3578,4 +3578,4 @@ def Lark_StandAlone(**kwargs):
     return Lark._load_from_dict(DATA, MEMO, **kwargs)
 
 
-GRAMMAR_SHA256 = '6c72d90765e6377580ccbb186071f8fd7ad82da2ca7e0439d6f4e17196ccc00a'
+GRAMMAR_SHA256 = '91c10cb057c0fd01a0d8596a94f25e241fdc86cef4a600816b60931268d71059'
