@@ -160,6 +160,12 @@ def play(records: list[tuple[str, object]]) -> CampaignReport:
             for army, hp in scenario.recover:  # SCENARIO 4: "Neojungle HQ recovers 4 Hit Points"
                 start[army] = min(MAX_HP, start[army] + hp)
             for army in armies:
+                hq = position.hq(army)
+                if hq is not None and hq.hp != start[army]:
+                    where = position.location(f"unit {hq.hex.label}")
+                    return CampaignReport(tuple(played), CampaignFault(
+                        source, where.line if where else 1, str(hq),
+                        f"{army}'s HQ starts this scenario with {start[army]} Hit Points, not {hq.hp} ({CARRIED})"))
                 stated = scenario.hp_at_start(army)
                 if stated is None:
                     filled.append(f"start-hp {army} {start[army]}")

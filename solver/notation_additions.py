@@ -448,6 +448,10 @@ class AdditionsReader:
             raise self.fail("`score` belongs to the score mode (write `mode score`)", self.add.score_nodes[0])
         if self.kind == "game":
             self.check_seating()
+        problem = scenarios.consistency_problem(position, self.source)
+        if problem is not None:
+            where = position.location(problem[0])
+            raise NotationError(problem[1], where.line if where else 1, where.column if where else 1, self.source)
 
     def check_turrets(self) -> None:
         for turret, node in self.add.turrets:

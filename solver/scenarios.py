@@ -364,6 +364,27 @@ def read_statement(reader, reading: Reading, node: Tree[Token]) -> None:  # noqa
                   else f"{keyword} {normal_name(str(words[0]))}", node)
 
 
+def consistency_problem(position: Position, source_name: str) -> tuple[str, str] | None:
+    """What the scenario lines of a file contradict in its position, as (statement key, message), or None: an HQ
+    that must be placed on a terrain type no terrain line has (it could never be placed), and a ``start-hp`` that
+    differs from the health of that army's HQ already on the board. The book's data file has no board."""
+    scenario = position.scenario
+    if scenario is None or source_name == DATA.name:
+        return None
+    full = effective(scenario)
+    assert full is not None
+    types = {e.type for e in position.terrain}
+    for army, on, type_ in full.hq_terrain:
+        if on and type_ not in types and position.hq(army) is None:
+            key = f"hq-terrain {army}" if any(a == army for a, _, _ in scenario.hq_terrain) else "scenario"
+            return key, f"the {army} HQ must be placed on {type_}, but no terrain line is {type_}"
+    for army, hp in scenario.start_hp:
+        hq = position.hq(army)
+        if hq is not None and hq.hp != hp:
+            return f"start-hp {army}", f"start-hp {army} {hp}, but the {army} HQ on {hq.hex} has hp={hq.hp}"
+    return None
+
+
 # --- the rules -----------------------------------------------------------------------------------------------------
 
 
