@@ -267,6 +267,15 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="house ruling (B13 silent)",
     ),
     RuleOption(
+        "warehouse-damaged-by", "army", ("army", "commander"),
+        "Who wounds a Warehouse whose `damaged-by=` names armies: units of a named army under its own command "
+        "('army': an allied unit of another army commanded by it may not), or every unit a named army commands "
+        "('commander').",
+        "B13 SCENARIO 4: RECKLESS MISSION: 'Only New York can damage the Warehouse (Outpost units may not)', of the "
+        "Outpost units the New York player commands; SCENARIO 3: 'Only New York can damage the Warehouse'.",
+        source="B13",
+    ),
+    RuleOption(
         "campaign-regain-last", "no", ("no", "yes"),
         "Whether the winner of a campaign's last scenario regains its 3 Hit Points before the campaign's winner "
         "is named ('no': they are regained only 'before starting the next scenario').",
