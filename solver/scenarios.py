@@ -277,7 +277,7 @@ def read_statement(reader, reading: Reading, node: Tree[Token]) -> None:  # noqa
                               node)
         expect(len(words), "a name and an optional title")
         name = normal_name(str(words[0]))
-        if not str(DATA).endswith(reader.source) and name not in book():
+        if reader.source != DATA.name and name not in book():
             raise reader.fail(f"unknown scenario {name!r} (the book's: {' '.join(book())})", words[0])
         parts["name"] = name
         if len(words) == 2:
@@ -436,11 +436,10 @@ def start_problem(scenario: Scenario | None, players: tuple[str, ...]) -> str | 
     return None
 
 
-def reinforcement_problem(scenario: Scenario | None, position: Position, radio_captured: bool | None = None
-                          ) -> str | None:
+def reinforcement_problem(scenario: Scenario | None, position: Position) -> str | None:
     """Why the allied units at the start break the scenario's reinforcements: more units of the ally than its line
-    allows, or units of two conditional lines (only one side gets reinforcements); ``radio_captured`` (known in a
-    campaign) says which conditional line holds."""
+    allows (a campaign sets the line the radio rules out to 0), or units of two conditional lines (only one side gets
+    reinforcements)."""
     if scenario is None or not scenario.reinforcements:
         return None
     used = []
@@ -448,14 +447,13 @@ def reinforcement_problem(scenario: Scenario | None, position: Position, radio_c
         count = sum(1 for u in position.units if u.owner == who and u.tile.army == ally)
         if count:
             used.append((who, condition))
-        allowed = most
-        if condition is not None and radio_captured is not None and (condition == "captured") != radio_captured:
-            allowed = 0
-        if count > allowed:
-            why = (f"; the radio was {'captured' if radio_captured else 'lost'} in the previous scenario"
-                   if allowed == 0 else "")
+        if count > most and most == 0:  # a campaign has settled the condition (solver.campaign)
+            return (f"{count} {ally} unit{'s' if count != 1 else ''} commanded by {who} at the start, but {who} gets no "
+                    f"reinforcements: the radio was {'not ' if condition == 'captured' else ''}captured in the previous "
+                    f"scenario ({source(scenario)}, Start)")
+        if count > most:
             return (f"{count} {ally} units commanded by {who} at the start, but its reinforcements are at most "
-                    f"{allowed}{why} ({source(scenario)})")
+                    f"{most} ({source(scenario)}, Start)")
     if len({c for _, c in used if c is not None}) > 1:
         return f"both sides have reinforcements, but only one gets them ({source(scenario)}: radio)"
     return None

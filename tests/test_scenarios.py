@@ -411,7 +411,9 @@ def test_scenario_5_reinforcements_go_to_the_side_the_radio_decided():
     assert report.ok and report.played[0].radio == ("universal-1", "new-york")
     borgo = play((str(S4), S4.read_text()), ("s5.nhex", text_of(S5, ("b3 hegemony:gladiator N owner=new-york",
                                                                        "b3 borgo:mutant N owner=neojungle"))))
-    assert borgo.fault is not None and "at most 0" in borgo.fault.rule
+    assert borgo.fault is not None and borgo.fault.rule == (
+        "1 borgo unit commanded by neojungle at the start, but neojungle gets no reinforcements: the radio was captured "
+        "in the previous scenario (B13 SCENARIO 5: BATTLE OF BABEL 13, Start)")
     many = text_of(S5, ("b3 hegemony:gladiator N owner=new-york", "b3 hegemony:gladiator N owner=new-york\n"
                         "a2 hegemony:ganger N owner=new-york\na3 hegemony:ganger N owner=new-york"))
     four = play((str(S4), S4.read_text()), ("s5.nhex", many))
@@ -516,3 +518,14 @@ def test_the_rules_the_scenario_module_cites_are_refused_not_guessed():
     """A well-formed record that needs the previous scenario's result is exit 4, not bad input (NOTATION §9)."""
     with pytest.raises(RuleNotImplemented, match="the previous scenario's winner and injuries"):
         game.check(notation.parse("game\nplayers new-york neojungle\nscenario babel13-2\n1. new-york: hq c3\n"))
+
+
+def test_prizes_gained_and_not_used_are_kept_for_the_next_scenario():
+    """SPECIAL CAMPAIGN RULES: "Prizes gained and not yet used are kept and usable in the next scenario." New York
+    breaks into a Warehouse holding the radio and a Mobility marker in scenario 4: scenario 5 must start with New York
+    holding the Mobility marker (`prizes new-york mobility`); the radio is the story's, not a marker to use."""
+    s4 = text_of(S4, ("prizes=universal-1", "prizes=mobility,universal-1"))
+    forgotten = play(("s4.nhex", s4), ("s5.nhex", S5.read_text()))
+    assert forgotten.fault is not None and forgotten.fault.rule.startswith("new-york holds mobility from the previous")
+    kept = play(("s4.nhex", s4), ("s5.nhex", S5.read_text() + "prizes new-york mobility\n"))
+    assert kept.ok, kept.fault
