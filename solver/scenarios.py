@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Iterable
 
 from .expansion import PRIZE_NAMES, TERRAIN_FEATURES, TerrainElement
@@ -124,7 +124,9 @@ def _quote(text: str) -> str:
 
 # --- the book's scenarios: data ------------------------------------------------------------------------------------
 
-DATA = Path(__file__).parent / "terrain" / "babel13.scenarios"
+#: The book's scenarios (a path as text: a start that reads a position imports no pathlib, tests/test_startup.py).
+DATA = os.path.join(os.path.dirname(__file__), "terrain", "babel13.scenarios")
+DATA_NAME = os.path.basename(DATA)
 
 
 @lru_cache(maxsize=None)
@@ -133,7 +135,8 @@ def book() -> dict[str, Scenario]:
     next is read as a position of scenario statements (the notation's own reader)."""
     from .notation import parse_position
 
-    text = DATA.read_text(encoding="utf-8")
+    with open(DATA, encoding="utf-8") as stream:
+        text = stream.read()
     blocks: list[tuple[int, list[str]]] = []
     for number, line in enumerate(text.splitlines(keepends=True)):
         if line.split("#")[0].strip().lower().startswith("scenario "):
@@ -141,11 +144,11 @@ def book() -> dict[str, Scenario]:
         if blocks:
             blocks[-1][1].append(line)
         elif line.split("#")[0].strip():
-            raise ValueError(f"{DATA.name}:{number + 1}: a line before the first `scenario` line")
+            raise ValueError(f"{DATA_NAME}:{number + 1}: a line before the first `scenario` line")
     found = {}
     for first, block in blocks:
         # Blank lines before the block keep the data file's line numbers in its error messages.
-        scenario = parse_position("\n" * first + "".join(block), DATA.name).scenario
+        scenario = parse_position("\n" * first + "".join(block), DATA_NAME).scenario
         assert scenario is not None and scenario.name is not None
         found[scenario.name] = scenario
     return found
@@ -277,7 +280,7 @@ def read_statement(reader, reading: Reading, node: Tree[Token]) -> None:  # noqa
                               node)
         expect(len(words), "a name and an optional title")
         name = normal_name(str(words[0]))
-        if reader.source != DATA.name and name not in book():
+        if reader.source != DATA_NAME and name not in book():
             raise reader.fail(f"unknown scenario {name!r} (the book's: {' '.join(book())})", words[0])
         parts["name"] = name
         if len(words) == 2:
@@ -369,7 +372,7 @@ def consistency_problem(position: Position, source_name: str) -> tuple[str, str]
     that must be placed on a terrain type no terrain line has (it could never be placed), and a ``start-hp`` that
     differs from the health of that army's HQ already on the board. The book's data file has no board."""
     scenario = position.scenario
-    if scenario is None or source_name == DATA.name:
+    if scenario is None or source_name == DATA_NAME:
         return None
     full = effective(scenario)
     assert full is not None
