@@ -17,6 +17,10 @@ Prize markers gained and not used are kept for the next scenario: they stay in `
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .cards import GameRecord
 
 #: An HQ's Hit Points never exceed this (B13 SPECIAL CAMPAIGN RULES: "Headquarters cannot have more than 20").
 MAX_HP = 20
@@ -124,13 +128,12 @@ class CampaignReport:
         return self.fault is None
 
 
-def play(records: list[tuple[str, object]]) -> CampaignReport:
+def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
     """Check game records of a campaign's scenarios in order, carrying the HQs' Hit Points (and the previous result
     the book's scenarios depend on) from one to the next, and name the campaign's winner (B13 VICTORY)."""
     from dataclasses import replace
 
     from . import game, scenarios
-    from .cards import GameRecord
     from .errors import NotationError, RuleNotImplemented
 
     played: list[Played] = []
@@ -141,7 +144,6 @@ def play(records: list[tuple[str, object]]) -> CampaignReport:
     rules = None
     tie_army = TIE_WINNER
     for source, record in records:
-        assert isinstance(record, GameRecord)
         position = record.position
         rules = position.rules
         written = position.scenario or scenarios.Scenario()
@@ -198,7 +200,7 @@ def play(records: list[tuple[str, object]]) -> CampaignReport:
                 changes["free_turns"] = due
         if radio is not None and scenario.reinforcements:
             marker, holder = radio
-            lines = []
+            lines: list[tuple[str, str, int, str | None]] = []
             for who, ally, most, condition in scenario.reinforcements:
                 if condition is not None:
                     holds = (holder == who) if condition == "captured" else (holder is None or holder == who)

@@ -833,9 +833,9 @@ def check(record: GameRecord) -> CheckReport:
     """
     state = start(record)
     turns = 0
-    problem = _scenario_problem(state, record)
-    if problem is not None:
-        return CheckReport(state, "illegal", problem[0], problem[1], problem[2], turns)
+    fault = _scenario_problem(state, record)
+    if fault is not None:
+        return CheckReport(state, "illegal", fault[0], fault[1], fault[2], turns)
     for entry in record.entries:
         if not isinstance(entry, Turn):
             problem = _expectation_problem(state, entry)

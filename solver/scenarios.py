@@ -33,14 +33,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 import os
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .expansion import PRIZE_NAMES, TERRAIN_FEATURES, TerrainElement
 
 if TYPE_CHECKING:
     from lark import Token, Tree
 
-    from .position import Position
+    from .hexes import Hex
+    from .position import Position, Unit
 
 #: Words that stand for the previous scenario's result in the book's data (and in a record played in a campaign).
 PREVIOUS_WINNER = "previous-winner"
@@ -219,15 +220,16 @@ class Reading:
         return Scenario(**parts)
 
 
-def read_statement(reader, reading: Reading, node: Tree[Token]) -> None:  # noqa: C901 - one branch per keyword
+def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  # noqa: C901 - one branch per keyword
     """One scenario statement: checks its words and stores what it says in ``reading``, or raises the reader's
-    located error."""
+    located error (``reader``: the notation's reader, solver/notation.py)."""
     from .tiles import normal_name
 
-    word, *items = node.children
+    word, *rest = node.children
+    items: list[Any] = list(rest)
     keyword = normal_name(str(word))
     words = [item for item in items if not hasattr(item, "data")]
-    attributes = {}
+    attributes: dict[str, tuple[str, Any]] = {}
     for item in items:
         if hasattr(item, "data"):
             name, value = item.children
@@ -244,29 +246,29 @@ def read_statement(reader, reading: Reading, node: Tree[Token]) -> None:  # noqa
                 raise reader.fail(f"`{keyword}` takes no {key}=" + (f" (only {', '.join(allowed)}=)" if allowed
                                                                      else ""), token)
 
-    def once(key: object, token) -> None:
+    def once(key: object, token: Any) -> None:
         if key in reading.seen:
             raise reader.fail(f"a second `{keyword}` line" + (f" for {key[1]}" if isinstance(key, tuple) else ""),
                               token)
         reading.seen.add(key)
 
-    def army(token) -> str:
+    def army(token: Any) -> str:
         name = reader.army(token) if token.type == "NAME" else None
         if name is None:
             raise reader.fail(f"expected an army, not {str(token)!r}", token)
         return name
 
-    def army_or_previous(token) -> str:
+    def army_or_previous(token: Any) -> str:
         if token.type == "NAME" and normal_name(str(token)) == PREVIOUS_WINNER:
             return PREVIOUS_WINNER
         return army(token)
 
-    def number(token, least: int, most: int, what: str) -> int:
+    def number(token: Any, least: int, most: int, what: str) -> int:
         if token.type != "INT" or not least <= int(str(token)) <= most:
             raise reader.fail(f"{what} takes a number from {least} to {most}, not {str(token)!r}", token)
         return int(str(token))
 
-    def terrain_type(token) -> str:
+    def terrain_type(token: Any) -> str:
         name = normal_name(str(token))
         if name not in TERRAIN_FEATURES:
             raise reader.fail(f"unknown terrain {str(token)!r} (expected one of {' '.join(TERRAIN_FEATURES)})", token)
@@ -391,7 +393,7 @@ def consistency_problem(position: Position, source_name: str) -> tuple[str, str]
 # --- the rules -----------------------------------------------------------------------------------------------------
 
 
-def hq_barred(position: Position, hex_, army: str) -> str | None:
+def hq_barred(position: Position, hex_: Hex, army: str) -> str | None:
     """Why ``army`` may not place its HQ on ``hex_`` (B13 SCENARIO 1, Start: "The NY HQ must be placed on Wasteland
     Terrain, and the Neojungle HQ must be placed in Forest"; SCENARIO 5: "The New York HQ cannot be placed in the
     Forest"), or None."""
@@ -471,12 +473,12 @@ def radio_lost(position: Position) -> bool:
     return not all(_guarded(position.units, position.terrain, army, type_) for army, type_ in scenario.warehouse_needs)
 
 
-def _guarded(units: Iterable, terrain: tuple[TerrainElement, ...], army: str, type_: str) -> bool:
+def _guarded(units: Iterable[Unit], terrain: tuple[TerrainElement, ...], army: str, type_: str) -> bool:
     hexes = {h for e in terrain if e.type == type_ for h in e.hexes}
     return any(u.tile.army == army and u.hex in hexes for u in units)
 
 
-def guarded(units: Iterable, position: Position) -> bool:
+def guarded(units: Iterable[Unit], position: Position) -> bool:
     scenario = of(position)
     assert scenario is not None
     units = list(units)

@@ -89,7 +89,7 @@ def _guard(fight: Fight, phase: int | None) -> None:
     from .terrain import _warehouses
 
     state = _warehouses(fight)
-    gone = set()
+    gone: set[str] = set()
     for hex_, (wounds, prizes) in list(state.items()):
         element = next(e for e in fight.position.terrain if hex_ in e.hexes)
         if prizes and (element.strength is None or wounds < element.strength):
