@@ -3578,4 +3578,4 @@ def Lark_StandAlone(**kwargs):
     return Lark._load_from_dict(DATA, MEMO, **kwargs)
 
 
-GRAMMAR_SHA256 = '91c10cb057c0fd01a0d8596a94f25e241fdc86cef4a600816b60931268d71059'
+GRAMMAR_SHA256 = '38e5d7f33c528d0d7c9e236d16f9be8bcb7a41593c662a55afa98c59b0393ef8'

@@ -17,10 +17,12 @@ Prize markers gained and not used are kept for the next scenario: they stay in `
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from collections import Counter
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
     from .cards import GameRecord
+    from .position import Unit
 
 #: An HQ's Hit Points never exceed this (B13 SPECIAL CAMPAIGN RULES: "Headquarters cannot have more than 20").
 MAX_HP = 20
@@ -143,6 +145,8 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
     kept: dict[str, tuple[str, ...]] = {}
     rules = None
     tie_army = TIE_WINNER
+    #: Allied units that survived, by (commanding army, army of the tiles): tile keys, from the scenarios that had them.
+    survived: dict[tuple[str, str], Counter[str]] = {}
     for source, record in records:
         position = record.position
         rules = position.rules
@@ -208,6 +212,22 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
                 else:
                     lines.append((who, ally, most, condition))
             changes["reinforcements"] = tuple(lines)
+        # SCENARIO 2: "The surviving Allied units will appear in Scenarios 4 and 5"; SCENARIO 5: "any Moloch units
+        # surviving from previous scenarios": no more of them than survived (known once a scenario had them).
+        at_start = _allies(position.units)
+        for pair in scenario.survivors:
+            if pair not in survived:
+                continue
+            extra = at_start.get(pair, Counter()) - survived[pair]
+            if extra:
+                who, ally = pair
+                unit = next(u for u in position.units if u.owner == who and u.tile.key in extra)
+                where = position.location(f"unit {unit.hex.label}")
+                return CampaignReport(tuple(played), CampaignFault(
+                    source, where.line if where else 1, str(unit),
+                    f"{', '.join(sorted(extra.elements()))}: more {ally} units under {who}'s command than survived the "
+                    f"previous scenarios ({', '.join(sorted(survived[pair].elements())) or 'none'}) "
+                    f"({scenarios.source(scenario)}: 'surviving from previous scenarios')"))
         # Prize markers gained and not used come with the army into the next scenario.
         for army, names in kept.items():
             now = dict(position.held_prizes).get(army, ())
@@ -250,6 +270,9 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
         kept = {army: names for army, names in kept.items() if names}
         played.append(Played(source, scenario.name, scenario.title, start_hp, result, report, tuple(filled),
                              (scenario.radio, radio[1]) if scenario.radio is not None and radio else None))
+        at_end = _allies(state.position.units)
+        for pair in set(at_start) | set(at_end) | {(who, ally) for who, ally, _, _ in scenario.reinforcements}:
+            survived[pair] = (survived.get(pair, Counter()) - at_start.get(pair, Counter())) + at_end.get(pair, Counter())
         previous, tie_army = result, scenario.tie or TIE_WINNER
         carried = dict(result.next_hp)
     assert previous is not None and rules is not None
@@ -264,6 +287,15 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
     elif winner is None:
         why += "; equal Hit Points: nobody wins (option campaign-tie)"
     return CampaignReport(tuple(played), None, final, winner, why)
+
+
+def _allies(units: Iterable[Unit]) -> dict[tuple[str, str], Counter[str]]:
+    """The allied units (another army's tiles under a player's command, ``owner=``), by (commander, army)."""
+    found: dict[tuple[str, str], Counter[str]] = {}
+    for unit in units:
+        if unit.owner and unit.tile.army != unit.owner:
+            found.setdefault((unit.owner, unit.tile.army), Counter())[unit.tile.key] += 1
+    return found
 
 
 def summary(report: CampaignReport) -> str:

@@ -17,6 +17,7 @@ besides is one :class:`Scenario` value, written as these statements (each one li
     warehouse-needs outpost in bunker         # SCENARIO 4: the Warehouse opens only while an Outpost unit is there
     radio universal-1                         # SCENARIO 4: the Prize marker that is the radio
     reinforcements new-york hegemony 3 radio=captured   # SCENARIO 5: allied units under a player's command
+    survivors neojungle moloch                # SCENARIO 4, 5: allied units come back only as far as they survived
 
 Where the book's scenario depends on the previous one, its data says so with two words that stand for the campaign's
 result: ``previous-winner`` (an army) and ``injury-difference`` (a number), and ``radio=captured|lost``. A lone record
@@ -36,6 +37,7 @@ import os
 from typing import TYPE_CHECKING, Any, Iterable
 
 from .expansion import PRIZE_NAMES, TERRAIN_FEATURES, TerrainElement
+from .tiles import NEUTRAL_ARMY
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -75,9 +77,11 @@ class Scenario:
     radio: str | None = None
     #: (army commanding, army of the tiles, at most N units, radio condition or None)
     reinforcements: tuple[tuple[str, str, int, str | None], ...] = ()
+    #: (army commanding, army of the tiles): allied units that come back from earlier scenarios, as many as survived
+    survivors: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements"):
+        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors"):
             object.__setattr__(self, name, tuple(sorted(getattr(self, name), key=lambda x: tuple(map(str, x)))))
 
     def lines(self) -> list[str]:
@@ -100,6 +104,7 @@ class Scenario:
             lines.append(f"radio {self.radio}")
         lines += [f"reinforcements {army} {ally} {n}" + (f" radio={cond}" if cond else "")
                   for army, ally, n, cond in self.reinforcements]
+        lines += [f"survivors {army} {ally}" for army, ally in self.survivors]
         return lines
 
     def __str__(self) -> str:
@@ -183,6 +188,7 @@ def _merged(scenario: Scenario) -> Scenario:
         scenario.warehouse_needs or base.warehouse_needs,
         scenario.radio or base.radio,
         scenario.reinforcements or base.reinforcements,
+        scenario.survivors or base.survivors,
     )
 
 
@@ -214,7 +220,7 @@ class Reading:
         if not self.parts:
             return None
         parts = dict(self.parts)
-        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements"):
+        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors"):
             if key in parts:
                 parts[key] = tuple(parts[key])
         return Scenario(**parts)
@@ -363,6 +369,13 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
                                   token)
         once((keyword, f"{who} {ally}"), node)
         parts.setdefault("reinforcements", []).append((who, ally, count, condition))
+    elif keyword == "survivors":
+        expect(2, "the commanding army and the army of the units: survivors neojungle moloch")
+        who, ally = army(words[0]), army(words[1])
+        if who == ally:
+            raise reader.fail("survivors are another army's units", words[1])
+        once((keyword, f"{who} {ally}"), node)
+        parts.setdefault("survivors", []).append((who, ally))
     else:  # pragma: no cover - the grammar's SCENARIO_WORD has no other word
         raise reader.fail(f"unknown statement {keyword}", node)
     reader.locate(keyword if keyword in ("scenario", "free-turns", "victory", "first-player", "radio")
@@ -445,8 +458,16 @@ def reinforcement_problem(scenario: Scenario | None, position: Position) -> str 
     """Why the allied units at the start break the scenario's reinforcements: more units of the ally than its line
     allows (a campaign sets the line the radio rules out to 0), or units of two conditional lines (only one side gets
     reinforcements)."""
-    if scenario is None or not scenario.reinforcements:
+    if scenario is None or not (scenario.reinforcements or scenario.survivors):
         return None
+    # Where a scenario says which allied units its players may have, an allied unit it does not name is not allowed
+    # (SCENARIO 2: "The surviving Allied units will appear in Scenarios 4 and 5, but not 3!").
+    allowed = {(who, ally) for who, ally, _, _ in scenario.reinforcements} | set(scenario.survivors)
+    for unit in position.units:
+        if unit.owner and unit.tile.army != unit.owner and (unit.owner, unit.tile.army) not in allowed \
+                and unit.tile.army != NEUTRAL_ARMY:
+            return (f"{unit.tile.key} on {unit.hex} is commanded by {unit.owner}, but this scenario gives {unit.owner} "
+                    f"no {unit.tile.army} units ({source(scenario)})")
     used = []
     for who, ally, most, condition in scenario.reinforcements:
         count = sum(1 for u in position.units if u.owner == who and u.tile.army == ally)

@@ -174,8 +174,9 @@ def scenario_lines(draw, placed: list[Unit], terrain: tuple[TerrainElement, ...]
         reinforcements.append((who, ally, draw(st.integers(1, 35)), draw(st.none() | st.sampled_from(["captured",
                                                                                                        "lost"]))))
     first = draw(st.none() | army | st.just(PREVIOUS_WINNER))
+    survivors = draw(st.lists(st.tuples(army, army).filter(lambda p: p[0] != p[1]), max_size=2, unique=True))
     scenario = Scenario(name, title, first, tuple(hq_terrain), tuple(start_hp), free, victory, tie, tuple(recover),
-                        tuple(needs), radio, tuple(reinforcements))
+                        tuple(needs), radio, tuple(reinforcements), tuple(survivors))
     return scenario if scenario.lines() else None  # no line: no scenario
 
 
@@ -390,7 +391,8 @@ WORDS = ["board", "standard", "extended", "custom", "(0,0)", "(9,-9)", "rules", 
          # scenarios (README, notation extensions)
          "scenario", "babel13-1", "babel13-9", "first-player", "hq-terrain", "on", "not-on", "start-hp", "free-turns",
          "previous-winner", "injury-difference", "victory", "fewer-injuries", "tie=neojungle", "tie=x", "recover",
-         "warehouse-needs", "in", "bunker", "radio", "reinforcements", "radio=captured", "radio=won", "new-york"]
+         "warehouse-needs", "in", "bunker", "radio", "reinforcements", "radio=captured", "radio=won", "new-york",
+         "survivors"]
 
 
 @settings(max_examples=300, deadline=None)

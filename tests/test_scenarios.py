@@ -529,3 +529,25 @@ def test_prizes_gained_and_not_used_are_kept_for_the_next_scenario():
     assert forgotten.fault is not None and forgotten.fault.rule.startswith("new-york holds mobility from the previous")
     kept = play(("s4.nhex", s4), ("s5.nhex", S5.read_text() + "prizes new-york mobility\n"))
     assert kept.ok, kept.fault
+
+
+def test_scenario_2_surviving_moloch_units_come_back_in_scenario_4_as_far_as_they_survived():
+    """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units ... The surviving Allied
+    units will appear in Scenarios 4 and 5, but not 3!"; SCENARIO 4, Start: "Neojungle may place Moloch units surviving
+    from Scenario 2". New York's Cop kills the Hunter-Killer in scenario 2; the Blocker survives: scenario 4 may have
+    the Blocker back, not the Hunter-Killer; scenario 3 has no Moloch unit at all."""
+    s2 = text_of(S2, ("deck new-york 4", "deck new-york 4\nc1 moloch:hunter-killer S owner=neojungle\n"
+                                         "e1 moloch:blocker S owner=neojungle")).split("expect")[0]
+    s4 = text_of(S4, ("start-hp new-york 16\nstart-hp neojungle 20\n", "")).split("expect")[0]
+    guard = "a2 outpost:runner N owner=new-york"
+    back = play(("s2.nhex", s2), ("s4.nhex", s4.replace(guard, guard + "\ne2 moloch:blocker N owner=neojungle")))
+    assert back.ok, back.fault
+    dead = play(("s2.nhex", s2), ("s4.nhex", s4.replace(guard, guard + "\ne2 moloch:hunter-killer N owner=neojungle")))
+    assert dead.fault is not None and dead.fault.line == 10 and dead.fault.what.startswith("e2 moloch:hunter-killer")
+    assert "more moloch units under neojungle's command than survived the previous scenarios (moloch:blocker)" in \
+        dead.fault.rule
+    s3 = "game\nplayers new-york neojungle\nscenario babel13-3\ne2 moloch:blocker N owner=neojungle\n1. new-york: hq c3\n"
+    refused = check(s3)
+    assert refused.verdict == "illegal" and refused.problem == (
+        "moloch:blocker on e2 is commanded by neojungle, but this scenario gives neojungle no moloch units (B13 "
+        "SCENARIO 3: HIT THE BUNKER!)")
