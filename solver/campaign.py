@@ -103,6 +103,7 @@ class Played:
     report: object  # solver.game.CheckReport
     filled: tuple[str, ...] = ()  # the lines the campaign supplied (start-hp, free-turns ...)
     radio: tuple[str, str | None] | None = None  # (marker, army holding it at the end or None)
+    recovered: tuple[tuple[str, int], ...] = ()  # Hit Points regained at the start (SCENARIO 4)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,8 @@ class CampaignReport:
     hp: dict[str, int] | None = None
     winner: str | None = None
     why: str = ""
+    #: Whether the last scenario's winner regained its 3 Hit Points (option campaign-regain-last).
+    regain_last: bool = False
 
     @property
     def ok(self) -> bool:
@@ -269,7 +272,8 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
         kept = {army: tuple(n for n in names if n != (radio[0] if radio else None)) for army, names in held.items()}
         kept = {army: names for army, names in kept.items() if names}
         played.append(Played(source, scenario.name, scenario.title, start_hp, result, report, tuple(filled),
-                             (scenario.radio, radio[1]) if scenario.radio is not None and radio else None))
+                             (scenario.radio, radio[1]) if scenario.radio is not None and radio else None,
+                             scenario.recover if carried is not None else ()))
         at_end = _allies(state.position.units)
         for pair in set(at_start) | set(at_end) | {(who, ally) for who, ally, _, _ in scenario.reinforcements}:
             survived[pair] = (survived.get(pair, Counter()) - at_start.get(pair, Counter())) + at_end.get(pair, Counter())
@@ -286,7 +290,7 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
         why += f"; equal Hit Points: {winner}, as a tied scenario (option campaign-tie)"
     elif winner is None:
         why += "; equal Hit Points: nobody wins (option campaign-tie)"
-    return CampaignReport(tuple(played), None, final, winner, why)
+    return CampaignReport(tuple(played), None, final, winner, why, rules.enabled("campaign-regain-last"))
 
 
 def _allies(units: Iterable[Unit]) -> dict[tuple[str, str], Counter[str]]:
@@ -306,6 +310,8 @@ def summary(report: CampaignReport) -> str:
         lines.append(f"{number}. {played.source}: {name}")
         if played.filled:
             lines.append(f"   from the previous scenario: {'; '.join(played.filled)}")
+        for army, hp in played.recovered:
+            lines.append(f"   {army}'s HQ recovers {hp} Hit Points at the start, up to 20 (B13 SCENARIO 4, Start)")
         result = played.result
         if result is None:
             continue
@@ -316,6 +322,10 @@ def summary(report: CampaignReport) -> str:
         elif result.tie:
             lines.append(f"   injuries: {told}: a tie, {result.winner} counts as the winner and nobody regains Hit "
                          "Points (B13 SPECIAL CAMPAIGN RULES)")
+        elif number == len(report.played) and report.fault is None and not report.regain_last:
+            lines.append(f"   injuries: {told}: {result.winner} wins the scenario; the campaign ends, so it regains "
+                         "nothing (B13 SPECIAL CAMPAIGN RULES: 'before starting the next scenario'; option "
+                         "campaign-regain-last)")
         else:
             lines.append(f"   injuries: {told}: {result.winner} wins the scenario and regains 3 Hit Points, up to 20 "
                          "(B13 SPECIAL CAMPAIGN RULES)")

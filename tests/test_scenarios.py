@@ -209,7 +209,7 @@ def test_scenario_2_alone_cannot_know_its_free_turns_exit_4_naming_what_is_missi
     text = text_of(S2, ("free-turns new-york 1\n", ""))
     done = nhex("check", "-", stdin=text)
     assert done.returncode == 4
-    assert done.stderr.startswith("<stdin>:7:1: not implemented yet: the previous scenario's winner and injuries")
+    assert done.stderr.startswith("<stdin>:9:1: not implemented yet: the previous scenario's winner and injuries")
     assert "nhex campaign" in done.stderr
 
 
@@ -376,14 +376,14 @@ def test_campaign_refuses_a_scenario_starting_with_other_hit_points_than_carried
     the winner's 3 regained: scenario 2 after scenario 1 cannot start New York at 17 (exit 1, at the line)."""
     done = nhex("campaign", str(S1), "-", stdin=text_of(S2, ("start-hp new-york 18", "start-hp new-york 17")))
     assert done.returncode == 1
-    assert ("<stdin>:8: start-hp new-york 17: illegal: new-york's HQ starts this scenario with 18 Hit Points: it ended "
+    assert ("<stdin>:10: start-hp new-york 17: illegal: new-york's HQ starts this scenario with 18 Hit Points: it ended "
             "the previous one with 15 and regains 3") in done.stdout
 
 
 def test_campaign_refuses_free_turns_other_than_the_injury_difference():
     """SCENARIO 2: STEEL CONVOY, Start: the number of free turns is the difference in injuries (1 here, not 2)."""
     report = play((str(S1), S1.read_text()), ("s2.nhex", text_of(S2, ("free-turns new-york 1", "free-turns new-york 2"))))
-    assert report.fault is not None and report.fault.line == 10
+    assert report.fault is not None and report.fault.line == 12
     assert report.fault.rule.startswith("new-york won the previous scenario and takes 1 free turn ")
 
 
@@ -536,14 +536,12 @@ def test_scenario_2_surviving_moloch_units_come_back_in_scenario_4_as_far_as_the
     units will appear in Scenarios 4 and 5, but not 3!"; SCENARIO 4, Start: "Neojungle may place Moloch units surviving
     from Scenario 2". New York's Cop kills the Hunter-Killer in scenario 2; the Blocker survives: scenario 4 may have
     the Blocker back, not the Hunter-Killer; scenario 3 has no Moloch unit at all."""
-    s2 = text_of(S2, ("deck new-york 4", "deck new-york 4\nc1 moloch:hunter-killer S owner=neojungle\n"
-                                         "e1 moloch:blocker S owner=neojungle")).split("expect")[0]
+    s2 = S2.read_text()
     s4 = text_of(S4, ("start-hp new-york 16\nstart-hp neojungle 20\n", "")).split("expect")[0]
-    guard = "a2 outpost:runner N owner=new-york"
-    back = play(("s2.nhex", s2), ("s4.nhex", s4.replace(guard, guard + "\ne2 moloch:blocker N owner=neojungle")))
+    back = play(("s2.nhex", s2), ("s4.nhex", s4))  # the Blocker on a1
     assert back.ok, back.fault
-    dead = play(("s2.nhex", s2), ("s4.nhex", s4.replace(guard, guard + "\ne2 moloch:hunter-killer N owner=neojungle")))
-    assert dead.fault is not None and dead.fault.line == 10 and dead.fault.what.startswith("e2 moloch:hunter-killer")
+    dead = play(("s2.nhex", s2), ("s4.nhex", s4.replace("a1 moloch:blocker S", "a1 moloch:hunter-killer S")))
+    assert dead.fault is not None and dead.fault.line == 11 and dead.fault.what.startswith("a1 moloch:hunter-killer")
     assert "more moloch units under neojungle's command than survived the previous scenarios (moloch:blocker)" in \
         dead.fault.rule
     s3 = "game\nplayers new-york neojungle\nscenario babel13-3\ne2 moloch:blocker N owner=neojungle\n1. new-york: hq c3\n"
@@ -551,3 +549,23 @@ def test_scenario_2_surviving_moloch_units_come_back_in_scenario_4_as_far_as_the
     assert refused.verdict == "illegal" and refused.problem == (
         "moloch:blocker on e2 is commanded by neojungle, but this scenario gives neojungle no moloch units (B13 "
         "SCENARIO 3: HIT THE BUNKER!)")
+
+
+def test_the_babel_13_mission_in_five_scenarios_with_nhex_campaign():
+    """CAMPAIGN: THE BABEL 13 MISSION, all five scenarios in order through the console script: Hit Points carried
+    (New York 15 -> 18 after winning scenario 1; Neojungle 17 + 4 = 20 at scenario 4's start), scenario 2's free turn,
+    the Moloch Blocker surviving from scenario 2 into scenario 4, the radio captured in scenario 4 and New York's
+    reinforcements in scenario 5; VICTORY: Neojungle, 19 Hit Points against 16."""
+    files = [str(DATA / name) for name in ("s1-first-meeting.nhex", "s2-steel-convoy.nhex", "s3-hit-the-bunker.nhex",
+                                           "s4-reckless-mission.nhex", "s5-battle-of-babel-13.nhex")]
+    done = nhex("campaign", *files)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "neojungle's HQ recovers 4 Hit Points at the start" in done.stdout
+    assert "the radio (universal-1): captured by new-york" in done.stdout
+    assert "new-york wins the scenario; the campaign ends, so it regains nothing" in done.stdout
+    assert done.stdout.rstrip().endswith("hq: new-york 16, neojungle 19\ncampaign winner: neojungle (B13 VICTORY: 'The "
+                                         "army whose Headquarters finishes with highest amount of Hit Points wins the "
+                                         "campaign')")
+    data = json.loads(nhex("campaign", "--json", *files).stdout)
+    assert [s["winner"] for s in data["scenarios"]] == ["new-york", "neojungle", "neojungle", "neojungle", "new-york"]
+    assert [s["start_hp"] for s in data["scenarios"]][3] == {"new-york": 16, "neojungle": 20}
