@@ -180,7 +180,7 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
                     filled.append(f"start-hp {army} {start[army]}")
                 elif stated != start[army]:
                     where = position.location(f"start-hp {army}")
-                    recovered = next((f" and recovers {hp} ({scenarios.source(scenario)}, Start)"
+                    recovered = next((f" and recovers {hp} ({scenarios.source(scenario, 'Start')})"
                                       for a, hp in scenario.recover if a == army), "")
                     return CampaignReport(tuple(played), CampaignFault(
                         source, where.line if where else 1, f"start-hp {army} {stated}",
@@ -200,7 +200,7 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
                     return CampaignReport(tuple(played), CampaignFault(
                         source, where.line if where else 1, f"free-turns {who} {count}",
                         f"{due[0]} won the previous scenario and takes {due[1]} free turn{'s' if due[1] != 1 else ''} "
-                        f"({scenarios.source(scenario)}, Start: 'takes as many free turns as difference in injuries "
+                        f"(B13 SCENARIO 2: STEEL CONVOY, Start: 'takes as many free turns as difference in injuries "
                         "received by the two HQs in the previous scenario')"))
                 if (who, count) != due:
                     filled.append(f"free-turns {due[0]} {due[1]}")

@@ -866,7 +866,7 @@ def _scenario_problem(state: GameState, record: GameRecord) -> tuple[int, str, s
     problem = scenarios.start_problem(scenario, state.players)
     if problem is None and scenario.free_turns is not None and scenario.free_turns[0] != state.players[0]:
         problem = (f"the starting player, {state.players[0]}, takes the free turns, not {scenario.free_turns[0]} "
-                   f"({scenarios.source(scenario)}, Start: 'He places his HQ, and then takes as many free turns')")
+                   f"(B13 SCENARIO 2: STEEL CONVOY, Start: 'He places his HQ, and then takes as many free turns')")
     problem = problem or scenarios.reinforcement_problem(scenario, record.position)
     return None if problem is None else (*where, problem)
 

@@ -197,11 +197,12 @@ def of(position: Position) -> Scenario | None:
     return effective(position.scenario)
 
 
-def source(scenario: Scenario) -> str:
-    """The passage a scenario's rule comes from: the book's scenario, or the general principle."""
+def source(scenario: Scenario, part: str = "") -> str:
+    """The passage a scenario's rule comes from: the book's scenario (and its ``part``: Start, Additional Rules), or
+    the scenario's own lines under the general principle."""
     if scenario.name is not None and scenario.name.startswith("babel13-"):
         number = scenario.name.removeprefix("babel13-")
-        return f"B13 SCENARIO {number}" + (f": {scenario.title}" if scenario.title else "")
+        return f"B13 SCENARIO {number}" + (f": {scenario.title}" if scenario.title else "") + (f", {part}" if part else "")
     return f"the scenario's lines; {GENERAL}"
 
 
@@ -418,9 +419,9 @@ def hq_barred(position: Position, hex_: Hex, army: str) -> str | None:
         if who != army:
             continue
         if on and type_here != type_:
-            return f"the {army} HQ must be placed on {type_} ({source(scenario)}, Start)"
+            return f"the {army} HQ must be placed on {type_} ({source(scenario, 'Start')})"
         if not on and type_here == type_:
-            return f"the {army} HQ cannot be placed on {type_} ({source(scenario)}, Start)"
+            return f"the {army} HQ cannot be placed on {type_} ({source(scenario, 'Start')})"
     return None
 
 
@@ -439,9 +440,9 @@ def missing_result(scenario: Scenario | None) -> str | None:
     if scenario is None:
         return None
     if scenario.free_turns is not None and (scenario.free_turns[0] == PREVIOUS_WINNER or scenario.free_turns[1] is None):
-        return (f"the previous scenario's winner and injuries ({source(scenario)}, Start: 'takes as many free turns as "
-                "difference in injuries received by the two HQs in the previous scenario'): write `free-turns ARMY N` "
-                "or check the scenarios in order with `nhex campaign`")
+        return ("the previous scenario's winner and injuries (B13 SCENARIO 2: STEEL CONVOY, Start: 'takes as many free "
+                "turns as difference in injuries received by the two HQs in the previous scenario'): write `free-turns "
+                "ARMY N` or check the scenarios in order with `nhex campaign`")
     return None
 
 
@@ -450,7 +451,7 @@ def start_problem(scenario: Scenario | None, players: tuple[str, ...]) -> str | 
     if scenario is None or scenario.first_player in (None, PREVIOUS_WINNER) or not players:
         return None
     if players[0] != scenario.first_player:
-        return f"{scenario.first_player} is the first player ({source(scenario)}, Start)"
+        return f"{scenario.first_player} is the first player ({source(scenario, 'Start')})"
     return None
 
 
@@ -476,10 +477,10 @@ def reinforcement_problem(scenario: Scenario | None, position: Position) -> str 
         if count > most and most == 0:  # a campaign has settled the condition (solver.campaign)
             return (f"{count} {ally} unit{'s' if count != 1 else ''} commanded by {who} at the start, but {who} gets no "
                     f"reinforcements: the radio was {'not ' if condition == 'captured' else ''}captured in the previous "
-                    f"scenario ({source(scenario)}, Start)")
+                    f"scenario ({source(scenario, 'Start')})")
         if count > most:
             return (f"{count} {ally} units commanded by {who} at the start, but its reinforcements are at most "
-                    f"{most} ({source(scenario)}, Start)")
+                    f"{most} ({source(scenario, 'Start')})")
     if len({c for _, c in used if c is not None}) > 1:
         return f"both sides have reinforcements, but only one gets them ({source(scenario)}: radio)"
     return None
@@ -521,8 +522,8 @@ def settle(position: Position) -> tuple[Position, str | None]:
     assert scenario is not None
     guard = ", ".join(f"no {army} unit in the {type_}" for army, type_ in scenario.warehouse_needs)
     return replace(position, terrain=terrain), (f"{guard}: the Warehouse's {', '.join(gone)} "
-                                                f"{'is' if len(gone) == 1 else 'are'} destroyed ({source(scenario)}, "
-                                                "Additional Rules)")
+                                                f"{'is' if len(gone) == 1 else 'are'} destroyed ("
+                                                f"{source(scenario, 'Additional Rules')})")
 
 
 def injuries(start: dict[str, int], end: dict[str, int]) -> dict[str, int]:

@@ -569,3 +569,13 @@ def test_the_babel_13_mission_in_five_scenarios_with_nhex_campaign():
     data = json.loads(nhex("campaign", "--json", *files).stdout)
     assert [s["winner"] for s in data["scenarios"]] == ["new-york", "neojungle", "neojungle", "neojungle", "new-york"]
     assert [s["start_hp"] for s in data["scenarios"]][3] == {"new-york": 16, "neojungle": 20}
+
+
+def test_scenario_2_the_winner_of_the_previous_scenario_starts():
+    """SCENARIO 2: STEEL CONVOY, Start: "The winner of the previous scenario starts." After New York won scenario 1, a
+    record of scenario 2 seating Neojungle first is illegal at its first turn."""
+    reversed_ = text_of(S2, ("players new-york neojungle", "players neojungle new-york"),
+                        ("free-turns new-york 1\n", "")).split("1. new-york")[0] + "1. neojungle: hq d3\n"
+    report = play((str(S1), S1.read_text()), ("s2.nhex", reversed_))
+    assert report.fault is not None and report.fault.what == "1. neojungle"
+    assert report.fault.rule == "new-york is the first player (B13 SCENARIO 2: STEEL CONVOY, Start)"

@@ -99,4 +99,4 @@ def _guard(fight: Fight, phase: int | None) -> None:
     if gone and fight.tracing:
         guard = ", ".join(f"no {army} unit in the {type_}" for army, type_ in scenario.warehouse_needs)
         fight.note(phase, "warehouse", f"{guard}: the Warehouse's {', '.join(sorted(gone))} destroyed",
-                   f"{scenarios.source(scenario)}, Additional Rules")
+                   scenarios.source(scenario, "Additional Rules"))
