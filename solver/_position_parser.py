@@ -3578,4 +3578,4 @@ def Lark_StandAlone(**kwargs):
     return Lark._load_from_dict(DATA, MEMO, **kwargs)
 
 
-GRAMMAR_SHA256 = '6a6b95b8e85a1c60ffca788ecc12a82081cee2209881770a4cb7ff4cdc6a3efb'
+GRAMMAR_SHA256 = '895271b622e0c25e3fd524ad47e575510e3eedd133cbad29cd946f4b4e5b1871'

@@ -492,6 +492,37 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_campaign(args: argparse.Namespace) -> int:
+    """``nhex campaign FILE...``: game records of a campaign's scenarios, in order (solver/campaign.py)."""
+    import json
+
+    from . import campaign
+    from .cards import GameRecord
+
+    records = []
+    for path in args.files:
+        document, _, source = _read_document(path)
+        if not isinstance(document, GameRecord):
+            raise NotationError("nhex campaign takes the game records of the scenarios, in order", 1, 1, source)
+        records.append((source, document))
+    report = campaign.play(records)
+    fault = report.fault
+    if fault is not None and fault.verdict == "unsupported":
+        raise RuleNotImplemented(fault.rule, fault.line, 1, fault.source)
+    if args.json:
+        print(json.dumps(campaign.report_json(report), indent=1))
+    else:
+        print(campaign.summary(report))
+        if fault is not None:
+            print(f"{fault.source}:{fault.line}: {fault.what}: {fault.verdict}: {fault.rule}")
+    return EXIT_OK if report.ok else EXIT_NO
+
+
+def _campaign_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("files", nargs="+", metavar="FILE", help="the game record of each scenario, in order")
+    command.add_argument("--json", action="store_true", help="print JSON: each scenario's HQs, injuries and winner")
+
+
 def _check_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true",
@@ -875,6 +906,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
     "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
               _check_arguments),
+    "campaign": (cmd_campaign, "check a campaign's scenarios in order, carrying the HQs' Hit Points, and name its "
+                 "winner", _campaign_arguments),
     "generate": (cmd_generate, "write new puzzle cards with exactly one winning play, graded 1 to 4",
                  _generate_arguments),
     "card": (cmd_card, "draw a puzzle card (front, or with --solution the back) as SVG or PNG", _card_arguments),
@@ -906,6 +939,9 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
     "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",
                1: "an illegal action, or a false `expect`, at its line"},
               "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex"),
+    "campaign": ({0: "every scenario legal and the campaign's winner named",
+                  1: "an illegal action, a false `expect`, or a scenario that breaks the campaign (its file and line)"},
+                 "nhex campaign s1.nhex s2.nhex s3.nhex s4.nhex s5.nhex\n  nhex campaign --json s1.nhex s2.nhex"),
     "generate": ({0: "the cards were written", 3: "stopped: some card could not be made within its drafts"},
                  "nhex generate --player outpost --opponent moloch --level 2 --count 3 --seed 7 -o cards/"),
     "card": ({0: "drawn"}, "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"

@@ -32,11 +32,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from . import actions, battle, hiring
+from . import actions, battle, hiring, scenarios
 from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from .errors import IllegalAction, NhexError, RuleNotImplemented
 from .features import refuse_record
-from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ,
+from .position import (HQ_HEALTH, HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ,
                        Position, Procedure, Unit, Use)
 from .tiles import Kind, Tile, army as army_data
 
@@ -145,6 +145,10 @@ class GameState:
     #: Each army's hired mercenary tiles, and the mercenary tiles out of the game (:mod:`solver.hiring`).
     hired: Piles = ()
     gone: tuple[Tile, ...] = ()
+    #: A scenario's (solver/scenarios.py): each HQ's Hit Points at the start, from which injuries count, and the
+    #: free turns left to the army that takes them (B13 SCENARIO 2, Start).
+    start_hp: tuple[tuple[str, int], ...] = ()
+    free_left: int = 0
 
     def pool(self, army: str) -> tuple[Tile, ...]:
         return next((tiles for name, tiles in self.pools if name == army), ())
@@ -268,7 +272,32 @@ def start(record: GameRecord) -> GameState:
     position = replace(position, decks=tuple(decks), to_move=to_move)
     first = next((e.number for e in record.entries if isinstance(e, Turn)), 1)
     return GameState(position, players, first, tuple(pools), (), frozenset(drawn),
-                     seat=players.index(to_move) if not unplaced else 0, hired=hiring.hired_at_start(position))
+                     seat=players.index(to_move) if not unplaced else 0, hired=hiring.hired_at_start(position),
+                     start_hp=_start_hp(position, armies, len(armies) < len(players)))
+
+
+def _start_hp(position: Position, armies: tuple[str, ...], loner: bool) -> tuple[tuple[str, int], ...]:
+    """Each HQ's health at the start of the game: the scenario's ``start-hp``, else the HQ's on the board, else what
+    it is placed with (a scenario counts its injuries from here: B13 SPECIAL CAMPAIGN RULES, NOTE)."""
+    scenario = scenarios.of(position)
+    if scenario is None:
+        return ()
+    missing = scenarios.missing_result(scenario)
+    if missing is not None:
+        where = position.location("free-turns") or position.location("scenario")
+        raise RuleNotImplemented(missing, where.line if where else 0, where.column if where else 0)
+    found = []
+    for army in armies:
+        hq = position.hq(army)
+        hp = scenario.hp_at_start(army) or (hq.hp if hq is not None else None)
+        if hp is None:
+            hp = LONER_TEAM_HEALTH if loner and _in_team(position, army) else HQ_HEALTH
+        found.append((army, hp))
+    return tuple(found)
+
+
+def _in_team(position: Position, army: str) -> bool:
+    return any(army in team for team in position.teams)
 
 
 # --- battles --------------------------------------------------------------------------------------------------------
@@ -409,6 +438,10 @@ def _standings(state: GameState) -> dict[tuple[str, ...], int]:
 def _compare(state: GameState, why: str, tie: str | None) -> GameState:
     """The end by comparison: the best side wins (3E VICTORY); a tie ends as ``tie`` (``draw``, or ``share`` for
     the tied players sharing the victory) or, when None, leads to the tie-break turns."""
+    if state.start_hp and state.mode == "two-player":
+        decided = scenarios.decide(scenarios.of(state.position), dict(state.start_hp), state.hq)
+        if decided is not None:  # a scenario's own victory condition (victory fewer-injuries)
+            return _over(state, decided[0], f"{why}: {decided[1]}")
     standings = _standings(state)
     best = max(standings.values())
     leaders = [side for side, value in standings.items() if value == best]
@@ -450,9 +483,21 @@ def _opening_limit(state: GameState, army: str) -> int:
     rules = state.position.rules
     if army in state.drawn:
         return HAND_SIZE_REINFORCEMENT if rules.enabled("reinforcement") else HAND_SIZE
+    free = _free_turns(state)
+    if free is not None:
+        # B13 SCENARIO 2, Start: the second player "begins with drawing 3 tiles"; the free turns' first draw by
+        # option free-turn-draw (the book is silent).
+        if army != free[0] or rules.option("free-turn-draw") == "three":
+            return HAND_SIZE
     if rules.option("beginning") == "alternative":
         return HAND_SIZE
     return min(state.players.index(army) + 1, HAND_SIZE)
+
+
+def _free_turns(state: GameState) -> tuple[str, int | None] | None:
+    """The scenario's free turns (army, count), when it has them (B13 SCENARIO 2, Start)."""
+    scenario = scenarios.of(state.position)
+    return scenario.free_turns if scenario is not None else None
 
 
 def _play_limit(state: GameState, army: str) -> int | None:
@@ -499,7 +544,12 @@ def _hq_turn(state: GameState, turn: Turn) -> GameState:
         assert hq is not None
         position = position.with_units([u if u is not hq else replace(u, hp=LONER_TEAM_HEALTH)
                                         for u in position.units])
-    return replace(state, position=position)
+    scenario = scenarios.of(position)
+    if scenario is None:
+        return replace(state, position=position)
+    # A scenario's starting Hit Points (start-hp) and free turns (B13 SCENARIO 2, Start).
+    return replace(state, position=scenarios.placed_hq(position, turn.army),
+                   free_left=scenario.free_turns_of(turn.army) or 0)
 
 
 @dataclass(slots=True)
@@ -613,6 +663,10 @@ def _act(state: GameState, action: Action, army: str, used: frozenset[actions.Sp
     # An instant that sets the Bomber off makes its army the detonator (RULINGS 56).
     state = hiring.left_board(replace(state, position=after, discards=discards, terror=terror), before, after, [army],
                               f"set off by {{}}'s {action.tile.key}" if isinstance(action, Use) else "set off by {}")
+    if state.position.scenario is not None:  # the radio, destroyed once its guard is gone (B13 SCENARIO 4)
+        settled, line = scenarios.settle(state.position)
+        if line is not None:
+            state = replace(state, position=settled, history=state.history + (line,))
     return state, actions.spend(before, action, army, used)
 
 
@@ -674,6 +728,8 @@ def _end_turn(state: GameState, number: int, army: str, normal: bool) -> GameSta
                 # RULINGS 29: the tie-break turns under 3.0 (option tie-break), a draw under 2.0.
                 state = _compare(state, "the Final Battle",
                                  tie=None if state.position.rules.enabled("tie-break") else "draw")
+    if normal and state.free_left:
+        state = replace(state, free_left=state.free_left - 1)
     seat, following = _following(state, normal)
     return replace(state, turn=number + 1, seat=seat, position=replace(state.position, to_move=following))
 
@@ -682,11 +738,16 @@ def _following(state: GameState, normal: bool) -> tuple[int, str]:
     """The seat and army of the next turn. HQs are placed first, each army once, in the order of their first
     seat (3E GAME SEQUENCE; RULINGS 63); then the seats take turns in order, past armies that are out (3E HQ
     DESTROYED) and, in a tie-break of three or more, past the armies not tied (3E THE MULTIPLAYER MODE, TIE)."""
+    if state.free_left:  # B13 SCENARIO 2, Start: "He places his HQ, and then takes ... free turns"
+        return state.seat, state.to_move
     unplaced = [a for a in state.in_play if state.position.hq(a) is None]
     if unplaced:
         return state.seat, unplaced[0]
     players = state.players
     seat = (state.seat + 1) % len(players) if normal else state.seat
+    if not normal and _free_turns(state) is not None:
+        # "Then the second player places their HQ, and begins with drawing 3 tiles."
+        seat = players.index(state.to_move)
     playing = set(state.tied) if state.tie_break_last is not None and state.tied else set(state.in_play)
     for _ in range(len(players)):
         if players[seat] in playing:
@@ -730,6 +791,10 @@ class CheckReport:
         lines += [f"  {line}" for line in state.history]
         lines += hiring.summary(state)
         lines.append("hq: " + ", ".join(f"{army} {hp}" for army, hp in state.hq.items()))
+        if state.start_hp:
+            hurt = scenarios.injuries(dict(state.start_hp), state.hq)
+            lines.append("injuries in the scenario: " + ", ".join(f"{army} {n} (from {hp})" for (army, hp), n
+                                                                    in zip(state.start_hp, hurt.values())))
         if state.position.mode == "score":
             scores = dict(state.position.scores)
             lines.append("score: " + ", ".join(f"{army} {scores.get(army, 0)}" for army in state.armies))
@@ -754,6 +819,9 @@ def game_json(state: GameState) -> dict[str, object]:
         data["out"] = [army for army in state.armies if army in state.out]
     if state.hired:
         data["hired"] = {army: [t.key for t in tiles] for army, tiles in state.hired}
+    if state.start_hp:  # a scenario: its HQs' Hit Points at the start and the injuries received since
+        data["start_hp"] = dict(state.start_hp)
+        data["injuries"] = scenarios.injuries(dict(state.start_hp), state.hq)
     return data
 
 
@@ -765,6 +833,9 @@ def check(record: GameRecord) -> CheckReport:
     """
     state = start(record)
     turns = 0
+    fault = _scenario_problem(state, record)
+    if fault is not None:
+        return CheckReport(state, "illegal", fault[0], fault[1], fault[2], turns)
     for entry in record.entries:
         if not isinstance(entry, Turn):
             problem = _expectation_problem(state, entry)
@@ -782,6 +853,22 @@ def check(record: GameRecord) -> CheckReport:
             return CheckReport(state, "unsupported", entry.line, where, error.rule, turns)
         turns += 1
     return CheckReport(state, turns=turns)
+
+
+def _scenario_problem(state: GameState, record: GameRecord) -> tuple[int, str, str] | None:
+    """A scenario's start that the record breaks (the first player, who takes the free turns, the reinforcements),
+    as (line, what, rule) at the first turn line, or None."""
+    scenario = scenarios.of(record.position)
+    if scenario is None:
+        return None
+    first = next((e for e in record.entries if isinstance(e, Turn)), None)
+    where = (first.line, f"{first.number}. {first.army}") if first is not None else (0, "players")
+    problem = scenarios.start_problem(scenario, state.players)
+    if problem is None and scenario.free_turns is not None and scenario.free_turns[0] != state.players[0]:
+        problem = (f"the starting player, {state.players[0]}, takes the free turns, not {scenario.free_turns[0]} "
+                   f"(B13 SCENARIO 2: STEEL CONVOY, Start: 'He places his HQ, and then takes as many free turns')")
+    problem = problem or scenarios.reinforcement_problem(scenario, record.position)
+    return None if problem is None else (*where, problem)
 
 
 def _expectation_problem(state: GameState, entry: Expectation) -> str | None:

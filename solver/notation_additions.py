@@ -24,6 +24,7 @@ from .expansion import (COMPULSORY_FEATURES, PRIZE_NAMES, PRIZES_PER_UNIT, TERRA
 from .hexes import Direction, Hex
 from .position import (MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Action, BuyEnergy, Position, Procedure, Push,
                        PutPrize, Unit)
+from . import scenarios
 from .resources import terminals
 from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
@@ -61,6 +62,7 @@ class Additions:
     scored: set[str] = field(default_factory=set)
     players_node: Tree[Token] | None = None
     locations: list[tuple[str, Location]] = field(default_factory=list)
+    scenario: scenarios.Reading = field(default_factory=scenarios.Reading)
 
 
 class AdditionsReader:
@@ -325,6 +327,10 @@ class AdditionsReader:
         self.locate(f"score {army}", node)
 
     # --- record lines (§10.7) -------------------------------------------------------------------------------
+    def stmt_scenario_rule(self, node: Tree[Token], *_: Token | Tree[Token]) -> None:
+        """A scenario statement (README, notation extensions; read by solver/scenarios.py)."""
+        scenarios.read_statement(self, self.add.scenario, node)
+
     def stmt_expect_winner(self, node: Tree[Token], *armies: Token) -> None:
         from . import cards  # game records only: a position does not import it
 
@@ -428,7 +434,7 @@ class AdditionsReader:
             "terrain": tuple(e for e, _ in self.add.terrain), "turrets": tuple(t for t, _ in self.add.turrets),
             "held_prizes": tuple(self.add.held_prizes.items()), "teams": tuple(t for t, _ in self.add.teams),
             "mode": self.add.mode or "deathmatch", "scores": tuple(self.add.scores.items()),
-            "locations": tuple(self.add.locations),
+            "locations": tuple(self.add.locations), "scenario": self.add.scenario.value(),
         }
 
     def check_additions(self, position: Position) -> None:
@@ -440,6 +446,10 @@ class AdditionsReader:
             raise self.fail("`score` belongs to the score mode (write `mode score`)", self.add.score_nodes[0])
         if self.kind == "game":
             self.check_seating()
+        problem = scenarios.consistency_problem(position, self.source)
+        if problem is not None:
+            where = position.location(problem[0])
+            raise NotationError(problem[1], where.line if where else 1, where.column if where else 1, self.source)
 
     def check_turrets(self) -> None:
         for turret, node in self.add.turrets:
@@ -520,6 +530,8 @@ def lines_before_units(position: Position) -> list[str]:
         lines.append(" ".join(["terminals", *(h.label for h in position.terminals)]))
     lines += [str(element) for element in position.terrain]
     lines += [str(turret) for turret in position.turrets]
+    if position.scenario is not None:
+        lines += position.scenario.lines()
     return lines
 
 

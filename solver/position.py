@@ -15,6 +15,7 @@ from typing import Iterable, Iterator
 from .expansion import Location, TerrainElement, Turret, label_order, prize_order
 from .hexes import STANDARD, Board, Direction, Hex
 from .rules import DEFAULT_RULES, RuleSet
+from .scenarios import Scenario
 from .tiles import NEUTRAL_ARMY, Kind, Oriented, Tile
 
 HQ_HEALTH = 20
@@ -176,6 +177,8 @@ class Position:
     teams: tuple[tuple[str, ...], ...] = ()
     mode: str = "deathmatch"
     scores: tuple[tuple[str, int], ...] = ()
+    #: A scenario's conditions (HQ terrain, free turns, victory, the radio: solver/scenarios.py), None in a plain game.
+    scenario: Scenario | None = None
     locations: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
 
     def __hash__(self) -> int:
@@ -184,7 +187,7 @@ class Position:
         if cached is None:
             cached = hash((self.units, self.board, self.rules, self.to_move, self.hands, self.decks,
                            self.foundations, self.terminals, self.energy, self.terrain, self.turrets,
-                           self.held_prizes, self.teams, self.mode, self.scores))
+                           self.held_prizes, self.teams, self.mode, self.scores, self.scenario))
             self.__dict__["_hash"] = cached
         return cached
 

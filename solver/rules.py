@@ -255,6 +255,44 @@ OPTIONS: tuple[RuleOption, ...] = (
         edition_defaults=(("2.0", "no"),),
         source="3E",
     ),
+    # --- Babel 13 scenarios and the campaign (solver/scenarios.py, solver/campaign.py) ---
+    RuleOption(
+        "free-turn-draw", "three", ("three", "opening"),
+        "A scenario's free turns (B13 SCENARIO 2): the starting player draws up to 3 tiles in the first of them "
+        "('three'), or 1 as the first player's first turn ('opening'). The second player draws 3 either way.",
+        "B13 SCENARIO 2: STEEL CONVOY, Start: 'He places his HQ, and then takes as many free turns as difference in "
+        "injuries ... Then the second player places their HQ, and begins with drawing 3 tiles.' The book lifts the "
+        "second player's opening limit and says nothing of the first's; a reward turn drawing less than the "
+        "opponent's first would be odd (house reading; 3E GAME SEQUENCE for 'opening').",
+        source="house ruling (B13 silent)",
+    ),
+    RuleOption(
+        "warehouse-damaged-by", "army", ("army", "commander"),
+        "Who wounds a Warehouse whose `damaged-by=` names armies: units of a named army under its own command "
+        "('army': an allied unit of another army commanded by it may not), or every unit a named army commands "
+        "('commander').",
+        "B13 SCENARIO 4: RECKLESS MISSION: 'Only New York can damage the Warehouse (Outpost units may not)', of the "
+        "Outpost units the New York player commands; SCENARIO 3: 'Only New York can damage the Warehouse'.",
+        source="B13",
+    ),
+    RuleOption(
+        "campaign-regain-last", "no", ("no", "yes"),
+        "Whether the winner of a campaign's last scenario regains its 3 Hit Points before the campaign's winner "
+        "is named ('no': they are regained only 'before starting the next scenario').",
+        "B13 SPECIAL CAMPAIGN RULES: 'the winning HQ ... regains 3 Hit Points points before starting the next "
+        "scenario'; VICTORY: 'The army whose Headquarters finishes with highest amount of Hit Points wins the "
+        "campaign' (house reading: after the last scenario there is no next one).",
+        source="house ruling (B13 silent)",
+    ),
+    RuleOption(
+        "campaign-tie", "draw", ("draw", "scenario-tie"),
+        "Equal HQ Hit Points at the end of a campaign: nobody wins ('draw'), or the army a tied scenario goes to "
+        "(its `victory ... tie=`, Neojungle in the book's campaign: 'scenario-tie').",
+        "B13 VICTORY: 'The army whose Headquarters finishes with highest amount of Hit Points wins the campaign' "
+        "names no winner for equal Hit Points; SPECIAL CAMPAIGN RULES give ties to Neojungle only 'for purposes of "
+        "the next scenario's starting conditions' (house reading).",
+        source="house ruling (B13 silent)",
+    ),
     # --- readings by edition (issue 9: every difference the 2E text states) ---
     RuleOption(
         "unlucky-draw", "yes", ("yes", "no"),

@@ -18,6 +18,7 @@ from solver.expansion import PRIZE_NAMES, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES, 
 from solver.position import (INSTANT_ARGUMENTS, MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, BuyEnergy, Discard, Draw,
                              Move, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Unit, Use)
 from solver.rules import EDITIONS, OPTIONS, RuleSet
+from solver.scenarios import PREVIOUS_WINNER, Scenario
 from solver.tiles import ARMY_NAMES, Kind, Tile, armies, tile as tile_named
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -115,6 +116,8 @@ def positions(draw, board: Board | None = None, to_move: str | None = None,
         hands.append((army, tuple(hand)))
     decks = draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(0, 35), max_size=2))
     extras = draw(additions(board, [u.hex for u in placed])) if draw(st.booleans()) else {}
+    if draw(st.integers(0, 3)) == 0:  # a scenario's lines (README, notation extensions; solver/scenarios.py)
+        extras["scenario"] = draw(scenario_lines(placed, extras.get("terrain", ())))
     # `to-move` names an army of the position (issue 10): one with a unit or a foundation, a hand or a deck.
     present = sorted({u.army for u in placed if not u.is_neutral} | {f.tile.army for f in foundations}
                      | {a for a, _ in hands} | set(decks))
@@ -141,6 +144,40 @@ def terrain_elements(draw, hexes: list[Hex]) -> TerrainElement:
         values["prizes"] = tuple(draw(st.lists(st.sampled_from(COMMON_PRIZES), max_size=3)))
         values["damaged_by"] = tuple(draw(st.lists(st.sampled_from(ARMY_NAMES), max_size=2)))
     return TerrainElement(type_, tuple(features), tuple(hexes), **values)
+
+
+@st.composite
+def scenario_lines(draw, placed: list[Unit], terrain: tuple[TerrainElement, ...]) -> Scenario | None:
+    """A scenario's statements that read back: `hq-terrain ARMY on TYPE` only for a type the terrain has (else its HQ
+    could never be placed), `start-hp` only for an army whose HQ is not on the board (else it must equal its hp=).
+    The book's scenario 1 names HQ terrain, so only the others are drawn by name."""
+    on_board = {u.army for u in placed if u.is_hq}
+    types = sorted({e.type for e in terrain})
+    army = st.sampled_from(ARMY_NAMES)
+    name = draw(st.none() | st.sampled_from(["babel13-2", "babel13-3", "babel13-4", "babel13-5"]))
+    title = draw(st.none() | st.text(alphabet='AB y!"\\', max_size=6)) if name is not None else None
+    hq_terrain = []
+    for who in draw(st.lists(army, max_size=2, unique=True)):
+        on = bool(types) and draw(st.booleans())
+        hq_terrain.append((who, on, draw(st.sampled_from(types if on else sorted(TERRAIN_FEATURES)))))
+    start_hp = [(who, draw(st.integers(1, 20))) for who in draw(st.lists(army, max_size=2, unique=True))
+                if who not in on_board]
+    free = draw(st.none() | st.tuples(army | st.just(PREVIOUS_WINNER), st.none() | st.integers(0, 20)))
+    victory = draw(st.none() | st.just("fewer-injuries"))
+    tie = draw(st.none() | army) if victory else None
+    recover = [(who, draw(st.integers(1, 20))) for who in draw(st.lists(army, max_size=2, unique=True))]
+    needs = [(who, draw(st.sampled_from(sorted(TERRAIN_FEATURES)))) for who in draw(st.lists(army, max_size=1))]
+    radio = draw(st.none() | st.sampled_from(sorted(UNIQUE_PRIZES)))
+    reinforcements = []
+    for who, ally in draw(st.lists(st.tuples(army, army).filter(lambda p: p[0] != p[1]), max_size=2,
+                                   unique_by=lambda p: p)):
+        reinforcements.append((who, ally, draw(st.integers(1, 35)), draw(st.none() | st.sampled_from(["captured",
+                                                                                                       "lost"]))))
+    first = draw(st.none() | army | st.just(PREVIOUS_WINNER))
+    survivors = draw(st.lists(st.tuples(army, army).filter(lambda p: p[0] != p[1]), max_size=2, unique=True))
+    scenario = Scenario(name, title, first, tuple(hq_terrain), tuple(start_hp), free, victory, tie, tuple(recover),
+                        tuple(needs), radio, tuple(reinforcements), tuple(survivors))
+    return scenario if scenario.lines() else None  # no line: no scenario
 
 
 @st.composite
@@ -350,7 +387,12 @@ WORDS = ["board", "standard", "extended", "custom", "(0,0)", "(9,-9)", "rules", 
          "control-panel", "strength=3", "prizes=mobility", "damaged-by=moloch", "turret", "prizes", "first-aid-kit",
          "universal-1", "prize=mobility", "team", "mode", "score", "deathmatch", "winner", "draw", "procedure",
          "swap", "laser", "push", "prize", "foundation", "transporter", "takeover", "dismal", "mercenary:mad-bomber",
-         "mercenary:gunner", "neojungle:roots", "smart:hq", "tie-break=no"]
+         "mercenary:gunner", "neojungle:roots", "smart:hq", "tie-break=no",
+         # scenarios (README, notation extensions)
+         "scenario", "babel13-1", "babel13-9", "first-player", "hq-terrain", "on", "not-on", "start-hp", "free-turns",
+         "previous-winner", "injury-difference", "victory", "fewer-injuries", "tie=neojungle", "tie=x", "recover",
+         "warehouse-needs", "in", "bunker", "radio", "reinforcements", "radio=captured", "radio=won", "new-york",
+         "survivors"]
 
 
 @settings(max_examples=300, deadline=None)

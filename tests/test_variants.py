@@ -144,7 +144,7 @@ def test_leaders_and_the_battle_atlas_are_refused_naming_the_missing_data(line, 
 
 def test_a_line_that_is_no_statement_is_still_a_syntax_error():
     """NOTATION §9: bad input is exit 2, located; only the two variants' words are refused as missing data."""
-    done = nhex("show", "-", stdin='scenario "Bridge"\nc3 moloch:hq\n')
+    done = nhex("show", "-", stdin='mission "Bridge"\nc3 moloch:hq\n')
     assert done.returncode == 2 and done.stderr.startswith("<stdin>:1:1: syntax error")
 
 

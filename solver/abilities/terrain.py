@@ -255,8 +255,16 @@ class Terrain(Ability):
 
 
 def _may_damage(fight: Fight, unit: Unit, hex_: Hex) -> bool:
+    """Whether ``unit`` wounds the Warehouse on ``hex_``: ``damaged-by`` names the armies that may. By option
+    ``warehouse-damaged-by`` (default ``army``) a unit of another army under a named army's command may not: B13
+    SCENARIO 4: "Only New York can damage the Warehouse (Outpost units may not)"."""
     element = element_of(fight.position.terrain, hex_)
-    return element is not None and (not element.damaged_by or fight.side(unit) in element.damaged_by)
+    if element is None or not element.damaged_by:
+        return element is not None
+    side = fight.side(unit)
+    if fight.rules.option("warehouse-damaged-by") == "army":
+        return side in element.damaged_by and unit.tile.army in element.damaged_by
+    return side in element.damaged_by
 
 
 def _memo(fight: Fight, key: str) -> dict[Any, Any]:
