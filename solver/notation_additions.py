@@ -24,12 +24,12 @@ from .expansion import (COMPULSORY_FEATURES, PRIZE_NAMES, PRIZES_PER_UNIT, TERRA
 from .hexes import Direction, Hex
 from .position import (MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Action, BuyEnergy, Position, Procedure, Push,
                        PutPrize, Unit)
-from . import scenarios
 from .resources import terminals
 from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
 if TYPE_CHECKING:
     from .hexes import Board
+    from .scenarios import Reading
 
 #: Statements of §10 that belong to game records only, and those that may also stand in positions.
 GAME_ONLY = {"expect_winner", "expect_draw", "expect_score"}
@@ -62,7 +62,8 @@ class Additions:
     scored: set[str] = field(default_factory=set)
     players_node: Tree[Token] | None = None
     locations: list[tuple[str, Location]] = field(default_factory=list)
-    scenario: scenarios.Reading = field(default_factory=scenarios.Reading)
+    #: The scenario statements read so far (solver/scenarios.py, imported only by a file that has one).
+    scenario: Reading | None = None
 
 
 class AdditionsReader:
@@ -329,6 +330,10 @@ class AdditionsReader:
     # --- record lines (§10.7) -------------------------------------------------------------------------------
     def stmt_scenario_rule(self, node: Tree[Token], *_: Token | Tree[Token]) -> None:
         """A scenario statement (README, notation extensions; read by solver/scenarios.py)."""
+        from . import scenarios
+
+        if self.add.scenario is None:
+            self.add.scenario = scenarios.Reading()
         scenarios.read_statement(self, self.add.scenario, node)
 
     def stmt_expect_winner(self, node: Tree[Token], *armies: Token) -> None:
@@ -434,7 +439,7 @@ class AdditionsReader:
             "terrain": tuple(e for e, _ in self.add.terrain), "turrets": tuple(t for t, _ in self.add.turrets),
             "held_prizes": tuple(self.add.held_prizes.items()), "teams": tuple(t for t, _ in self.add.teams),
             "mode": self.add.mode or "deathmatch", "scores": tuple(self.add.scores.items()),
-            "locations": tuple(self.add.locations), "scenario": self.add.scenario.value(),
+            "locations": tuple(self.add.locations), "scenario": self.add.scenario and self.add.scenario.value(),
         }
 
     def check_additions(self, position: Position) -> None:
@@ -446,7 +451,11 @@ class AdditionsReader:
             raise self.fail("`score` belongs to the score mode (write `mode score`)", self.add.score_nodes[0])
         if self.kind == "game":
             self.check_seating()
-        problem = scenarios.consistency_problem(position, self.source)
+        problem = None
+        if position.scenario is not None:
+            from .scenarios import consistency_problem
+
+            problem = consistency_problem(position, self.source)
         if problem is not None:
             where = position.location(problem[0])
             raise NotationError(problem[1], where.line if where else 1, where.column if where else 1, self.source)

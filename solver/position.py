@@ -10,13 +10,15 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from functools import cached_property
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .expansion import Location, TerrainElement, Turret, label_order, prize_order
 from .hexes import STANDARD, Board, Direction, Hex
 from .rules import DEFAULT_RULES, RuleSet
-from .scenarios import Scenario
 from .tiles import NEUTRAL_ARMY, Kind, Oriented, Tile
+
+if TYPE_CHECKING:  # a scenario's values are built by solver/scenarios.py, imported only where a file has one
+    from .scenarios import Scenario
 
 HQ_HEALTH = 20
 HAND_SIZE = 3
