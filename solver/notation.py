@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Callable, TypeVar
 
 if TYPE_CHECKING:  # the generated parser is Lark's own code: its trees, tokens and errors are Lark's
@@ -42,6 +42,9 @@ _LABEL_SHAPE = re.compile(r"^[a-z][0-9]+$", re.IGNORECASE)
 #: Numbers in the notation are counts, health and levels: more digits than this is a mistake, not a number.
 _MAX_DIGITS = 9
 _LABELS_HINT = "labels run a1-a3, b1-b4, c1-c5, d1-d4, e1-e3; name other hexes as (q,r)"
+#: Hexes and facings by their text as written (a position names the same few again and again; issue 15).
+_hex_named = lru_cache(maxsize=4096)(Hex.parse)  # only hexes found are kept: a bad one raises again each time
+_DIRECTION_NAMED = {spelling: d for d in Direction for spelling in (d.name, d.name.lower())}
 
 #: Which part of a unit line a problem points at (the attribute, else the tile, else the hex).
 _PROBLEM_PART = {
@@ -289,12 +292,11 @@ class _Reader(AdditionsReader):
         if ":" not in text and default_army is None:
             raise self.fail(f"tile {text!r} needs its army here, as in moloch:{text}", token)
         try:
-            tile(text, default_army)
+            found = tile(text, default_army)
         except MissingTileData as error:  # a mercenary nhex has no data for: exit 4, not bad input (§10.4)
             raise self.not_implemented(str(error), token) from None
-        except ValueError:
-            pass
-        found = self.checked(token, lambda t: tile(t, default_army), text)
+        except ValueError as error:
+            raise self.fail(str(error), token) from None
         if ":" in text and found.army != NEUTRAL_ARMY:
             self.first_army = self.first_army or found.army
             if found.army not in self.named:
@@ -304,7 +306,7 @@ class _Reader(AdditionsReader):
 
     def hex(self, token: Token) -> Hex:
         try:
-            hex_ = Hex.parse(str(token))
+            hex_ = _hex_named(str(token))
         except ValueError as error:
             if _LABEL_SHAPE.match(str(token)):
                 raise self.fail(f"hex {str(token).lower()} is not on the {self.board.shape} board ({_LABELS_HINT})",
@@ -315,7 +317,8 @@ class _Reader(AdditionsReader):
         return hex_
 
     def direction(self, token: Token) -> Direction:
-        return self.checked(token, Direction.parse, str(token))
+        found = _DIRECTION_NAMED.get(token)
+        return found if found is not None else self.checked(token, Direction.parse, str(token))
 
     # --- the whole file ---
     def read(self, tree: Tree[Token]) -> Document:

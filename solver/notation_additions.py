@@ -469,6 +469,8 @@ class AdditionsReader:
 
     def check_unique_prizes(self, position: Position) -> None:
         """A ``universal-N`` marker is in play at most once: on units, held, and in every Warehouse hex."""
+        if not (self.add.held_prizes or self.add.terrain or any(unit.prizes for unit in self.placed)):
+            return  # no marker anywhere (most positions)
         seen: list[tuple[int, int, str, Tree[Token] | Token]] = []
         for unit in self.placed:
             for name in unit.prizes:
@@ -487,6 +489,8 @@ class AdditionsReader:
 
     def check_venom(self, position: Position) -> None:
         """At most 2 venom markers on the board for each Neojungle army in the position (§10.3)."""
+        if not any(unit.venom for unit in self.placed):
+            return
         allowed = VENOM_PER_ARMY * sum(base_army(a) == VENOM_ARMY for a in position.armies)  # neojungle/b too
         total = 0
         for unit in self.placed:

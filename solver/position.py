@@ -6,7 +6,6 @@ Building a position is not validating it: a :class:`Position` may hold anything 
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from functools import cached_property
@@ -289,21 +288,18 @@ class Position:
         """
         placed = list(order) if order is not None else [*self.units, *self.foundations]
         foundations = set(self.foundations)
-        totals: Counter[Tile] = Counter(u.tile for u in placed)
-        for _, tiles in self.hands:
-            totals.update(tiles)
         found: list[Problem] = []
         units_at: dict[Hex, Unit] = {}
         foundations_at: dict[Hex, Unit] = {}
         hq_of: dict[str, Unit] = {}
-        running: Counter[Tile] = Counter()
+        running: dict[str, int] = {}  # copies so far by tile key (every read checks this: keys hash in C, issue 15)
 
         def count_copy(tile: Tile, unit: Unit | None = None, hand: str | None = None) -> None:
-            running[tile] += 1
-            if running[tile] == tile.count + 1:  # the first copy too many, reported once per tile
+            copies = running[tile.key] = running.get(tile.key, 0) + 1
+            if copies == tile.count + 1:  # the first copy too many, reported once per tile
+                total = sum(u.tile == tile for u in placed) + sum(t == tile for _, held in self.hands for t in held)
                 found.append(Problem(ProblemKind.TOO_MANY_COPIES,
-                                     f"{totals[tile]} copies of {tile.key}, but the army has {tile.count}", unit, hand,
-                                     tile))
+                                     f"{total} copies of {tile.key}, but the army has {tile.count}", unit, hand, tile))
 
         for unit in placed:
             found += self._unit_problems(unit, unit in foundations, units_at, foundations_at, hq_of)
@@ -320,7 +316,6 @@ class Position:
                        foundations_at: dict[Hex, Unit], hq_of: dict[str, Unit]) -> list[Problem]:
         """What is wrong with one line, given the lines before it (recorded in the three maps)."""
         tile = unit.tile
-        where = f"{unit.hex.label} {tile.key}"
         found: list[Problem] = []
         if unit.hex not in self.board:
             found.append(Problem(ProblemKind.OFF_BOARD, f"hex {unit.hex.label} is not on the {self.board.shape} board", unit))
@@ -341,17 +336,17 @@ class Position:
 
             problem = standing_problem(self, unit)
             if problem is not None:
-                found.append(Problem(ProblemKind.TERRAIN, f"{where}: {problem}", unit))
+                found.append(Problem(ProblemKind.TERRAIN, f"{unit.hex.label} {tile.key}: {problem}", unit))
         if unit.is_hq:
             if unit.wounds:
-                found.append(Problem(ProblemKind.WOUNDS_ON_HQ, f"{where}: an HQ has no wound markers; write its health as hp=", unit))
+                found.append(Problem(ProblemKind.WOUNDS_ON_HQ, f"{unit.hex.label} {tile.key}: an HQ has no wound markers; write its health as hp=", unit))
             if not 1 <= unit.health <= HQ_HEALTH:
-                found.append(Problem(ProblemKind.BAD_HP, f"{where}: HQ health must be 1 to {HQ_HEALTH}, not {unit.health}", unit))
+                found.append(Problem(ProblemKind.BAD_HP, f"{unit.hex.label} {tile.key}: HQ health must be 1 to {HQ_HEALTH}, not {unit.health}", unit))
             if unit.army in hq_of:
                 found.append(Problem(ProblemKind.SECOND_HQ, f"{unit.army} already has an HQ on {hq_of[unit.army].hex.label}", unit))
             hq_of.setdefault(unit.army, unit)
         elif unit.wounds >= tile.health and unit.wounds > position_toughness(self, unit):
-            found.append(Problem(ProblemKind.WOUNDS_KILL, f"{where}: {unit.wounds} wound{'s' if unit.wounds != 1 else ''} would already kill it (it dies at {position_toughness(self, unit) + 1})", unit))
+            found.append(Problem(ProblemKind.WOUNDS_KILL, f"{unit.hex.label} {tile.key}: {unit.wounds} wound{'s' if unit.wounds != 1 else ''} would already kill it (it dies at {position_toughness(self, unit) + 1})", unit))
         return found
 
     def __str__(self) -> str:
