@@ -442,6 +442,7 @@ class Tuning:
     grade: Grade | None = None
     rivals: tuple[tuple[str, ...], ...] = ()  # when several plays come close: their lines
     solution: tuple[Action, ...] = ()
+    too_many: bool = False  # dropped while its play space was built: larger than MAX_STATES
 
 
 class _TooMany(Exception):
@@ -461,7 +462,7 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
         try:
             graph = search.Enumerator(puzzle).build(on_state=too_many)
         except _TooMany:
-            return Tuning(False, f"over {MAX_STATES} states: too many", 99)
+            return Tuning(False, f"over {MAX_STATES} states: too many", 99, too_many=True)
         ident = search.remembered_play_identity()
         table = play_out(puzzle, graph=graph, ident=ident)
     except (NhexError, RuleNotImplemented) as error:
@@ -986,7 +987,15 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
             draft, since = draw(rng, player, opponent, level), 0
             current = tune(draft, rng)
             continue
-        if current.ok and score[1] > 0 and rng.random() < 0.6:
+        if current.too_many:
+            # A mutation keeps the play space about as large as it was: an enemy unit on an empty hex shrinks it
+            # (every offered tile has fewer places to go, and the player no more units to act with). Without this,
+            # Doomsday drafts (its HQ lets one friendly unit turn each turn, besides every placement) stayed over
+            # the limit for whole runs.
+            trial = _add_unit(rng, draft, draft.opponent)
+            if trial == draft:  # the board is full, or the opponent has no tile left
+                trial = mutate(rng, draft)
+        elif current.ok and score[1] > 0 and rng.random() < 0.6:
             trial = _steer(rng, draft, current, level)
         elif current.rivals and len(current.rivals) <= BLOCKABLE and rng.random() < 0.5:
             trial = _block(rng, draft, current)

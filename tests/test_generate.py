@@ -376,3 +376,21 @@ def test_a_key_that_links_over_two_hexes_has_the_long_link_idea() -> None:
 
     assert generate_module._expansion(card, [with_officer("c3")], None, []) == ("long link",)
     assert generate_module._expansion(card, [with_officer("c2")], None, []) == ()
+
+
+def test_a_draft_over_the_state_limit_gets_an_enemy_unit_until_the_board_is_full(monkeypatch: pytest.MonkeyPatch):
+    """A draft dropped for its play space (over MAX_STATES while it was built) is shrunk on the next try: an
+    enemy unit on an empty hex, so that every offered tile has fewer places; a random mutation kept it as large
+    (Doomsday drafts, whose HQ lets a friendly unit turn besides every placement, stayed over it for whole runs)."""
+    seen: list[tuple[int, int]] = []
+
+    def too_large(draft: generate_module.Draft, rng: random.Random) -> generate_module.Tuning:
+        seen.append((len(draft.units), sum(u.army == draft.opponent for u in draft.units)))
+        return generate_module.Tuning(False, "over the limit", 99, too_many=True)
+
+    monkeypatch.setattr(generate_module, "tune", too_large)
+    assert generate_one("doomsday", "outpost", 3, "shrink", budget=6, restart=100) is None
+    for (units, enemies), (_, later) in zip(seen, seen[1:]):
+        if units < generate_module.MAX_UNITS:
+            assert later == enemies + 1
+    assert seen[-1][0] == generate_module.MAX_UNITS
