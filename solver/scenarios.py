@@ -79,9 +79,12 @@ class Scenario:
     reinforcements: tuple[tuple[str, str, int, str | None], ...] = ()
     #: (army commanding, army of the tiles): allied units that come back from earlier scenarios, as many as survived
     survivors: tuple[tuple[str, str], ...] = ()
+    #: (army commanding, army of the tiles, on, terrain type): where a ``reinforcements`` line's units are put at the
+    #: start (``on=TYPE``: only there; ``not-on=TYPE``: never there), written on that line
+    places: tuple[tuple[str, str, bool, str], ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors"):
+        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places"):
             object.__setattr__(self, name, tuple(sorted(getattr(self, name), key=lambda x: tuple(map(str, x)))))
 
     def lines(self) -> list[str]:
@@ -103,6 +106,8 @@ class Scenario:
         if self.radio is not None:
             lines.append(f"radio {self.radio}")
         lines += [f"reinforcements {army} {ally} {n}" + (f" radio={cond}" if cond else "")
+                  + "".join(f" {'on' if on else 'not-on'}={type_}" for who, of, on, type_ in self.places
+                            if (who, of) == (army, ally))
                   for army, ally, n, cond in self.reinforcements]
         lines += [f"survivors {army} {ally}" for army, ally in self.survivors]
         return lines
@@ -189,6 +194,7 @@ def _merged(scenario: Scenario) -> Scenario:
         scenario.radio or base.radio,
         scenario.reinforcements or base.reinforcements,
         scenario.survivors or base.survivors,
+        scenario.places if scenario.reinforcements else base.places,
     )
 
 
@@ -221,7 +227,7 @@ class Reading:
         if not self.parts:
             return None
         parts = dict(self.parts)
-        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors"):
+        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places"):
             if key in parts:
                 parts[key] = tuple(parts[key])
         return Scenario(**parts)
@@ -357,7 +363,7 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         parts["radio"] = name
     elif keyword == "reinforcements":
         expect(3, "the commanding army, the army of the units and how many: reinforcements new-york hegemony 3",
-               ("radio",))
+               ("radio", "on", "not-on"))
         who, ally = army(words[0]), army(words[1])
         if who == ally:
             raise reader.fail("reinforcements are another army's units", words[1])
@@ -368,6 +374,12 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
             if condition not in RADIO_CONDITIONS:
                 raise reader.fail(f"radio= takes {' or '.join(RADIO_CONDITIONS)}, not {attributes['radio'][0]!r}",
                                   token)
+        if "on" in attributes and "not-on" in attributes:
+            raise reader.fail("on= and not-on= together: write the hexes' type the units go on, or the one they avoid",
+                              attributes["not-on"][1])
+        for key in ("on", "not-on"):
+            if key in attributes:
+                parts.setdefault("places", []).append((who, ally, key == "on", terrain_type(attributes[key][1])))
         once((keyword, f"{who} {ally}"), node)
         parts.setdefault("reinforcements", []).append((who, ally, count, condition))
     elif keyword == "survivors":
@@ -483,6 +495,32 @@ def reinforcement_problem(scenario: Scenario | None, position: Position) -> str 
                     f"{most} ({source(scenario, 'Start')})")
     if len({c for _, c in used if c is not None}) > 1:
         return f"both sides have reinforcements, but only one gets them ({source(scenario)}: radio)"
+    return None
+
+
+def place_problem(scenario: Scenario | None, position: Position) -> tuple[Unit, str] | None:
+    """The first allied unit at the start that stands where its ``reinforcements`` line does not put it, and why
+    (``on=``/``not-on=``), or None: B13 SCENARIO 2, System board: "puts them on the board (not on the Hill)"; SCENARIO 3: "puts it on any Bunker
+    hex"; SCENARIO 4: "puts them in Bunker hexes". Which hexes are of a type is the position's ``terrain`` lines (the
+    book's boards are pictures). The ordinary limits ("any board hexes available to Neojungle", SCENARIO 2: no
+    Closed, Fatal or enemy-held Tight hex, no Jungle for a Toughness icon) are the position's own (bad input), and
+    "except HQ" is too: the notation has no allied HQ (``owner=`` on an HQ is bad input)."""
+    if scenario is None or not scenario.places:
+        return None
+    types = {h: e.type for e in position.terrain for h in e.hexes}
+    for unit in sorted(position.units, key=lambda u: (u.hex.label, u.tile.key)):
+        if not unit.owner or unit.tile.army == unit.owner:
+            continue
+        for who, ally, on, type_ in scenario.places:
+            if (who, ally) != (unit.owner, unit.tile.army):
+                continue
+            here = types.get(unit.hex)
+            if on and here != type_:
+                return unit, (f"{unit.tile.key} on {unit.hex} is not on {type_}: {who}'s {ally} units are put on {type_} "
+                        f"hexes at the start ({source(scenario, 'System board')})")
+            if not on and here == type_:
+                return unit, (f"{unit.tile.key} on {unit.hex} is on {type_}: {who}'s {ally} units are not put on {type_} "
+                        f"at the start ({source(scenario, 'System board')})")
     return None
 
 

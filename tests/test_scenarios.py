@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "scenarios"
 S1, S2 = DATA / "s1-first-meeting.nhex", DATA / "s2-steel-convoy.nhex"
 S4, S5 = DATA / "s4-reckless-mission.nhex", DATA / "s5-battle-of-babel-13.nhex"
+S3 = DATA / "s3-hit-the-bunker.nhex"
 
 
 def nhex(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -579,3 +580,95 @@ def test_scenario_2_the_winner_of_the_previous_scenario_starts():
     report = play((str(S1), S1.read_text()), ("s2.nhex", reversed_))
     assert report.fault is not None and report.fault.what == "1. neojungle"
     assert report.fault.rule == "new-york is the first player (B13 SCENARIO 2: STEEL CONVOY, Start)"
+
+
+# --- where the allied units are put at the start (the scenarios' System board) ------------------------------------
+
+
+def _refused_at_unit_line(text: str, unit: str, rule: str) -> None:
+    """`nhex check` refuses the set-up at the allied unit's own line, exit 1, naming the scenario and the rule."""
+    line = text.splitlines().index(unit) + 1
+    done = nhex("check", "-", stdin=text)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith(f"<stdin>:{line}: {unit}: illegal: "), done.stdout
+    assert rule in done.stdout, done.stdout
+
+
+def test_scenario_2_the_allied_moloch_units_are_not_put_on_the_hill():
+    """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units of their choice (except
+    HQ) and puts them on the board (not on the Hill)". The Hunter-Killer on c1 is allowed; on the Hill (a1) it is
+    not (`reinforcements neojungle moloch 5 not-on=hill` in the book's data)."""
+    assert scenarios.book()["babel13-2"].places == (("neojungle", "moloch", False, "hill"),)
+    assert check(S2.read_text()).ok
+    text = text_of(S2, ("c1 moloch:hunter-killer S owner=neojungle", "a1 moloch:hunter-killer S owner=neojungle"))
+    _refused_at_unit_line(text, "a1 moloch:hunter-killer S owner=neojungle",
+                          "moloch:hunter-killer on a1 is on hill: neojungle's moloch units are not put on hill at the "
+                          "start (B13 SCENARIO 2: STEEL CONVOY, System board)")
+
+
+def test_scenario_3_the_allied_borgo_unit_is_put_on_a_bunker_hex():
+    """SCENARIO 3: HIT THE BUNKER!, System board: "the Neojungle player chooses one Borgo unit (except HQ) and puts it
+    on any Bunker hex". The Mutant on a1 (Bunker) is allowed, on b1 it is not; a second Borgo unit is one too many."""
+    assert check(S3.read_text()).ok
+    text = text_of(S3, ("a1 borgo:mutant S owner=neojungle", "b1 borgo:mutant S owner=neojungle"))
+    _refused_at_unit_line(text, "b1 borgo:mutant S owner=neojungle",
+                          "borgo:mutant on b1 is not on bunker: neojungle's borgo units are put on bunker hexes at the "
+                          "start (B13 SCENARIO 3: HIT THE BUNKER!, System board)")
+    two = check(text_of(S3, ("a1 borgo:mutant S owner=neojungle",
+                             "a1 borgo:mutant S owner=neojungle\na2 borgo:mutant S owner=neojungle")))
+    assert two.verdict == "illegal" and two.problem == (
+        "2 borgo units commanded by neojungle at the start, but its reinforcements are at most 1 (B13 SCENARIO 3: HIT "
+        "THE BUNKER!, Start)")
+
+
+def test_scenario_4_the_outpost_units_are_put_in_bunker_hexes_at_most_3():
+    """SCENARIO 4: RECKLESS MISSION, System board: "The New York player selects any 3 Outpost units of their choice
+    (except HQ) and puts them in Bunker hexes". An Outpost unit outside the Bunker is refused; so is a fourth one."""
+    assert check(S4.read_text()).ok
+    text = text_of(S4, ("a2 outpost:runner N owner=new-york", "c1 outpost:runner N owner=new-york"))
+    _refused_at_unit_line(text, "c1 outpost:runner N owner=new-york",
+                          "outpost:runner on c1 is not on bunker: new-york's outpost units are put on bunker hexes at "
+                          "the start (B13 SCENARIO 4: RECKLESS MISSION, System board)")
+    bunker = text_of(S4, ("terrain bunker tight,fortress,hidden a2 a3", "terrain bunker tight,fortress,hidden a2 a3 b2 "
+                                                                         "b3"),
+                     ("a2 outpost:runner N owner=new-york", "a2 outpost:runner N owner=new-york\n"
+                      "a3 outpost:runner N owner=new-york\nb2 outpost:commando N owner=new-york\n"
+                      "b3 outpost:brawler N owner=new-york"))
+    four = check(bunker)
+    assert four.verdict == "illegal" and four.problem == (
+        "4 outpost units commanded by new-york at the start, but its reinforcements are at most 3 (B13 SCENARIO 4: "
+        "RECKLESS MISSION, Start)")
+    assert check(bunker.replace("\nb3 outpost:brawler N owner=new-york", "").split("expect")[0]).ok
+
+
+def test_scenario_4_surviving_moloch_units_go_only_on_hexes_available_to_neojungle():
+    """SCENARIO 2, System board: "At the beginning of these scenarios before placing the Headquarters, the player puts
+    the surviving Moloch units on any board hexes available to Neojungle." The Outposts hold the Tight Bunker (B13
+    BUNKER, TIGHT: "only the player who controls it can place or move additional units there") and the Warehouse is
+    Closed ("No units can be placed or moved onto a Closed ... hex"): a surviving Moloch unit on either is a position
+    that cannot arise (bad input, exit 2); anywhere else it is allowed."""
+    for hex_, message in (("a3", "units of two armies in one Tight Bunker (B13 BUNKER, TIGHT)"),
+                          ("b4", "no unit stands on this hex (B13 BASE, CLOSED)")):
+        text = text_of(S4, ("a1 moloch:blocker S owner=neojungle", f"{hex_} moloch:blocker S owner=neojungle"))
+        done = nhex("check", "-", stdin=text)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert check(text_of(S4, ("a1 moloch:blocker S owner=neojungle", "d1 moloch:blocker S owner=neojungle"))).ok
+
+
+def test_allied_units_are_never_an_hq():
+    """SCENARIO 2: "5 Moloch units of their choice (except HQ)"; SCENARIO 3, 4, 5 likewise: an HQ is never an allied
+    unit, and the notation has none (`owner=` on an HQ is bad input, exit 2)."""
+    text = text_of(S2, ("c1 moloch:hunter-killer S owner=neojungle", "c1 moloch:hq owner=neojungle"))
+    done = nhex("check", "-", stdin=text)
+    assert done.returncode == 2 and "owner= names the army commanding a mercenary or another army's unit" in done.stderr
+
+
+def test_reinforcements_on_and_not_on_read_and_write_back():
+    """The `reinforcements` line's places (README, notation extensions): `on=TYPE` or `not-on=TYPE`, one of them."""
+    position = notation.parse_position("Reinforcements neojungle moloch 5 Not_On=Hill\n")
+    assert str(position) == "reinforcements neojungle moloch 5 not-on=hill\n"
+    assert position.scenario is not None and position.scenario.places == (("neojungle", "moloch", False, "hill"),)
+    for line, message in (("reinforcements neojungle borgo 1 on=lava", "unknown terrain 'lava'"),
+                          ("reinforcements neojungle borgo 1 on=bunker not-on=hill", "on= and not-on= together")):
+        with pytest.raises(NotationError, match=message):
+            notation.parse_position(line + "\n")
