@@ -455,7 +455,7 @@ class AdditionsReader:
         if position.scenario is not None:
             from .scenarios import consistency_problem
 
-            problem = consistency_problem(position, self.source)
+            problem = consistency_problem(position, self.source, record=self.kind == "game")
         if problem is not None:
             where = position.location(problem[0])
             raise NotationError(problem[1], where.line if where else 1, where.column if where else 1, self.source)

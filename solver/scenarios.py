@@ -395,10 +395,12 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
                   else f"{keyword} {normal_name(str(words[0]))}", node)
 
 
-def consistency_problem(position: Position, source_name: str) -> tuple[str, str] | None:
+def consistency_problem(position: Position, source_name: str, record: bool = True) -> tuple[str, str] | None:
     """What the scenario lines of a file contradict in its position, as (statement key, message), or None: an HQ
     that must be placed on a terrain type no terrain line has (it could never be placed), and a ``start-hp`` that
-    differs from the health of that army's HQ already on the board. The book's data file has no board."""
+    differs from the health of that army's HQ already on the board at a game record's start; in a position (a
+    moment of the scenario, ``record`` False) the HQ may have received injuries since (B13 SPECIAL CAMPAIGN RULES,
+    NOTE), never have more. The book's data file has no board."""
     scenario = position.scenario
     if scenario is None or source_name == DATA_NAME:
         return None
@@ -411,8 +413,9 @@ def consistency_problem(position: Position, source_name: str) -> tuple[str, str]
             return key, f"the {army} HQ must be placed on {type_}, but no terrain line is {type_}"
     for army, hp in scenario.start_hp:
         hq = position.hq(army)
-        if hq is not None and hq.hp != hp:
-            return f"start-hp {army}", f"start-hp {army} {hp}, but the {army} HQ on {hq.hex} has hp={hq.hp}"
+        if hq is not None and (hq.hp != hp if record else hq.hp > hp):
+            return f"start-hp {army}", (f"start-hp {army} {hp}, but the {army} HQ on {hq.hex} has hp={hq.hp}"
+                                        + ("" if record else ", more than it started the scenario with"))
     return None
 
 
@@ -585,3 +588,56 @@ def decide(scenario: Scenario | None, start: dict[str, int], end: dict[str, int]
     if scenario.tie is not None:
         return (scenario.tie,), f"equal injuries in the scenario ({told}): a tie counts as {scenario.tie}'s ({rule})"
     return (), f"equal injuries in the scenario ({told}; {rule})"
+
+
+# --- a battle of a scenario's position (nhex battle) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a scenario stands after a battle (``nhex battle`` of a scenario's position): each HQ's Hit Points at
+    the scenario's start and the injuries received since (B13 SPECIAL CAMPAIGN RULES, NOTE: "keep track of injuries
+    received in a particular scenario (to decide the winner in this one scenario)"), and who leads under ``victory
+    fewer-injuries`` (None: the scenario has no such line)."""
+
+    start_hp: dict[str, int]
+    injuries: dict[str, int]
+    leaders: tuple[str, ...] | None
+    why: str | None
+
+    def lines(self) -> list[str]:
+        told = ", ".join(f"{army} {n} (from {self.start_hp[army]})" for army, n in self.injuries.items())
+        lines = [f"injuries in the scenario: {told}"]
+        if self.leaders is not None:
+            who = " and ".join(self.leaders) if self.leaders else "nobody (a draw)"
+            lines.append(f"the scenario's winner if it ended now: {who}: {self.why}")
+        return lines
+
+    def json(self) -> dict[str, object]:
+        return {"start_hp": self.start_hp, "injuries": self.injuries,
+                "leaders": None if self.leaders is None else list(self.leaders)}
+
+
+def standing(before: Position, hq_after: dict[str, int]) -> Standing | None:
+    """The scenario's injuries after a battle of ``before`` that left the HQs with ``hq_after`` (0: destroyed), or
+    None outside a scenario. An HQ's start is its ``start-hp``, else its health in ``before`` (as `nhex check` counts
+    from the health a record starts with, solver/game.py)."""
+    scenario = of(before)
+    if scenario is None or not hq_after:
+        return None
+    start = {}
+    for army in sorted(hq_after):
+        hq = before.hq(army)
+        written = scenario.hp_at_start(army)
+        start[army] = written if written is not None else (hq.hp if hq is not None else hq_after[army])
+    hurt = injuries(start, hq_after)
+    if scenario.victory is None:
+        return Standing(start, hurt, None, None)
+    standing_hqs = tuple(a for a in start if hq_after.get(a, 0) > 0)
+    if len(standing_hqs) < len(start):
+        # "In every scenario (unless written otherwise) there is an alternate default victory condition - the total
+        # destruction of enemy Headquarters" (B13 THE GENERAL PRINCIPLE ...; SPECIAL CAMPAIGN RULES).
+        return Standing(start, hurt, standing_hqs, f"an HQ is destroyed ({GENERAL}; B13 SPECIAL CAMPAIGN RULES)")
+    decided = decide(scenario, start, hq_after)
+    assert decided is not None
+    return Standing(start, hurt, decided[0], decided[1])

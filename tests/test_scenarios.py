@@ -268,12 +268,12 @@ def test_check_json_of_a_scenario_shows_the_winner_and_the_injuries():
 def test_start_hp_sets_the_hq_placed_and_must_match_an_hq_on_the_board():
     """SPECIAL CAMPAIGN RULES: "At the beginning of each later scenario the HQ have whatever Hit Points they had at the
     end of the previous scenario": `start-hp` is the HQ's health as it is placed; an HQ already on the board with
-    another hp= contradicts it (exit 2 at the `start-hp` line)."""
+    another hp= at a game record's start contradicts it (exit 2 at the `start-hp` line)."""
     report = check(FIRST_MEETING.format(first="new-york", hq="c3").replace("scenario babel13-1",
                                                                            "scenario babel13-1\nstart-hp new-york 9"))
     assert report.ok and report.state.hq["new-york"] == 9
     with pytest.raises(NotationError, match=r"start-hp new-york 12, but the new-york HQ on c3 has hp=11"):
-        notation.parse_position("start-hp new-york 12\nc3 new-york:hq hp=11\n")
+        notation.parse("game\nplayers new-york neojungle\nstart-hp new-york 12\nc3 new-york:hq hp=11\n")
 
 
 # --- Scenario 4: the radio -----------------------------------------------------------------------------------------
@@ -672,3 +672,60 @@ def test_reinforcements_on_and_not_on_read_and_write_back():
                           ("reinforcements neojungle borgo 1 on=bunker not-on=hill", "on= and not-on= together")):
         with pytest.raises(NotationError, match=message):
             notation.parse_position(line + "\n")
+
+
+# --- nhex battle of a scenario's position: its injuries ------------------------------------------------------------
+
+MID_SCENARIO = """scenario babel13-3
+start-hp new-york {start}
+start-hp neojungle 17
+c4 new-york:hq hp=14
+c1 neojungle:hq hp=17
+c2 new-york:hammer N
+"""
+
+
+def test_battle_of_a_scenario_reports_the_injuries_since_start_hp_and_who_leads():
+    """SPECIAL CAMPAIGN RULES, NOTE: "separately keep track of injuries received in a particular scenario (to decide
+    the winner in this one scenario)"; "the winning HQ (which has received fewer injuries) ... In the case of a tie
+    ... the scenario winner ... is considered to be Neojungle". New York's HQ started the scenario with 16 and has 14;
+    the Hammer gives the Neojungle HQ 2 wounds: 2 injuries each, a tie, Neojungle's. Had New York started with 15, it
+    would lead with 1 injury against 2. `nhex battle` says so, and `--json` has each outcome's `scenario`."""
+    done = nhex("battle", "--no-board", "-", stdin=MID_SCENARIO.format(start=16))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "injuries in the scenario: neojungle 2 (from 17), new-york 2 (from 16)" in text
+    assert ("the scenario's winner if it ended now: neojungle: equal injuries in the scenario (neojungle 2, new-york "
+            "2): a tie counts as neojungle's (B13 SPECIAL CAMPAIGN RULES)") in text
+    done = nhex("battle", "--json", "-", stdin=MID_SCENARIO.format(start=15))
+    (outcome,) = json.loads(done.stdout)["outcomes"]
+    assert outcome["hq"] == {"neojungle": 15, "new-york": 14}
+    assert outcome["scenario"] == {"start_hp": {"neojungle": 17, "new-york": 15},
+                                   "injuries": {"neojungle": 2, "new-york": 1}, "leaders": ["new-york"]}
+    plain = nhex("battle", "--json", "-", stdin="c4 new-york:hq hp=14\nc1 neojungle:hq\nc2 new-york:hammer N\n")
+    assert "scenario" not in json.loads(plain.stdout)["outcomes"][0]
+
+
+def test_a_scenario_position_may_show_an_hq_injured_since_its_start_hp_never_healed():
+    """SPECIAL CAMPAIGN RULES, NOTE: the scenario's injuries count from the HQ's Hit Points "at the start of the
+    scenario": a position later in the scenario may show the HQ with fewer (`start-hp new-york 16`, hp=14), never with
+    more (bad input, exit 2); a game record starts at the scenario's start, where they must be equal."""
+    assert notation.parse_position(MID_SCENARIO.format(start=16)).scenario is not None
+    with pytest.raises(NotationError, match="start-hp new-york 13, but the new-york HQ on c4 has hp=14, more than it"):
+        notation.parse_position(MID_SCENARIO.format(start=13))
+    with pytest.raises(NotationError, match="start-hp new-york 16, but the new-york HQ on c4 has hp=14$"):
+        notation.parse("game\nplayers new-york neojungle\n" + MID_SCENARIO.format(start=16))
+
+
+def test_battle_of_a_scenario_an_hq_destroyed_wins_as_usual():
+    """THE GENERAL PRINCIPLE OF CREATING SCENARIOS AND CAMPAIGNS: "In every scenario (unless written otherwise) there
+    is an alternate default victory condition - the total destruction of enemy Headquarters"; SPECIAL CAMPAIGN RULES:
+    "The total destruction of the opponent's HQ in any scenario means the end of the campaign and victory for the
+    player whose HQ remains on the board" — whatever the injuries."""
+    text = MID_SCENARIO.format(start=20).replace("c1 neojungle:hq hp=17", "c1 neojungle:hq hp=2").replace(
+        "c4 new-york:hq hp=14", "c4 new-york:hq hp=5")
+    done = nhex("battle", "--json", "-", stdin=text)
+    (outcome,) = json.loads(done.stdout)["outcomes"]
+    assert outcome["hq"]["neojungle"] == 0
+    assert outcome["scenario"]["injuries"] == {"neojungle": 17, "new-york": 15}
+    assert outcome["scenario"]["leaders"] == ["new-york"]
