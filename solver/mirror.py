@@ -54,13 +54,16 @@ _ARMY = re.compile(r"(?<![\w/:-])(" + "|".join(sorted(ARMY_NAMES, key=len, rever
                    + r")(" + re.escape(LABEL_SEPARATOR) + r"[a-z0-9-]+)?(?![\w/-])")
 
 
-def players_line(lines: Iterable[str]) -> str | None:
+def players_line(lines: Iterable[str], seated: Sequence[str] = ()) -> str | None:
     """The ``players`` line the writer puts in a position or a card whose canonical ``lines`` name a labelled
-    army: every army they name, in name order. None without labels: such a file is written as v1.1 writes it."""
+    army: the players of its own ``players`` line as it seated them (``seated``: they mark the players of one army
+    on pictures, :func:`mark`), then every other army the lines name, in name order. None without labels: such a
+    file is written as v1.1 writes it."""
     names = {m.group(0) for line in lines for m in _ARMY.finditer(_STRING.sub("", line))}
     if not any(is_labelled(a) for a in names):
         return None
-    return " ".join(["players", *sorted(names)])
+    first = [a for a in dict.fromkeys(seated) if a in names]
+    return " ".join(["players", *first, *sorted(names - set(first))])
 
 
 #: The labels ``nhex generate`` gives the player and the opponent of a mirror card (``moloch/a`` against
@@ -74,15 +77,15 @@ def mirror_pair(army: str) -> tuple[str, str]:
 
 
 def seats_of(position: Position, players: Sequence[str] = (), also: Iterable[str | None] = ()) -> tuple[str, ...]:
-    """The players pictures tell apart, in seat order: a game record's ``players`` line (``players``) first, then
-    every other army ``position`` (and ``also``: a card's player) names, in label order, which is the order the
-    writer seats a position's or a card's labelled players in (its ``players`` line is not kept: :func:`players_line`)."""
+    """The players pictures tell apart, in seat order: a game record's ``players`` line (``players``), else the
+    position's or card's own (``position.seats``), first; then every other army ``position`` (and ``also``: a card's
+    player) names, in label order (the order of a file without a ``players`` line)."""
     names = {u.army for u in (*position.units, *position.foundations)}
     names |= {u.tile.army for u in (*position.units, *position.foundations)}
     names |= {a for a, _ in position.hands} | {a for a, _ in position.decks} | {a for a, _ in position.held_prizes}
     names |= {a for a, _ in position.energy} | {a for a, _ in position.scores} | {a for t in position.teams for a in t}
     names |= {position.to_move, *also}
-    seated = list(dict.fromkeys(players))
+    seated = list(dict.fromkeys(players or position.seats))
     return tuple(seated + sorted(n for n in names if n and n != NEUTRAL_ARMY and n not in seated))
 
 

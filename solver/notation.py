@@ -814,7 +814,7 @@ def _position_lines(position: Position, *, skip_to_move: str | None = None) -> l
 
 def write_position(position: Position) -> str:
     lines = _position_lines(position)
-    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    seats = players_line(lines, position.seats)  # a mirror match's labelled players are seated (solver/mirror.py)
     return "\n".join([*([seats] if seats else []), *lines]) + "\n"
 
 
@@ -838,7 +838,7 @@ def write_puzzle(puzzle: Puzzle) -> str:
         lines += [str(a) for a in puzzle.solution]
     if puzzle.explanation is not None:
         lines.append(f"explanation {quote(puzzle.explanation)}")
-    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    seats = players_line(lines, puzzle.position.seats)  # a mirror match's players are seated (solver/mirror.py)
     if seats:
         lines.insert(lines.index(f"player {puzzle.player}") + 1, seats)
     return "\n".join(lines) + "\n"

@@ -440,6 +440,7 @@ class AdditionsReader:
             "held_prizes": tuple(self.add.held_prizes.items()), "teams": tuple(t for t, _ in self.add.teams),
             "mode": self.add.mode or "deathmatch", "scores": tuple(self.add.scores.items()),
             "locations": tuple(self.add.locations), "scenario": self.add.scenario and self.add.scenario.value(),
+            "seats": self.players if self.kind != "game" else (),  # a record's are GameRecord.players
         }
 
     def check_additions(self, position: Position) -> None:

@@ -351,8 +351,9 @@ def test_the_two_players_of_one_army_look_different_on_a_card_and_on_the_termina
 def test_the_mark_follows_the_players_seat_not_the_labels_last_letter():
     """moloch/a and moloch/c (labels whose last letters have one parity) must not look alike: the mark is the seat
     among the players of that army: the first unmarked, the second marked, the third marked another way (a dashed
-    rim on a card, italics on the terminal); seated `players moloch/c moloch/a`, moloch/c is the unmarked one. Without
-    a players line (a position, a card: the writer seats them in label order) the labels' order decides."""
+    rim on a card, italics on the terminal); seated `players moloch/c moloch/a`, moloch/c is the unmarked one, in a
+    position or a card as in a game record (and `nhex fmt` keeps the seats). Without a players line (a position
+    built in code) the labels' order decides."""
     from solver.mirror import mark, seats_of
     from solver.render import card_svg, terminal
 
@@ -365,9 +366,14 @@ def test_the_mark_follows_the_players_seat_not_the_labels_last_letter():
     cards = {(card_svg.army_colours(a, three), card_svg.dashed_rim(a, three)) for a in ("moloch/x", "moloch/b",
                                                                                           "moloch/z")}
     assert len(cards) == 3
-    # A position's players in label order: the bare army (seated first in `players moloch moloch/b`) is unmarked.
-    placed = notation.parse("players moloch/c moloch/a\nc3 moloch/c:hq\nc1 moloch/a:hq\n")
-    assert seats_of(placed) == ("moloch/a", "moloch/c")
+    placed = notation.parse("players moloch/c moloch/a\nc3 moloch/c:hq\nc1 moloch/a:hq\nc5 borgo:hq\n")
+    assert seats_of(placed) == ("moloch/c", "moloch/a", "borgo")
+    assert [mark(a, seats_of(placed)) for a in ("moloch/c", "moloch/a")] == [0, 1]
+    written = notation.write(placed)
+    assert written.startswith("players moloch/c moloch/a borgo\n") and notation.parse(written).seats == \
+        ("moloch/c", "moloch/a", "borgo")
+    unseated = Position(placed.units)
+    assert [mark(a, seats_of(unseated)) for a in ("moloch/c", "moloch/a")] == [1, 0]
     assert mark("moloch", seats_of(notation.parse("players moloch moloch/b\nc3 moloch:hq\nc1 moloch/b:hq\n"))) == 0
 
 
