@@ -82,9 +82,13 @@ class Scenario:
     #: (army commanding, army of the tiles, on, terrain type): where a ``reinforcements`` line's units are put at the
     #: start (``on=TYPE``: only there; ``not-on=TYPE``: never there), written on that line
     places: tuple[tuple[str, str, bool, str], ...] = ()
+    #: (army commanding, army of the tiles): ``reinforcements`` lines with ``exact=yes``, whose N units are all put
+    #: on the board ("selects 5 Moloch units ... and puts them on the board"), not at most N
+    exact: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places"):
+        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places",
+                     "exact"):
             object.__setattr__(self, name, tuple(sorted(getattr(self, name), key=lambda x: tuple(map(str, x)))))
 
     def lines(self) -> list[str]:
@@ -108,6 +112,7 @@ class Scenario:
         lines += [f"reinforcements {army} {ally} {n}" + (f" radio={cond}" if cond else "")
                   + "".join(f" {'on' if on else 'not-on'}={type_}" for who, of, on, type_ in self.places
                             if (who, of) == (army, ally))
+                  + (" exact=yes" if (army, ally) in self.exact else "")
                   for army, ally, n, cond in self.reinforcements]
         lines += [f"survivors {army} {ally}" for army, ally in self.survivors]
         return lines
@@ -195,6 +200,7 @@ def _merged(scenario: Scenario) -> Scenario:
         scenario.reinforcements or base.reinforcements,
         scenario.survivors or base.survivors,
         scenario.places if scenario.reinforcements else base.places,
+        scenario.exact if scenario.reinforcements else base.exact,
     )
 
 
@@ -227,7 +233,8 @@ class Reading:
         if not self.parts:
             return None
         parts = dict(self.parts)
-        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places"):
+        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places",
+                    "exact"):
             if key in parts:
                 parts[key] = tuple(parts[key])
         return Scenario(**parts)
@@ -363,7 +370,7 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         parts["radio"] = name
     elif keyword == "reinforcements":
         expect(3, "the commanding army, the army of the units and how many: reinforcements new-york hegemony 3",
-               ("radio", "on", "not-on"))
+               ("radio", "on", "not-on", "exact"))
         who, ally = army(words[0]), army(words[1])
         if who == ally:
             raise reader.fail("reinforcements are another army's units", words[1])
@@ -380,6 +387,12 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         for key in ("on", "not-on"):
             if key in attributes:
                 parts.setdefault("places", []).append((who, ally, key == "on", terrain_type(attributes[key][1])))
+        if "exact" in attributes:
+            value, token = normal_name(attributes["exact"][0]), attributes["exact"][1]
+            if value not in ("yes", "no"):
+                raise reader.fail(f"exact= takes yes or no, not {attributes['exact'][0]!r}", token)
+            if value == "yes":
+                parts.setdefault("exact", []).append((who, ally))
         once((keyword, f"{who} {ally}"), node)
         parts.setdefault("reinforcements", []).append((who, ally, count, condition))
     elif keyword == "survivors":
@@ -496,6 +509,16 @@ def reinforcement_problem(scenario: Scenario | None, position: Position) -> str 
         if count > most:
             return (f"{count} {ally} units commanded by {who} at the start, but its reinforcements are at most "
                     f"{most} ({source(scenario, 'Start')})")
+        if (who, ally) in scenario.exact and position.rules.option("allied-setup-count") == "exact":
+            # "selects 5 Moloch units ... and puts them on the board": all of them, as far as the hexes they go on
+            # (``on=``) hold them
+            room = [sum(len(e.hexes) for e in position.terrain if e.type == type_)
+                    for w, a, on, type_ in scenario.places if (w, a) == (who, ally) and on]
+            needed = min([most, *room])
+            if count < needed:
+                return (f"{count} {ally} unit{'s' if count != 1 else ''} commanded by {who} at the start, but the "
+                        f"scenario puts {needed} on the board ({source(scenario, 'System board')}; rule option "
+                        f"allied-setup-count)")
     if len({c for _, c in used if c is not None}) > 1:
         return f"both sides have reinforcements, but only one gets them ({source(scenario)}: radio)"
     return None

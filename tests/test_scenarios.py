@@ -225,6 +225,11 @@ STEEL_CONVOY = """game
 players new-york neojungle
 scenario babel13-2
 free-turns new-york 1
+a1 moloch:blocker S owner=neojungle
+a2 moloch:blocker S owner=neojungle
+a3 moloch:ripper SW owner=neojungle
+e1 moloch:guard NE owner=neojungle
+e2 moloch:net-fighter SE owner=neojungle
 1. new-york: hq c3
 2. new-york: draw new-york:shooter new-york:cop new-york:hammer; discard new-york:hammer; place new-york:shooter b1 SE; place new-york:cop c2 N
 3. neojungle: hq d3
@@ -312,7 +317,7 @@ def test_scenario_4_the_radio_is_destroyed_when_the_last_outpost_unit_leaves_the
     text = """game
 players new-york neojungle
 scenario babel13-4
-terrain bunker tight,fortress,hidden a2 a3
+terrain bunker tight,fortress,hidden a2
 terrain warehouse closed,high,prize b4 strength=6 prizes=universal-1 damaged-by=new-york
 a2 outpost:runner N owner=new-york
 c1 new-york:hq
@@ -535,16 +540,16 @@ def test_prizes_gained_and_not_used_are_kept_for_the_next_scenario():
 def test_scenario_2_surviving_moloch_units_come_back_in_scenario_4_as_far_as_they_survived():
     """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units ... The surviving Allied
     units will appear in Scenarios 4 and 5, but not 3!"; SCENARIO 4, Start: "Neojungle may place Moloch units surviving
-    from Scenario 2". New York's Cop kills the Hunter-Killer in scenario 2; the Blocker survives: scenario 4 may have
-    the Blocker back, not the Hunter-Killer; scenario 3 has no Moloch unit at all."""
+    from Scenario 2". New York's Cop kills the Hunter-Killer in scenario 2; the two Blockers, the Net Fighter and the
+    Ripper survive: scenario 4 may have a Blocker back, not the Hunter-Killer; scenario 3 has no Moloch unit at all."""
     s2 = S2.read_text()
     s4 = text_of(S4, ("start-hp new-york 16\nstart-hp neojungle 20\n", "")).split("expect")[0]
     back = play(("s2.nhex", s2), ("s4.nhex", s4))  # the Blocker on a1
     assert back.ok, back.fault
     dead = play(("s2.nhex", s2), ("s4.nhex", s4.replace("a1 moloch:blocker S", "a1 moloch:hunter-killer S")))
-    assert dead.fault is not None and dead.fault.line == 11 and dead.fault.what.startswith("a1 moloch:hunter-killer")
-    assert "more moloch units under neojungle's command than survived the previous scenarios (moloch:blocker)" in \
-        dead.fault.rule
+    assert dead.fault is not None and dead.fault.line == 13 and dead.fault.what.startswith("a1 moloch:hunter-killer")
+    assert ("more moloch units under neojungle's command than survived the previous scenarios (moloch:blocker, "
+            "moloch:blocker, moloch:net-fighter, moloch:ripper)") in dead.fault.rule
     s3 = "game\nplayers new-york neojungle\nscenario babel13-3\ne2 moloch:blocker N owner=neojungle\n1. new-york: hq c3\n"
     refused = check(s3)
     assert refused.verdict == "illegal" and refused.problem == (
@@ -621,24 +626,46 @@ def test_scenario_3_the_allied_borgo_unit_is_put_on_a_bunker_hex():
         "THE BUNKER!, Start)")
 
 
-def test_scenario_4_the_outpost_units_are_put_in_bunker_hexes_at_most_3():
+def test_scenario_4_the_outpost_units_are_put_in_bunker_hexes_3_of_them():
     """SCENARIO 4: RECKLESS MISSION, System board: "The New York player selects any 3 Outpost units of their choice
-    (except HQ) and puts them in Bunker hexes". An Outpost unit outside the Bunker is refused; so is a fourth one."""
+    (except HQ) and puts them in Bunker hexes". s4-reckless-mission.nhex has 3 in its 3-hex Bunker. An Outpost unit
+    outside the Bunker is refused at its line; so is a fourth one, and, under option `allied-setup-count` (default
+    `exact`: "selects any 3 ... and puts them"), a missing one; `at-most` allows 2."""
     assert check(S4.read_text()).ok
-    text = text_of(S4, ("a2 outpost:runner N owner=new-york", "c1 outpost:runner N owner=new-york"))
-    _refused_at_unit_line(text, "c1 outpost:runner N owner=new-york",
-                          "outpost:runner on c1 is not on bunker: new-york's outpost units are put on bunker hexes at "
+    scout = "b3 outpost:scout SW owner=new-york"
+    text = text_of(S4, (scout, "c1 outpost:scout SW owner=new-york"))
+    _refused_at_unit_line(text, "c1 outpost:scout SW owner=new-york",
+                          "outpost:scout on c1 is not on bunker: new-york's outpost units are put on bunker hexes at "
                           "the start (B13 SCENARIO 4: RECKLESS MISSION, System board)")
-    bunker = text_of(S4, ("terrain bunker tight,fortress,hidden a2 a3", "terrain bunker tight,fortress,hidden a2 a3 b2 "
-                                                                         "b3"),
-                     ("a2 outpost:runner N owner=new-york", "a2 outpost:runner N owner=new-york\n"
-                      "a3 outpost:runner N owner=new-york\nb2 outpost:commando N owner=new-york\n"
-                      "b3 outpost:brawler N owner=new-york"))
+    bunker = text_of(S4, ("terrain bunker tight,fortress,hidden a2 a3 b3", "terrain bunker tight,fortress,hidden a2 a3 "
+                                                                            "b3 b2"),
+                     (scout, f"{scout}\nb2 outpost:commando N owner=new-york"))
     four = check(bunker)
     assert four.verdict == "illegal" and four.problem == (
         "4 outpost units commanded by new-york at the start, but its reinforcements are at most 3 (B13 SCENARIO 4: "
         "RECKLESS MISSION, Start)")
-    assert check(bunker.replace("\nb3 outpost:brawler N owner=new-york", "").split("expect")[0]).ok
+    two = text_of(S4, (f"{scout}\n", "")).split("expect")[0]
+    short = check(two)
+    assert short.verdict == "illegal" and short.line == two.splitlines().index("1. new-york: hq e1") + 1
+    assert short.problem == ("2 outpost units commanded by new-york at the start, but the scenario puts 3 on the board "
+                             "(B13 SCENARIO 4: RECKLESS MISSION, System board; rule option allied-setup-count)")
+    assert check(two.replace("game\n", "game\nrules 3.0 allied-setup-count=at-most\n")).ok
+    # A Bunker of 2 hexes holds 2: the book's picture is not the record's board.
+    assert check(two.replace("hidden a2 a3 b3", "hidden a2 a3")).ok
+
+
+def test_scenario_2_the_neojungle_player_puts_5_moloch_units_on_the_board():
+    """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units of their choice (except
+    HQ) and puts them on the board": 4 are too few (option `allied-setup-count`, default `exact`), 6 too many; SCENARIO
+    5's "they may place any 3 Hegemony units" is at most 3 (s5-battle-of-babel-13.nhex has 2)."""
+    four = check(text_of(S2, ("a3 moloch:blocker S owner=neojungle\n", "")))
+    assert four.verdict == "illegal" and four.problem.startswith(
+        "4 moloch units commanded by neojungle at the start, but the scenario puts 5 on the board (B13 SCENARIO 2")
+    six = check(text_of(S2, ("a3 moloch:blocker S owner=neojungle", "a3 moloch:blocker S owner=neojungle\n"
+                             "b3 moloch:guard N owner=neojungle")))
+    assert six.verdict == "illegal" and six.problem.startswith("6 moloch units commanded by neojungle at the start")
+    assert scenarios.book()["babel13-5"].exact == ()
+    assert play((str(S4), S4.read_text()), (str(S5), S5.read_text())).ok
 
 
 def test_scenario_4_surviving_moloch_units_go_only_on_hexes_available_to_neojungle():
@@ -647,9 +674,10 @@ def test_scenario_4_surviving_moloch_units_go_only_on_hexes_available_to_neojung
     BUNKER, TIGHT: "only the player who controls it can place or move additional units there") and the Warehouse is
     Closed ("No units can be placed or moved onto a Closed ... hex"): a surviving Moloch unit on either is a position
     that cannot arise (bad input, exit 2); anywhere else it is allowed."""
-    for hex_, message in (("a3", "units of two armies in one Tight Bunker (B13 BUNKER, TIGHT)"),
+    for hex_, message in (("b3", "units of two armies in one Tight Bunker (B13 BUNKER, TIGHT)"),
                           ("b4", "no unit stands on this hex (B13 BASE, CLOSED)")):
-        text = text_of(S4, ("a1 moloch:blocker S owner=neojungle", f"{hex_} moloch:blocker S owner=neojungle"))
+        text = text_of(S4, ("b3 outpost:scout SW owner=new-york\n", ""),
+                       ("a1 moloch:blocker S owner=neojungle", f"{hex_} moloch:blocker S owner=neojungle"))
         done = nhex("check", "-", stdin=text)
         assert done.returncode == 2 and message in done.stderr, done.stderr
     assert check(text_of(S4, ("a1 moloch:blocker S owner=neojungle", "d1 moloch:blocker S owner=neojungle"))).ok
