@@ -84,7 +84,7 @@ def seats_of(position: Position, players: Sequence[str] = (), also: Iterable[str
     names |= {u.tile.army for u in (*position.units, *position.foundations)}
     names |= {a for a, _ in position.hands} | {a for a, _ in position.decks} | {a for a, _ in position.held_prizes}
     names |= {a for a, _ in position.energy} | {a for a, _ in position.scores} | {a for t in position.teams for a in t}
-    names |= {position.to_move, *also}
+    names |= {n for n in (position.to_move, *also) if n}
     seated = list(dict.fromkeys(players or position.seats))
     return tuple(seated + sorted(n for n in names if n and n != NEUTRAL_ARMY and n not in seated))
 

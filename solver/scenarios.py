@@ -426,7 +426,7 @@ def consistency_problem(position: Position, source_name: str, record: bool = Tru
             return key, f"the {army} HQ must be placed on {type_}, but no terrain line is {type_}"
     for army, hp in scenario.start_hp:
         hq = position.hq(army)
-        if hq is not None and (hq.hp != hp if record else hq.hp > hp):
+        if hq is not None and (hq.hp != hp if record else hq.health > hp):
             return f"start-hp {army}", (f"start-hp {army} {hp}, but the {army} HQ on {hq.hex} has hp={hq.hp}"
                                         + ("" if record else ", more than it started the scenario with"))
     return None
@@ -648,11 +648,11 @@ def standing(before: Position, hq_after: dict[str, int]) -> Standing | None:
     scenario = of(before)
     if scenario is None or not hq_after:
         return None
-    start = {}
+    start: dict[str, int] = {}
     for army in sorted(hq_after):
         hq = before.hq(army)
         written = scenario.hp_at_start(army)
-        start[army] = written if written is not None else (hq.hp if hq is not None else hq_after[army])
+        start[army] = written if written is not None else (hq.health if hq is not None else hq_after[army])
     hurt = injuries(start, hq_after)
     if scenario.victory is None:
         return Standing(start, hurt, None, None)
