@@ -457,6 +457,10 @@ class _Reader(AdditionsReader):
                 fields["owner"] = self.army(value_token)
                 # Besides mercenaries (NOTATION §10.4), an army's unit commanded by another army's player: the
                 # allied units of the B13 campaign (README, extensions). Never an HQ or a foundation.
+                if tile_.is_hq and tile_.army != NEUTRAL_ARMY and fields["owner"] != tile_.army:
+                    raise self.fail(f"an HQ is never another army's unit: {tile_.key} is commanded by {tile_.army} "
+                                    f"(B13 campaign allies, SCENARIO 2-5: 'units of their choice (except HQ)')",
+                                    name_token)
                 if tile_.army != NEUTRAL_ARMY and (tile_.is_hq or tile_.kind is Kind.FOUNDATION
                                                    or fields["owner"] == tile_.army):
                     raise self.fail(f"owner= names the army commanding a mercenary or another army's unit (NOTATION "

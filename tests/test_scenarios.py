@@ -688,7 +688,10 @@ def test_allied_units_are_never_an_hq():
     unit, and the notation has none (`owner=` on an HQ is bad input, exit 2)."""
     text = text_of(S2, ("c1 moloch:hunter-killer S owner=neojungle", "c1 moloch:hq owner=neojungle"))
     done = nhex("check", "-", stdin=text)
-    assert done.returncode == 2 and "owner= names the army commanding a mercenary or another army's unit" in done.stderr
+    line = text.splitlines().index("c1 moloch:hq owner=neojungle") + 1
+    assert done.returncode == 2 and done.stderr.startswith(f"<stdin>:{line}:"), done.stderr
+    assert "an HQ is never another army's unit: moloch:hq is commanded by moloch (B13 campaign allies, SCENARIO 2-5: " \
+        "'units of their choice (except HQ)')" in done.stderr
 
 
 def test_reinforcements_on_and_not_on_read_and_write_back():
