@@ -105,7 +105,7 @@ def _game_picture(record: GameRecord, turn: int | None, record_picture: Renderab
             break
         shown = entry.number
     title = Text(f"The board after turn {shown}" if shown else "The board before the first turn", style="bold")
-    parts: list[RenderableType] = [record_picture, title, render_position(state.position)]
+    parts: list[RenderableType] = [record_picture, title, render_position(state.position, players=record.players)]
     if state.history:
         parts.append(Text("\n".join(state.history), style="dim"))
     if note is not None:
@@ -182,7 +182,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.source)
     outcomes = resolve(position, trace=not args.json or args.trace)
     if args.json:
-        print(json.dumps(battle_json(outcomes, trace=args.trace), indent=1))
+        print(json.dumps(battle_json(outcomes, trace=args.trace, before=position), indent=1))
         return EXIT_OK
     board: Callable[[Document], RenderableType] | None = None
     if not args.no_board:

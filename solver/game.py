@@ -868,6 +868,10 @@ def _scenario_problem(state: GameState, record: GameRecord) -> tuple[int, str, s
         problem = (f"the starting player, {state.players[0]}, takes the free turns, not {scenario.free_turns[0]} "
                    f"(B13 SCENARIO 2: STEEL CONVOY, Start: 'He places his HQ, and then takes as many free turns')")
     problem = problem or scenarios.reinforcement_problem(scenario, record.position)
+    placed = scenarios.place_problem(scenario, record.position) if problem is None else None
+    if placed is not None:  # at the unit's own line: where it stands is the fault
+        at = record.position.location(f"unit {placed[0].hex.label}")
+        return (at.line if at else where[0]), str(placed[0]), placed[1]
     return None if problem is None else (*where, problem)
 
 

@@ -23,9 +23,12 @@ its v1.1 meaning everywhere (a position needs no ``players``; one may name other
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .tiles import ARMY_NAMES, LABEL_SEPARATOR, NEUTRAL_ARMY, base_army, is_labelled
+
+if TYPE_CHECKING:
+    from .position import Position
 
 
 def seat_problem(name: str, players: tuple[str, ...]) -> str | None:
@@ -51,13 +54,16 @@ _ARMY = re.compile(r"(?<![\w/:-])(" + "|".join(sorted(ARMY_NAMES, key=len, rever
                    + r")(" + re.escape(LABEL_SEPARATOR) + r"[a-z0-9-]+)?(?![\w/-])")
 
 
-def players_line(lines: Iterable[str]) -> str | None:
+def players_line(lines: Iterable[str], seated: Sequence[str] = ()) -> str | None:
     """The ``players`` line the writer puts in a position or a card whose canonical ``lines`` name a labelled
-    army: every army they name, in name order. None without labels: such a file is written as v1.1 writes it."""
+    army: the players of its own ``players`` line as it seated them (``seated``: they mark the players of one army
+    on pictures, :func:`mark`), then every other army the lines name, in name order. None without labels: such a
+    file is written as v1.1 writes it."""
     names = {m.group(0) for line in lines for m in _ARMY.finditer(_STRING.sub("", line))}
     if not any(is_labelled(a) for a in names):
         return None
-    return " ".join(["players", *sorted(names)])
+    first = [a for a in dict.fromkeys(seated) if a in names]
+    return " ".join(["players", *first, *sorted(names - set(first))])
 
 
 #: The labels ``nhex generate`` gives the player and the opponent of a mirror card (``moloch/a`` against
@@ -70,8 +76,25 @@ def mirror_pair(army: str) -> tuple[str, str]:
     return tuple(f"{army}{LABEL_SEPARATOR}{label}" for label in MIRROR_LABELS)  # type: ignore[return-value]
 
 
-def marked(army: str) -> bool:
-    """Whether pictures mark ``army`` apart from its army's colour (underlined on the terminal, body and edge
-    swapped on a card): labels alternate by their last character (``a``/``b``, ``1``/``2``, ``red``/``blue``
-    differ), so that two players of one army do not look alike."""
-    return is_labelled(army) and ord(army[-1]) % 2 == 0
+def seats_of(position: Position, players: Sequence[str] = (), also: Iterable[str | None] = ()) -> tuple[str, ...]:
+    """The players pictures tell apart, in seat order: a game record's ``players`` line (``players``), else the
+    position's or card's own (``position.seats``), first; then every other army ``position`` (and ``also``: a card's
+    player) names, in label order (the order of a file without a ``players`` line)."""
+    names = {u.army for u in (*position.units, *position.foundations)}
+    names |= {u.tile.army for u in (*position.units, *position.foundations)}
+    names |= {a for a, _ in position.hands} | {a for a, _ in position.decks} | {a for a, _ in position.held_prizes}
+    names |= {a for a, _ in position.energy} | {a for a, _ in position.scores} | {a for t in position.teams for a in t}
+    names |= {n for n in (position.to_move, *also) if n}
+    seated = list(dict.fromkeys(players or position.seats))
+    return tuple(seated + sorted(n for n in names if n and n != NEUTRAL_ARMY and n not in seated))
+
+
+def mark(army: str, seats: Sequence[str] = ()) -> int:
+    """How pictures mark ``army`` apart from the other players of its army: 0 not at all (the first seat among them,
+    or the army's only player), 1 the second seat, 2 the third, and so on (solver/render: underlined, then italic, on
+    the terminal; body and edge swapped, then a dashed rim, on a card). ``seats`` is :func:`seats_of`; a player it
+    lacks is put among its army's players in label order."""
+    same = [s for s in seats if base_army(s) == base_army(army)]
+    if army not in same:
+        same = sorted({*same, army})
+    return same.index(army) if len(same) > 1 else 0

@@ -460,6 +460,10 @@ class _Reader(AdditionsReader):
                 fields["owner"] = self.army(value_token)
                 # Besides mercenaries (NOTATION §10.4), an army's unit commanded by another army's player: the
                 # allied units of the B13 campaign (README, extensions). Never an HQ or a foundation.
+                if tile_.is_hq and tile_.army != NEUTRAL_ARMY and fields["owner"] != tile_.army:
+                    raise self.fail(f"an HQ is never another army's unit: {tile_.key} is commanded by {tile_.army} "
+                                    f"(B13 campaign allies, SCENARIO 2-5: 'units of their choice (except HQ)')",
+                                    name_token)
                 if tile_.army != NEUTRAL_ARMY and (tile_.is_hq or tile_.kind is Kind.FOUNDATION
                                                    or fields["owner"] == tile_.army):
                     raise self.fail(f"owner= names the army commanding a mercenary or another army's unit (NOTATION "
@@ -817,7 +821,7 @@ def _position_lines(position: Position, *, skip_to_move: str | None = None) -> l
 
 def write_position(position: Position) -> str:
     lines = _position_lines(position)
-    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    seats = players_line(lines, position.seats)  # a mirror match's labelled players are seated (solver/mirror.py)
     return "\n".join([*([seats] if seats else []), *lines]) + "\n"
 
 
@@ -841,7 +845,7 @@ def write_puzzle(puzzle: Puzzle) -> str:
         lines += [str(a) for a in puzzle.solution]
     if puzzle.explanation is not None:
         lines.append(f"explanation {quote(puzzle.explanation)}")
-    seats = players_line(lines)  # a mirror match's labelled players are seated (solver/mirror.py)
+    seats = players_line(lines, puzzle.position.seats)  # a mirror match's players are seated (solver/mirror.py)
     if seats:
         lines.insert(lines.index(f"player {puzzle.player}") + 1, seats)
     return "\n".join(lines) + "\n"

@@ -440,6 +440,7 @@ class AdditionsReader:
             "held_prizes": tuple(self.add.held_prizes.items()), "teams": tuple(t for t, _ in self.add.teams),
             "mode": self.add.mode or "deathmatch", "scores": tuple(self.add.scores.items()),
             "locations": tuple(self.add.locations), "scenario": self.add.scenario and self.add.scenario.value(),
+            "seats": self.players if self.kind != "game" else (),  # a record's are GameRecord.players
         }
 
     def check_additions(self, position: Position) -> None:
@@ -455,7 +456,7 @@ class AdditionsReader:
         if position.scenario is not None:
             from .scenarios import consistency_problem
 
-            problem = consistency_problem(position, self.source)
+            problem = consistency_problem(position, self.source, record=self.kind == "game")
         if problem is not None:
             where = position.location(problem[0])
             raise NotationError(problem[1], where.line if where else 1, where.column if where else 1, self.source)

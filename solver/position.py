@@ -181,6 +181,9 @@ class Position:
     #: A scenario's conditions (HQ terrain, free turns, victory, the radio: solver/scenarios.py), None in a plain game.
     scenario: Scenario | None = None
     locations: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
+    #: A position's or a card's `players` line as written (a mirror match's seats, by which pictures mark the players
+    #: of one army: solver/mirror.py); never compared, like ``locations``.
+    seats: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __hash__(self) -> int:
         # Cached: the search keys its tables by positions (the fields never change).

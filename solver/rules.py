@@ -276,6 +276,17 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="B13",
     ),
     RuleOption(
+        "allied-setup-count", "exact", ("exact", "at-most"),
+        "A scenario's allied units at the start whose `reinforcements` line says `exact=yes` (the book's scenarios "
+        "2, 3 and 4): all N are put on the board, or all its `on=` hexes hold if fewer ('exact'); or any number up to "
+        "N ('at-most'). Lines without `exact=yes` (SCENARIO 5's 'may place') are at most N either way.",
+        "B13 SCENARIO 2: STEEL CONVOY, System board: 'the Neojungle player selects 5 Moloch units of their choice "
+        "(except HQ) and puts them on the board'; SCENARIO 3: 'chooses one Borgo unit (except HQ) and puts it on any "
+        "Bunker hex'; SCENARIO 4: 'selects any 3 Outpost units of their choice (except HQ) and puts them in Bunker "
+        "hexes'; against SCENARIO 5: 'they may place any 3 Hegemony units'.",
+        source="B13",
+    ),
+    RuleOption(
         "campaign-regain-last", "no", ("no", "yes"),
         "Whether the winner of a campaign's last scenario regains its 3 Hit Points before the campaign's winner "
         "is named ('no': they are regained only 'before starting the next scenario').",

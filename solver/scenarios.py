@@ -79,9 +79,16 @@ class Scenario:
     reinforcements: tuple[tuple[str, str, int, str | None], ...] = ()
     #: (army commanding, army of the tiles): allied units that come back from earlier scenarios, as many as survived
     survivors: tuple[tuple[str, str], ...] = ()
+    #: (army commanding, army of the tiles, on, terrain type): where a ``reinforcements`` line's units are put at the
+    #: start (``on=TYPE``: only there; ``not-on=TYPE``: never there), written on that line
+    places: tuple[tuple[str, str, bool, str], ...] = ()
+    #: (army commanding, army of the tiles): ``reinforcements`` lines with ``exact=yes``, whose N units are all put
+    #: on the board ("selects 5 Moloch units ... and puts them on the board"), not at most N
+    exact: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors"):
+        for name in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places",
+                     "exact"):
             object.__setattr__(self, name, tuple(sorted(getattr(self, name), key=lambda x: tuple(map(str, x)))))
 
     def lines(self) -> list[str]:
@@ -103,6 +110,9 @@ class Scenario:
         if self.radio is not None:
             lines.append(f"radio {self.radio}")
         lines += [f"reinforcements {army} {ally} {n}" + (f" radio={cond}" if cond else "")
+                  + "".join(f" {'on' if on else 'not-on'}={type_}" for who, of, on, type_ in self.places
+                            if (who, of) == (army, ally))
+                  + (" exact=yes" if (army, ally) in self.exact else "")
                   for army, ally, n, cond in self.reinforcements]
         lines += [f"survivors {army} {ally}" for army, ally in self.survivors]
         return lines
@@ -189,6 +199,8 @@ def _merged(scenario: Scenario) -> Scenario:
         scenario.radio or base.radio,
         scenario.reinforcements or base.reinforcements,
         scenario.survivors or base.survivors,
+        scenario.places if scenario.reinforcements else base.places,
+        scenario.exact if scenario.reinforcements else base.exact,
     )
 
 
@@ -221,7 +233,8 @@ class Reading:
         if not self.parts:
             return None
         parts = dict(self.parts)
-        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors"):
+        for key in ("hq_terrain", "start_hp", "recover", "warehouse_needs", "reinforcements", "survivors", "places",
+                    "exact"):
             if key in parts:
                 parts[key] = tuple(parts[key])
         return Scenario(**parts)
@@ -357,7 +370,7 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         parts["radio"] = name
     elif keyword == "reinforcements":
         expect(3, "the commanding army, the army of the units and how many: reinforcements new-york hegemony 3",
-               ("radio",))
+               ("radio", "on", "not-on", "exact"))
         who, ally = army(words[0]), army(words[1])
         if who == ally:
             raise reader.fail("reinforcements are another army's units", words[1])
@@ -368,6 +381,18 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
             if condition not in RADIO_CONDITIONS:
                 raise reader.fail(f"radio= takes {' or '.join(RADIO_CONDITIONS)}, not {attributes['radio'][0]!r}",
                                   token)
+        if "on" in attributes and "not-on" in attributes:
+            raise reader.fail("on= and not-on= together: write the hexes' type the units go on, or the one they avoid",
+                              attributes["not-on"][1])
+        for key in ("on", "not-on"):
+            if key in attributes:
+                parts.setdefault("places", []).append((who, ally, key == "on", terrain_type(attributes[key][1])))
+        if "exact" in attributes:
+            value, token = normal_name(attributes["exact"][0]), attributes["exact"][1]
+            if value not in ("yes", "no"):
+                raise reader.fail(f"exact= takes yes or no, not {attributes['exact'][0]!r}", token)
+            if value == "yes":
+                parts.setdefault("exact", []).append((who, ally))
         once((keyword, f"{who} {ally}"), node)
         parts.setdefault("reinforcements", []).append((who, ally, count, condition))
     elif keyword == "survivors":
@@ -383,10 +408,12 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
                   else f"{keyword} {normal_name(str(words[0]))}", node)
 
 
-def consistency_problem(position: Position, source_name: str) -> tuple[str, str] | None:
+def consistency_problem(position: Position, source_name: str, record: bool = True) -> tuple[str, str] | None:
     """What the scenario lines of a file contradict in its position, as (statement key, message), or None: an HQ
     that must be placed on a terrain type no terrain line has (it could never be placed), and a ``start-hp`` that
-    differs from the health of that army's HQ already on the board. The book's data file has no board."""
+    differs from the health of that army's HQ already on the board at a game record's start; in a position (a
+    moment of the scenario, ``record`` False) the HQ may have received injuries since (B13 SPECIAL CAMPAIGN RULES,
+    NOTE), never have more. The book's data file has no board."""
     scenario = position.scenario
     if scenario is None or source_name == DATA_NAME:
         return None
@@ -399,8 +426,9 @@ def consistency_problem(position: Position, source_name: str) -> tuple[str, str]
             return key, f"the {army} HQ must be placed on {type_}, but no terrain line is {type_}"
     for army, hp in scenario.start_hp:
         hq = position.hq(army)
-        if hq is not None and hq.hp != hp:
-            return f"start-hp {army}", f"start-hp {army} {hp}, but the {army} HQ on {hq.hex} has hp={hq.hp}"
+        if hq is not None and (hq.hp != hp if record else hq.health > hp):
+            return f"start-hp {army}", (f"start-hp {army} {hp}, but the {army} HQ on {hq.hex} has hp={hq.hp}"
+                                        + ("" if record else ", more than it started the scenario with"))
     return None
 
 
@@ -481,8 +509,44 @@ def reinforcement_problem(scenario: Scenario | None, position: Position) -> str 
         if count > most:
             return (f"{count} {ally} units commanded by {who} at the start, but its reinforcements are at most "
                     f"{most} ({source(scenario, 'Start')})")
+        if (who, ally) in scenario.exact and position.rules.option("allied-setup-count") == "exact":
+            # "selects 5 Moloch units ... and puts them on the board": all of them, as far as the hexes they go on
+            # (``on=``) hold them
+            room = [sum(len(e.hexes) for e in position.terrain if e.type == type_)
+                    for w, a, on, type_ in scenario.places if (w, a) == (who, ally) and on]
+            needed = min([most, *room])
+            if count < needed:
+                return (f"{count} {ally} unit{'s' if count != 1 else ''} commanded by {who} at the start, but the "
+                        f"scenario puts {needed} on the board ({source(scenario, 'System board')}; rule option "
+                        f"allied-setup-count)")
     if len({c for _, c in used if c is not None}) > 1:
         return f"both sides have reinforcements, but only one gets them ({source(scenario)}: radio)"
+    return None
+
+
+def place_problem(scenario: Scenario | None, position: Position) -> tuple[Unit, str] | None:
+    """The first allied unit at the start that stands where its ``reinforcements`` line does not put it, and why
+    (``on=``/``not-on=``), or None: B13 SCENARIO 2, System board: "puts them on the board (not on the Hill)"; SCENARIO 3: "puts it on any Bunker
+    hex"; SCENARIO 4: "puts them in Bunker hexes". Which hexes are of a type is the position's ``terrain`` lines (the
+    book's boards are pictures). The ordinary limits ("any board hexes available to Neojungle", SCENARIO 2: no
+    Closed, Fatal or enemy-held Tight hex, no Jungle for a Toughness icon) are the position's own (bad input), and
+    "except HQ" is too: the notation has no allied HQ (``owner=`` on an HQ is bad input)."""
+    if scenario is None or not scenario.places:
+        return None
+    types = {h: e.type for e in position.terrain for h in e.hexes}
+    for unit in sorted(position.units, key=lambda u: (u.hex.label, u.tile.key)):
+        if not unit.owner or unit.tile.army == unit.owner:
+            continue
+        for who, ally, on, type_ in scenario.places:
+            if (who, ally) != (unit.owner, unit.tile.army):
+                continue
+            here = types.get(unit.hex)
+            if on and here != type_:
+                return unit, (f"{unit.tile.key} on {unit.hex} is not on {type_}: {who}'s {ally} units are put on {type_} "
+                        f"hexes at the start ({source(scenario, 'System board')})")
+            if not on and here == type_:
+                return unit, (f"{unit.tile.key} on {unit.hex} is on {type_}: {who}'s {ally} units are not put on {type_} "
+                        f"at the start ({source(scenario, 'System board')})")
     return None
 
 
@@ -547,3 +611,56 @@ def decide(scenario: Scenario | None, start: dict[str, int], end: dict[str, int]
     if scenario.tie is not None:
         return (scenario.tie,), f"equal injuries in the scenario ({told}): a tie counts as {scenario.tie}'s ({rule})"
     return (), f"equal injuries in the scenario ({told}; {rule})"
+
+
+# --- a battle of a scenario's position (nhex battle) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a scenario stands after a battle (``nhex battle`` of a scenario's position): each HQ's Hit Points at
+    the scenario's start and the injuries received since (B13 SPECIAL CAMPAIGN RULES, NOTE: "keep track of injuries
+    received in a particular scenario (to decide the winner in this one scenario)"), and who leads under ``victory
+    fewer-injuries`` (None: the scenario has no such line)."""
+
+    start_hp: dict[str, int]
+    injuries: dict[str, int]
+    leaders: tuple[str, ...] | None
+    why: str | None
+
+    def lines(self) -> list[str]:
+        told = ", ".join(f"{army} {n} (from {self.start_hp[army]})" for army, n in self.injuries.items())
+        lines = [f"injuries in the scenario: {told}"]
+        if self.leaders is not None:
+            who = " and ".join(self.leaders) if self.leaders else "nobody (a draw)"
+            lines.append(f"the scenario's winner if it ended now: {who}: {self.why}")
+        return lines
+
+    def json(self) -> dict[str, object]:
+        return {"start_hp": self.start_hp, "injuries": self.injuries,
+                "leaders": None if self.leaders is None else list(self.leaders)}
+
+
+def standing(before: Position, hq_after: dict[str, int]) -> Standing | None:
+    """The scenario's injuries after a battle of ``before`` that left the HQs with ``hq_after`` (0: destroyed), or
+    None outside a scenario. An HQ's start is its ``start-hp``, else its health in ``before`` (as `nhex check` counts
+    from the health a record starts with, solver/game.py)."""
+    scenario = of(before)
+    if scenario is None or not hq_after:
+        return None
+    start: dict[str, int] = {}
+    for army in sorted(hq_after):
+        hq = before.hq(army)
+        written = scenario.hp_at_start(army)
+        start[army] = written if written is not None else (hq.health if hq is not None else hq_after[army])
+    hurt = injuries(start, hq_after)
+    if scenario.victory is None:
+        return Standing(start, hurt, None, None)
+    standing_hqs = tuple(a for a in start if hq_after.get(a, 0) > 0)
+    if len(standing_hqs) < len(start):
+        # "In every scenario (unless written otherwise) there is an alternate default victory condition - the total
+        # destruction of enemy Headquarters" (B13 THE GENERAL PRINCIPLE ...; SPECIAL CAMPAIGN RULES).
+        return Standing(start, hurt, standing_hqs, f"an HQ is destroyed ({GENERAL}; B13 SPECIAL CAMPAIGN RULES)")
+    decided = decide(scenario, start, hq_after)
+    assert decided is not None
+    return Standing(start, hurt, decided[0], decided[1])

@@ -337,16 +337,71 @@ def test_the_loner_of_one_player_vs_a_team_keeps_its_meaning():
 
 
 def test_the_two_players_of_one_army_look_different_on_a_card_and_on_the_terminal():
-    """A card must be readable at the table: moloch/a's and moloch/b's tiles share Moloch's colours, one of them
-    with body and edge swapped (underlined on the terminal)."""
+    """A card must be readable at the table: moloch/a's and moloch/b's tiles share Moloch's colours, the second
+    seat's with body and edge swapped (underlined on the terminal); a plain army's are the army's."""
     from solver.render import card_svg, terminal
 
-    assert card_svg.army_colours("moloch/a") == card_svg.ARMY_COLOURS["moloch"]
-    assert card_svg.army_colours("moloch/b") == card_svg.ARMY_COLOURS["moloch"][::-1]
-    assert terminal.army_colour("moloch/a") != terminal.army_colour("moloch/b")
+    seats = ("moloch/a", "moloch/b")
+    assert card_svg.army_colours("moloch/a", seats) == card_svg.ARMY_COLOURS["moloch"]
+    assert card_svg.army_colours("moloch/b", seats) == card_svg.ARMY_COLOURS["moloch"][::-1]
+    assert terminal.army_colour("moloch/a", seats) != terminal.army_colour("moloch/b", seats)
     assert card_svg.army_colours("moloch") == card_svg.ARMY_COLOURS["moloch"]
 
 
+def test_the_mark_follows_the_players_seat_not_the_labels_last_letter():
+    """moloch/a and moloch/c (labels whose last letters have one parity) must not look alike: the mark is the seat
+    among the players of that army: the first unmarked, the second marked, the third marked another way (a dashed
+    rim on a card, italics on the terminal); seated `players moloch/c moloch/a`, moloch/c is the unmarked one, in a
+    position or a card as in a game record (and `nhex fmt` keeps the seats). Without a players line (a position
+    built in code) the labels' order decides."""
+    from solver.mirror import mark, seats_of
+    from solver.render import card_svg, terminal
+
+    assert [mark(a, ("moloch/a", "moloch/c")) for a in ("moloch/a", "moloch/c")] == [0, 1]
+    assert [mark(a, ("moloch/c", "moloch/a")) for a in ("moloch/a", "moloch/c")] == [1, 0]
+    three = ("moloch/x", "borgo", "moloch/b", "moloch/z")
+    assert [mark(a, three) for a in ("moloch/x", "moloch/b", "moloch/z", "borgo")] == [0, 1, 2, 0]
+    styles = {terminal.army_colour(a, three) for a in ("moloch/x", "moloch/b", "moloch/z")}
+    assert len(styles) == 3
+    cards = {(card_svg.army_colours(a, three), card_svg.dashed_rim(a, three)) for a in ("moloch/x", "moloch/b",
+                                                                                          "moloch/z")}
+    assert len(cards) == 3
+    placed = notation.parse("players moloch/c moloch/a\nc3 moloch/c:hq\nc1 moloch/a:hq\nc5 borgo:hq\n")
+    assert seats_of(placed) == ("moloch/c", "moloch/a", "borgo")
+    assert [mark(a, seats_of(placed)) for a in ("moloch/c", "moloch/a")] == [0, 1]
+    written = notation.write(placed)
+    assert written.startswith("players moloch/c moloch/a borgo\n") and notation.parse(written).seats == \
+        ("moloch/c", "moloch/a", "borgo")
+    unseated = Position(placed.units)
+    assert [mark(a, seats_of(unseated)) for a in ("moloch/c", "moloch/a")] == [1, 0]
+    assert mark("moloch", seats_of(notation.parse("players moloch moloch/b\nc3 moloch:hq\nc1 moloch/b:hq\n"))) == 0
+
+
+def test_a_game_records_players_line_decides_which_player_is_marked_on_the_terminal_and_the_card():
+    """`nhex show` of a record seated `players moloch/c moloch/a`: moloch/a (second seat) is underlined on the
+    board and in the players line, moloch/c is not; a card's tiles of the second seat have the swapped colours."""
+    from rich.console import Console
+
+    from solver.render import card_svg, terminal
+
+    record = notation.parse("game\nplayers moloch/c moloch/a\nc3 moloch/c:hq\nc1 moloch/a:hq\n")
+    console = Console(record=True, width=120, color_system="truecolor", force_terminal=True)
+    console.print(terminal.render_document(record))
+    spans = [(text, str(style)) for text, style, _ in console._record_buffer if style is not None]  # noqa: SLF001
+    assert any(text == "moloch/a" and "underline" in style for text, style in spans)
+    assert all("underline" not in style for text, style in spans if text == "moloch/c")
+    import drawsvg as draw
+
+    body, dark = card_svg.ARMY_COLOURS["moloch"]
+    rims = {}
+    for player in ("moloch/a", "moloch/c"):
+        group = draw.Group()
+        card_svg.draw_tile(group, tile(f"{player}:hq"), Direction.N, 0, 0, 56, seats=record.players)
+        rims[player] = group.children[0].args["fill"]  # the tile's rim: the edge colour
+    assert rims == {"moloch/c": dark, "moloch/a": body}
+    # A card (no players line kept: label order) still draws both players, one of them swapped.
+    svg = card_svg.front(notation.parse(CARD.read_text())).as_svg()
+    assert f'fill="{dark}"' in svg and f'fill="{body}"' in svg
 def test_a_mirror_position_and_card_are_written_with_their_players_line():
     """README, notation extensions: the writer puts a `players` line (every army, in name order) in a position or
     card that names a labelled player, and reads it back as it wrote it; a file without labels is written as v1.1

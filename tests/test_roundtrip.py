@@ -168,15 +168,19 @@ def scenario_lines(draw, placed: list[Unit], terrain: tuple[TerrainElement, ...]
     recover = [(who, draw(st.integers(1, 20))) for who in draw(st.lists(army, max_size=2, unique=True))]
     needs = [(who, draw(st.sampled_from(sorted(TERRAIN_FEATURES)))) for who in draw(st.lists(army, max_size=1))]
     radio = draw(st.none() | st.sampled_from(sorted(UNIQUE_PRIZES)))
-    reinforcements = []
+    reinforcements, places, exact = [], [], []
     for who, ally in draw(st.lists(st.tuples(army, army).filter(lambda p: p[0] != p[1]), max_size=2,
                                    unique_by=lambda p: p)):
         reinforcements.append((who, ally, draw(st.integers(1, 35)), draw(st.none() | st.sampled_from(["captured",
                                                                                                        "lost"]))))
+        if draw(st.booleans()):  # where they are put: on=TYPE or not-on=TYPE
+            places.append((who, ally, draw(st.booleans()), draw(st.sampled_from(sorted(TERRAIN_FEATURES)))))
+        if draw(st.booleans()):
+            exact.append((who, ally))
     first = draw(st.none() | army | st.just(PREVIOUS_WINNER))
     survivors = draw(st.lists(st.tuples(army, army).filter(lambda p: p[0] != p[1]), max_size=2, unique=True))
     scenario = Scenario(name, title, first, tuple(hq_terrain), tuple(start_hp), free, victory, tie, tuple(recover),
-                        tuple(needs), radio, tuple(reinforcements), tuple(survivors))
+                        tuple(needs), radio, tuple(reinforcements), tuple(survivors), tuple(places), tuple(exact))
     return scenario if scenario.lines() else None  # no line: no scenario
 
 

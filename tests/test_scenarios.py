@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "scenarios"
 S1, S2 = DATA / "s1-first-meeting.nhex", DATA / "s2-steel-convoy.nhex"
 S4, S5 = DATA / "s4-reckless-mission.nhex", DATA / "s5-battle-of-babel-13.nhex"
+S3 = DATA / "s3-hit-the-bunker.nhex"
 
 
 def nhex(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -224,6 +225,11 @@ STEEL_CONVOY = """game
 players new-york neojungle
 scenario babel13-2
 free-turns new-york 1
+a1 moloch:blocker S owner=neojungle
+a2 moloch:blocker S owner=neojungle
+a3 moloch:ripper SW owner=neojungle
+e1 moloch:guard NE owner=neojungle
+e2 moloch:net-fighter SE owner=neojungle
 1. new-york: hq c3
 2. new-york: draw new-york:shooter new-york:cop new-york:hammer; discard new-york:hammer; place new-york:shooter b1 SE; place new-york:cop c2 N
 3. neojungle: hq d3
@@ -267,12 +273,12 @@ def test_check_json_of_a_scenario_shows_the_winner_and_the_injuries():
 def test_start_hp_sets_the_hq_placed_and_must_match_an_hq_on_the_board():
     """SPECIAL CAMPAIGN RULES: "At the beginning of each later scenario the HQ have whatever Hit Points they had at the
     end of the previous scenario": `start-hp` is the HQ's health as it is placed; an HQ already on the board with
-    another hp= contradicts it (exit 2 at the `start-hp` line)."""
+    another hp= at a game record's start contradicts it (exit 2 at the `start-hp` line)."""
     report = check(FIRST_MEETING.format(first="new-york", hq="c3").replace("scenario babel13-1",
                                                                            "scenario babel13-1\nstart-hp new-york 9"))
     assert report.ok and report.state.hq["new-york"] == 9
     with pytest.raises(NotationError, match=r"start-hp new-york 12, but the new-york HQ on c3 has hp=11"):
-        notation.parse_position("start-hp new-york 12\nc3 new-york:hq hp=11\n")
+        notation.parse("game\nplayers new-york neojungle\nstart-hp new-york 12\nc3 new-york:hq hp=11\n")
 
 
 # --- Scenario 4: the radio -----------------------------------------------------------------------------------------
@@ -311,7 +317,7 @@ def test_scenario_4_the_radio_is_destroyed_when_the_last_outpost_unit_leaves_the
     text = """game
 players new-york neojungle
 scenario babel13-4
-terrain bunker tight,fortress,hidden a2 a3
+terrain bunker tight,fortress,hidden a2
 terrain warehouse closed,high,prize b4 strength=6 prizes=universal-1 damaged-by=new-york
 a2 outpost:runner N owner=new-york
 c1 new-york:hq
@@ -534,16 +540,16 @@ def test_prizes_gained_and_not_used_are_kept_for_the_next_scenario():
 def test_scenario_2_surviving_moloch_units_come_back_in_scenario_4_as_far_as_they_survived():
     """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units ... The surviving Allied
     units will appear in Scenarios 4 and 5, but not 3!"; SCENARIO 4, Start: "Neojungle may place Moloch units surviving
-    from Scenario 2". New York's Cop kills the Hunter-Killer in scenario 2; the Blocker survives: scenario 4 may have
-    the Blocker back, not the Hunter-Killer; scenario 3 has no Moloch unit at all."""
+    from Scenario 2". New York's Cop kills the Hunter-Killer in scenario 2; the two Blockers, the Net Fighter and the
+    Ripper survive: scenario 4 may have a Blocker back, not the Hunter-Killer; scenario 3 has no Moloch unit at all."""
     s2 = S2.read_text()
     s4 = text_of(S4, ("start-hp new-york 16\nstart-hp neojungle 20\n", "")).split("expect")[0]
     back = play(("s2.nhex", s2), ("s4.nhex", s4))  # the Blocker on a1
     assert back.ok, back.fault
     dead = play(("s2.nhex", s2), ("s4.nhex", s4.replace("a1 moloch:blocker S", "a1 moloch:hunter-killer S")))
-    assert dead.fault is not None and dead.fault.line == 11 and dead.fault.what.startswith("a1 moloch:hunter-killer")
-    assert "more moloch units under neojungle's command than survived the previous scenarios (moloch:blocker)" in \
-        dead.fault.rule
+    assert dead.fault is not None and dead.fault.line == 13 and dead.fault.what.startswith("a1 moloch:hunter-killer")
+    assert ("more moloch units under neojungle's command than survived the previous scenarios (moloch:blocker, "
+            "moloch:blocker, moloch:net-fighter, moloch:ripper)") in dead.fault.rule
     s3 = "game\nplayers new-york neojungle\nscenario babel13-3\ne2 moloch:blocker N owner=neojungle\n1. new-york: hq c3\n"
     refused = check(s3)
     assert refused.verdict == "illegal" and refused.problem == (
@@ -579,3 +585,178 @@ def test_scenario_2_the_winner_of_the_previous_scenario_starts():
     report = play((str(S1), S1.read_text()), ("s2.nhex", reversed_))
     assert report.fault is not None and report.fault.what == "1. neojungle"
     assert report.fault.rule == "new-york is the first player (B13 SCENARIO 2: STEEL CONVOY, Start)"
+
+
+# --- where the allied units are put at the start (the scenarios' System board) ------------------------------------
+
+
+def _refused_at_unit_line(text: str, unit: str, rule: str) -> None:
+    """`nhex check` refuses the set-up at the allied unit's own line, exit 1, naming the scenario and the rule."""
+    line = text.splitlines().index(unit) + 1
+    done = nhex("check", "-", stdin=text)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith(f"<stdin>:{line}: {unit}: illegal: "), done.stdout
+    assert rule in done.stdout, done.stdout
+
+
+def test_scenario_2_the_allied_moloch_units_are_not_put_on_the_hill():
+    """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units of their choice (except
+    HQ) and puts them on the board (not on the Hill)". The Hunter-Killer on c1 is allowed; on the Hill (a1) it is
+    not (`reinforcements neojungle moloch 5 not-on=hill` in the book's data)."""
+    assert scenarios.book()["babel13-2"].places == (("neojungle", "moloch", False, "hill"),)
+    assert check(S2.read_text()).ok
+    text = text_of(S2, ("c1 moloch:hunter-killer S owner=neojungle", "a1 moloch:hunter-killer S owner=neojungle"))
+    _refused_at_unit_line(text, "a1 moloch:hunter-killer S owner=neojungle",
+                          "moloch:hunter-killer on a1 is on hill: neojungle's moloch units are not put on hill at the "
+                          "start (B13 SCENARIO 2: STEEL CONVOY, System board)")
+
+
+def test_scenario_3_the_allied_borgo_unit_is_put_on_a_bunker_hex():
+    """SCENARIO 3: HIT THE BUNKER!, System board: "the Neojungle player chooses one Borgo unit (except HQ) and puts it
+    on any Bunker hex". The Mutant on a1 (Bunker) is allowed, on b1 it is not; a second Borgo unit is one too many."""
+    assert check(S3.read_text()).ok
+    text = text_of(S3, ("a1 borgo:mutant S owner=neojungle", "b1 borgo:mutant S owner=neojungle"))
+    _refused_at_unit_line(text, "b1 borgo:mutant S owner=neojungle",
+                          "borgo:mutant on b1 is not on bunker: neojungle's borgo units are put on bunker hexes at the "
+                          "start (B13 SCENARIO 3: HIT THE BUNKER!, System board)")
+    two = check(text_of(S3, ("a1 borgo:mutant S owner=neojungle",
+                             "a1 borgo:mutant S owner=neojungle\na2 borgo:mutant S owner=neojungle")))
+    assert two.verdict == "illegal" and two.problem == (
+        "2 borgo units commanded by neojungle at the start, but its reinforcements are at most 1 (B13 SCENARIO 3: HIT "
+        "THE BUNKER!, Start)")
+
+
+def test_scenario_4_the_outpost_units_are_put_in_bunker_hexes_3_of_them():
+    """SCENARIO 4: RECKLESS MISSION, System board: "The New York player selects any 3 Outpost units of their choice
+    (except HQ) and puts them in Bunker hexes". s4-reckless-mission.nhex has 3 in its 3-hex Bunker. An Outpost unit
+    outside the Bunker is refused at its line; so is a fourth one, and, under option `allied-setup-count` (default
+    `exact`: "selects any 3 ... and puts them"), a missing one; `at-most` allows 2."""
+    assert check(S4.read_text()).ok
+    scout = "b3 outpost:scout SW owner=new-york"
+    text = text_of(S4, (scout, "c1 outpost:scout SW owner=new-york"))
+    _refused_at_unit_line(text, "c1 outpost:scout SW owner=new-york",
+                          "outpost:scout on c1 is not on bunker: new-york's outpost units are put on bunker hexes at "
+                          "the start (B13 SCENARIO 4: RECKLESS MISSION, System board)")
+    bunker = text_of(S4, ("terrain bunker tight,fortress,hidden a2 a3 b3", "terrain bunker tight,fortress,hidden a2 a3 "
+                                                                            "b3 b2"),
+                     (scout, f"{scout}\nb2 outpost:commando N owner=new-york"))
+    four = check(bunker)
+    assert four.verdict == "illegal" and four.problem == (
+        "4 outpost units commanded by new-york at the start, but its reinforcements are at most 3 (B13 SCENARIO 4: "
+        "RECKLESS MISSION, Start)")
+    two = text_of(S4, (f"{scout}\n", "")).split("expect")[0]
+    short = check(two)
+    assert short.verdict == "illegal" and short.line == two.splitlines().index("1. new-york: hq e1") + 1
+    assert short.problem == ("2 outpost units commanded by new-york at the start, but the scenario puts 3 on the board "
+                             "(B13 SCENARIO 4: RECKLESS MISSION, System board; rule option allied-setup-count)")
+    assert check(two.replace("game\n", "game\nrules 3.0 allied-setup-count=at-most\n")).ok
+    # A Bunker of 2 hexes holds 2: the book's picture is not the record's board.
+    assert check(two.replace("hidden a2 a3 b3", "hidden a2 a3")).ok
+
+
+def test_scenario_2_the_neojungle_player_puts_5_moloch_units_on_the_board():
+    """SCENARIO 2: STEEL CONVOY, System board: "the Neojungle player selects 5 Moloch units of their choice (except
+    HQ) and puts them on the board": 4 are too few (option `allied-setup-count`, default `exact`), 6 too many; SCENARIO
+    5's "they may place any 3 Hegemony units" is at most 3 (s5-battle-of-babel-13.nhex has 2)."""
+    four = check(text_of(S2, ("a3 moloch:blocker S owner=neojungle\n", "")))
+    assert four.verdict == "illegal" and four.problem.startswith(
+        "4 moloch units commanded by neojungle at the start, but the scenario puts 5 on the board (B13 SCENARIO 2")
+    six = check(text_of(S2, ("a3 moloch:blocker S owner=neojungle", "a3 moloch:blocker S owner=neojungle\n"
+                             "b3 moloch:guard N owner=neojungle")))
+    assert six.verdict == "illegal" and six.problem.startswith("6 moloch units commanded by neojungle at the start")
+    assert scenarios.book()["babel13-5"].exact == ()
+    assert play((str(S4), S4.read_text()), (str(S5), S5.read_text())).ok
+
+
+def test_scenario_4_surviving_moloch_units_go_only_on_hexes_available_to_neojungle():
+    """SCENARIO 2, System board: "At the beginning of these scenarios before placing the Headquarters, the player puts
+    the surviving Moloch units on any board hexes available to Neojungle." The Outposts hold the Tight Bunker (B13
+    BUNKER, TIGHT: "only the player who controls it can place or move additional units there") and the Warehouse is
+    Closed ("No units can be placed or moved onto a Closed ... hex"): a surviving Moloch unit on either is a position
+    that cannot arise (bad input, exit 2); anywhere else it is allowed."""
+    for hex_, message in (("b3", "units of two armies in one Tight Bunker (B13 BUNKER, TIGHT)"),
+                          ("b4", "no unit stands on this hex (B13 BASE, CLOSED)")):
+        text = text_of(S4, ("b3 outpost:scout SW owner=new-york\n", ""),
+                       ("a1 moloch:blocker S owner=neojungle", f"{hex_} moloch:blocker S owner=neojungle"))
+        done = nhex("check", "-", stdin=text)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert check(text_of(S4, ("a1 moloch:blocker S owner=neojungle", "d1 moloch:blocker S owner=neojungle"))).ok
+
+
+def test_allied_units_are_never_an_hq():
+    """SCENARIO 2: "5 Moloch units of their choice (except HQ)"; SCENARIO 3, 4, 5 likewise: an HQ is never an allied
+    unit, and the notation has none (`owner=` on an HQ is bad input, exit 2)."""
+    text = text_of(S2, ("c1 moloch:hunter-killer S owner=neojungle", "c1 moloch:hq owner=neojungle"))
+    done = nhex("check", "-", stdin=text)
+    line = text.splitlines().index("c1 moloch:hq owner=neojungle") + 1
+    assert done.returncode == 2 and done.stderr.startswith(f"<stdin>:{line}:"), done.stderr
+    assert "an HQ is never another army's unit: moloch:hq is commanded by moloch (B13 campaign allies, SCENARIO 2-5: " \
+        "'units of their choice (except HQ)')" in done.stderr
+
+
+def test_reinforcements_on_and_not_on_read_and_write_back():
+    """The `reinforcements` line's places (README, notation extensions): `on=TYPE` or `not-on=TYPE`, one of them."""
+    position = notation.parse_position("Reinforcements neojungle moloch 5 Not_On=Hill\n")
+    assert str(position) == "reinforcements neojungle moloch 5 not-on=hill\n"
+    assert position.scenario is not None and position.scenario.places == (("neojungle", "moloch", False, "hill"),)
+    for line, message in (("reinforcements neojungle borgo 1 on=lava", "unknown terrain 'lava'"),
+                          ("reinforcements neojungle borgo 1 on=bunker not-on=hill", "on= and not-on= together")):
+        with pytest.raises(NotationError, match=message):
+            notation.parse_position(line + "\n")
+
+
+# --- nhex battle of a scenario's position: its injuries ------------------------------------------------------------
+
+MID_SCENARIO = """scenario babel13-3
+start-hp new-york {start}
+start-hp neojungle 17
+c4 new-york:hq hp=14
+c1 neojungle:hq hp=17
+c2 new-york:hammer N
+"""
+
+
+def test_battle_of_a_scenario_reports_the_injuries_since_start_hp_and_who_leads():
+    """SPECIAL CAMPAIGN RULES, NOTE: "separately keep track of injuries received in a particular scenario (to decide
+    the winner in this one scenario)"; "the winning HQ (which has received fewer injuries) ... In the case of a tie
+    ... the scenario winner ... is considered to be Neojungle". New York's HQ started the scenario with 16 and has 14;
+    the Hammer gives the Neojungle HQ 2 wounds: 2 injuries each, a tie, Neojungle's. Had New York started with 15, it
+    would lead with 1 injury against 2. `nhex battle` says so, and `--json` has each outcome's `scenario`."""
+    done = nhex("battle", "--no-board", "-", stdin=MID_SCENARIO.format(start=16))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "injuries in the scenario: neojungle 2 (from 17), new-york 2 (from 16)" in text
+    assert ("the scenario's winner if it ended now: neojungle: equal injuries in the scenario (neojungle 2, new-york "
+            "2): a tie counts as neojungle's (B13 SPECIAL CAMPAIGN RULES)") in text
+    done = nhex("battle", "--json", "-", stdin=MID_SCENARIO.format(start=15))
+    (outcome,) = json.loads(done.stdout)["outcomes"]
+    assert outcome["hq"] == {"neojungle": 15, "new-york": 14}
+    assert outcome["scenario"] == {"start_hp": {"neojungle": 17, "new-york": 15},
+                                   "injuries": {"neojungle": 2, "new-york": 1}, "leaders": ["new-york"]}
+    plain = nhex("battle", "--json", "-", stdin="c4 new-york:hq hp=14\nc1 neojungle:hq\nc2 new-york:hammer N\n")
+    assert "scenario" not in json.loads(plain.stdout)["outcomes"][0]
+
+
+def test_a_scenario_position_may_show_an_hq_injured_since_its_start_hp_never_healed():
+    """SPECIAL CAMPAIGN RULES, NOTE: the scenario's injuries count from the HQ's Hit Points "at the start of the
+    scenario": a position later in the scenario may show the HQ with fewer (`start-hp new-york 16`, hp=14), never with
+    more (bad input, exit 2); a game record starts at the scenario's start, where they must be equal."""
+    assert notation.parse_position(MID_SCENARIO.format(start=16)).scenario is not None
+    with pytest.raises(NotationError, match="start-hp new-york 13, but the new-york HQ on c4 has hp=14, more than it"):
+        notation.parse_position(MID_SCENARIO.format(start=13))
+    with pytest.raises(NotationError, match="start-hp new-york 16, but the new-york HQ on c4 has hp=14$"):
+        notation.parse("game\nplayers new-york neojungle\n" + MID_SCENARIO.format(start=16))
+
+
+def test_battle_of_a_scenario_an_hq_destroyed_wins_as_usual():
+    """THE GENERAL PRINCIPLE OF CREATING SCENARIOS AND CAMPAIGNS: "In every scenario (unless written otherwise) there
+    is an alternate default victory condition - the total destruction of enemy Headquarters"; SPECIAL CAMPAIGN RULES:
+    "The total destruction of the opponent's HQ in any scenario means the end of the campaign and victory for the
+    player whose HQ remains on the board" — whatever the injuries."""
+    text = MID_SCENARIO.format(start=20).replace("c1 neojungle:hq hp=17", "c1 neojungle:hq hp=2").replace(
+        "c4 new-york:hq hp=14", "c4 new-york:hq hp=5")
+    done = nhex("battle", "--json", "-", stdin=text)
+    (outcome,) = json.loads(done.stdout)["outcomes"]
+    assert outcome["hq"]["neojungle"] == 0
+    assert outcome["scenario"]["injuries"] == {"neojungle": 17, "new-york": 15}
+    assert outcome["scenario"]["leaders"] == ["new-york"]

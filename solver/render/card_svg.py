@@ -31,7 +31,7 @@ from ..cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Move, Place, Position, PutPrize, Use
-from ..mirror import marked
+from ..mirror import mark, seats_of
 from ..tiles import Edge, Kind, Tile, base_army
 
 #: Army colours: (tile body, darker edge), close to the printed tiles.
@@ -49,11 +49,23 @@ ARMY_COLOURS: dict[str, tuple[str, str]] = {
 NEUTRAL = ("#9e9e9e", "#555555")
 
 
-def army_colours(army: str) -> tuple[str, str]:
-    """(body, edge) of an army's tiles; a mirror match's two players of one army have them swapped for one of the
-    two (solver/mirror.py), so that their tiles differ on the card."""
+def army_colours(army: str, seats: Sequence[str] = ()) -> tuple[str, str]:
+    """(body, edge) of an army's tiles; a mirror match's second player of one army (by its seat among ``seats``,
+    solver/mirror.py) has them swapped, so that their tiles differ on the card; the third has the first's colours
+    and a dashed rim (:func:`dashed_rim`), the fourth the second's and the rim."""
     body, dark = ARMY_COLOURS.get(base_army(army), NEUTRAL)
-    return (dark, body) if marked(army) else (body, dark)
+    return (dark, body) if mark(army, seats) % 2 else (body, dark)
+
+
+def dashed_rim(army: str, seats: Sequence[str] = ()) -> bool:
+    """Whether a tile's rim is dashed: a mirror match's third and fourth player of one army (solver/mirror.py)."""
+    return mark(army, seats) >= 2
+
+
+def _rim(group: draw.Group, army: str, seats: Sequence[str], cx: float, cy: float, size: float) -> None:
+    if dashed_rim(army, seats):
+        group.append(draw.Lines(*_corners(cx, cy, size * 0.915), close=True, fill="none", stroke="#ffffff",
+                                stroke_width=size * 0.05, stroke_dasharray=f"{size * 0.12:.1f},{size * 0.08:.1f}"))
 INK = "#1d1d1d"
 PAPER = "#f7f3ea"
 EMPTY = "#e4ddcc"
@@ -188,13 +200,15 @@ def label_boxes(tile: Tile, size: float) -> dict[str, Box]:
 
 
 def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: float, size: float, *,
-              wounds: int = 0, hp: int | None = None, netted: bool = False, highlight: bool = False) -> None:
+              wounds: int = 0, hp: int | None = None, netted: bool = False, highlight: bool = False,
+              seats: Sequence[str] = ()) -> None:
     """A tile on its hex: body, name, initiative, edge icons, facing notch, toughness and wounds, HQ health, net.
 
     Toughness is a row of white squares under the name; a wound fills one of them red. The initiative is a
     white disc above the name, the HQ's health a big number in the middle."""
-    body, dark = army_colours(tile.army)
+    body, dark = army_colours(tile.army, seats)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
+    _rim(group, tile.army, seats, cx, cy, size)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
     if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
         group.append(draw.Circle(cx, cy, size * 0.52, fill="none", stroke="#ffffff", stroke_width=1.2,
@@ -327,10 +341,11 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
                                center=True, font_family=FONT, font_weight="bold", fill="#ffffff"))
 
 
-def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
+def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: float, seats: Sequence[str] = ()) -> None:
     """An instant tile: a round token in the army's colour with its name."""
-    body, dark = army_colours(tile.army)
+    body, dark = army_colours(tile.army, seats)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
+    _rim(group, tile.army, seats, cx, cy, size)
     group.append(draw.Circle(cx, cy, size * 0.72, fill=body, stroke="#ffffff", stroke_width=2))
     lines = _short(tile)
     group.append(draw.Text(lines, _fit(lines, size * 1.2, size * 0.6, size * 0.21), cx, cy - size * 0.06,
@@ -350,9 +365,11 @@ def _netted(position: Position) -> frozenset[Hex]:
 
 
 def draw_board(group: draw.Group, position: Position, origin: tuple[float, float], size: float = SIZE, *,
-               marked: Iterable[Hex] = ()) -> None:
-    """Every hex of the board with its label, and every unit on it."""
+               marked: Iterable[Hex] = (), seats: Sequence[str] | None = None) -> None:
+    """Every hex of the board with its label, and every unit on it (``seats``: the players in seat order, by which
+    a mirror match's players of one army are told apart, solver/mirror.py)."""
     marked = set(marked)
+    seats = seats_of(position) if seats is None else seats
     nets = _netted(position)
     terrain = {h: element for element in position.terrain for h in element.hexes}
     ground = {f.hex: f for f in position.foundations}
@@ -372,14 +389,14 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
                 group.append(draw.Text(lines, font, cx, cy - size * 0.32, center=True, line_height=1.1,
                                        font_family=FONT, fill=ink))
         if hex_ in ground and hex_ not in occupied:
-            _foundation(group, ground[hex_].tile, cx, cy - size * 0.08, size)  # above the hex label
+            _foundation(group, ground[hex_].tile, cx, cy - size * 0.08, size, seats)  # above the hex label
         if hex_ not in occupied:
             group.append(draw.Text(hex_.label, size * 0.22, cx, cy + size * 0.62, center=True, font_family=FONT,
                                    fill=ink))
     for unit in position.units:
         cx, cy = _pixel(unit.hex, size, origin)
         draw_tile(group, unit.tile, unit.facing, cx, cy, size, wounds=unit.wounds, hp=unit.hp,
-                  netted=unit.hex in nets, highlight=unit.hex in marked)
+                  netted=unit.hex in nets, highlight=unit.hex in marked, seats=seats)
     for unit in position.units:  # labels on top, so that no neighbour's icon hides them
         cx, cy = _pixel(unit.hex, size, origin)
         group.append(draw.Text(unit.hex.label, size * 0.15, cx + size * 0.5, cy + size * 0.70, center=True,
@@ -442,9 +459,9 @@ TERRAIN_COLOURS: dict[str, tuple[str, str]] = {
 }
 
 
-def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float) -> None:
+def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float, seats: Sequence[str] = ()) -> None:
     """A foundation with no unit on it (a Mine, Roots): a flat hex in its army's colour with its name."""
-    body, dark = army_colours(tile.army)
+    body, dark = army_colours(tile.army, seats)
     # Small enough that the hex label under it stays clear of its dashed edge.
     group.append(draw.Lines(*_corners(cx, cy, size * 0.55), close=True, fill=body, fill_opacity=0.55,
                             stroke=dark, stroke_width=2, stroke_dasharray="5,3"))
@@ -509,8 +526,13 @@ def _wrap_to(text: str, font: float, room: float) -> list[str]:
     return lines or [""]
 
 
+def _seats(puzzle: Puzzle) -> tuple[str, ...]:
+    """A card's players in seat order (solver/mirror.py): its `players` line is written in label order."""
+    return seats_of(puzzle.position, also=(puzzle.player,))
+
+
 def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
-    body, dark = army_colours(puzzle.player)
+    body, dark = army_colours(puzzle.player, _seats(puzzle))
     d.append(draw.Rectangle(0, 0, WIDTH, 78, fill=dark))
     number = f"{puzzle.number}. " if puzzle.number is not None else ""
     title = number + puzzle.title
@@ -563,7 +585,7 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     d = _canvas()
     _header(d, puzzle, "puzzle")
     board = draw.Group()
-    draw_board(board, puzzle.position, BOARD_ORIGIN)
+    draw_board(board, puzzle.position, BOARD_ORIGIN, seats=_seats(puzzle))
     d.append(board)
     y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
     d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
@@ -576,9 +598,9 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     for k, tile in enumerate(puzzle.offer):
         cx, cy = 24 + small + k * (small * 2.1), y + 42 + small
         if tile.kind is Kind.INSTANT:
-            draw_instant(offer, tile, cx, cy, small)
+            draw_instant(offer, tile, cx, cy, small, _seats(puzzle))
         else:
-            draw_tile(offer, tile, Direction.N, cx, cy, small)
+            draw_tile(offer, tile, Direction.N, cx, cy, small, seats=_seats(puzzle))
     d.append(offer)
     held = [p for army_name, prizes in puzzle.position.held_prizes if army_name == puzzle.player for p in prizes]
     words = [f"Prize markers held: {', '.join(prize_title(p) for p in held)}"] if held else []
@@ -699,7 +721,7 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     _header(d, puzzle, "solution")
     after, placed, marks = key_marks(puzzle)
     board = draw.Group()
-    draw_board(board, after, BOARD_ORIGIN, marked=placed)
+    draw_board(board, after, BOARD_ORIGIN, marked=placed, seats=_seats(puzzle))
     swaps = {(a, b) for kind, a, b in marks if kind == "move" and b is not None and ("move", b, a) in marks}
     for kind, source, target in marks:
         if kind == "move" and target is not None:

@@ -33,7 +33,7 @@ from ..cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
-from ..mirror import marked
+from ..mirror import mark, seats_of
 from ..tiles import Army, Edge, Kind, Tile, base_army
 from .tables import edges_text, initiative_text, module_text
 
@@ -61,9 +61,14 @@ OUTLINE = "grey50"
 LABEL = "grey58"
 
 
-def army_colour(army: str) -> str:
-    # a mirror match's moloch/a and moloch/b are Moloch's colour, one of them underlined (solver/mirror.py)
-    return ARMY_COLOURS.get(base_army(army), "white") + (" underline" if marked(army) else "")
+#: How a mirror match's second, third and fourth player of one army are marked beside its colour (solver/mirror.py).
+SEAT_MARKS = ("", " underline", " italic", " underline italic")
+
+
+def army_colour(army: str, seats: tuple[str, ...] = ()) -> str:
+    # a mirror match's players of one army are its colour, the second seat underlined, the third in italics
+    # (solver/mirror.py: ``seats`` is the picture's players in seat order)
+    return ARMY_COLOURS.get(base_army(army), "white") + SEAT_MARKS[min(mark(army, seats), len(SEAT_MARKS) - 1)]
 
 
 # --- short names ----------------------------------------------------------------------------------------------
@@ -203,8 +208,9 @@ MAX_BOARD_WIDTH = 240
 MAX_BOARD_HEIGHT = 200
 
 
-def render_board(position: Position, shape: _Shape = _Shape()) -> Text:
-    """The board with every unit, drawn as on the table."""
+def render_board(position: Position, shape: _Shape = _Shape(), seats: tuple[str, ...] | None = None) -> Text:
+    """The board with every unit, drawn as on the table (``seats``: a game record's players, solver/mirror.py)."""
+    seats = seats_of(position) if seats is None else seats
     hexes = sorted(position.board.hexes)
     if not hexes:
         return Text("(a board without hexes)", style="italic")
@@ -225,7 +231,7 @@ def render_board(position: Position, shape: _Shape = _Shape()) -> Text:
     for hex_ in hexes:
         x, y = origins[hex_]
         _draw_inside(canvas, x - left, y - top, shape, hex_, position.unit_at(hex_), foundations.get(hex_),
-                     hex_ in netted)
+                     hex_ in netted, seats)
     return canvas.text()
 
 
@@ -251,7 +257,7 @@ def _draw_outline(canvas: _Canvas, x: int, y: int, shape: _Shape) -> None:
 
 
 def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit: Unit | None,
-                 foundation: Unit | None, netted: bool = False) -> None:
+                 foundation: Unit | None, netted: bool = False, seats: tuple[str, ...] = ()) -> None:
     h = shape.slant
     rows = {row: _HexRow(shape.interior(row)[1]) for row in range(1, 2 * h)}
     name_row, status_row, top, bottom = h, h + 1, 1, 2 * h - 1
@@ -259,7 +265,7 @@ def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit
     if shown is None:
         rows[name_row].place(hex_.label, f"dim {LABEL}", "centre")
     else:
-        colour = army_colour(shown.army)
+        colour = army_colour(shown.army, seats)
         status: list[tuple[str, str]] = []
         if unit is not None:
             name = short_name(unit.tile)
@@ -277,7 +283,7 @@ def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit
         else:
             rows[name_row].place(short_name(shown.tile), f"italic {colour}", "centre")
         if foundation is not None and unit is not None:
-            status.append((short_name(foundation.tile).lower(), f"italic {army_colour(foundation.army)}"))
+            status.append((short_name(foundation.tile).lower(), f"italic {army_colour(foundation.army, seats)}"))
         _place_words(rows[status_row], status)
         _place_label(rows[top + 1], rows[top], hex_.label)
     for row, content in rows.items():
@@ -355,7 +361,7 @@ _SPECIAL_WORDS = {"gauss": "gauss beam", "shotgun": "shotgun", "rocket": "rocket
                   "redirect-exit": "redirect out", "trap-trigger": "trap trigger"}
 
 
-def unit_key(position: Position) -> Text:
+def unit_key(position: Position, seats: tuple[str, ...] = ()) -> Text:
     """Which tile each short name stands for, by army: ``moloch  HQ hq · Blockr blocker``."""
     by_army: dict[str, list[Tile]] = {}
     for unit in (*position.units, *position.foundations):
@@ -369,45 +375,47 @@ def unit_key(position: Position) -> Text:
     for army, tiles in by_army.items():
         if text:
             text.append("\n")
-        text.append(f"{army:<{width}}  ", style=f"bold {army_colour(army)}")
+        text.append(f"{army:<{width}}  ", style=f"bold {army_colour(army, seats)}")
         for i, tile in enumerate(tiles):
             if i:
                 text.append(" · ", style="dim")
-            text.append(short_name(tile), style=army_colour(army))
+            text.append(short_name(tile), style=army_colour(army, seats))
             shown = tile.key if tile.army != army else tile.name
             text.append(f" {shown}", style="dim")
     return text
 
 
-def _hq_health(position: Position) -> Text:
+def _hq_health(position: Position, seats: tuple[str, ...] = ()) -> Text:
     text = Text()
     for unit in position.units:
         if unit.is_hq:
             if text:
                 text.append("   ")
-            text.append(f"{unit.army} HQ ", style=army_colour(unit.army))
+            text.append(f"{unit.army} HQ ", style=army_colour(unit.army, seats))
             text.append(str(unit.hp), style="bold red" if unit.health <= 5 else "bold")
     return text
 
 
-def _tiles_line(label: str, army: str, tiles: Iterable[Tile]) -> Text:
+def _tiles_line(label: str, army: str, tiles: Iterable[Tile], seats: tuple[str, ...] = ()) -> Text:
     text = Text(f"{label} ", style="bold")
     for i, tile in enumerate(tiles):
         if i:
             text.append(" · ", style="dim")
-        text.append(tile.key if tile.army != army else tile.name, style=army_colour(tile.army))
+        text.append(tile.key if tile.army != army else tile.name, style=army_colour(tile.army, seats))
     return text
 
 
-def _position_facts(position: Position, *, to_move: bool = True) -> list[Text]:
+def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[str, ...] = ()) -> list[Text]:
     """The lines about a position that the board does not show: whose move, hands, decks, rule options."""
     lines = []
     if to_move and position.to_move:
-        lines.append(Text.assemble(("to move ", "bold"), (position.to_move, f"bold {army_colour(position.to_move)}")))
+        lines.append(Text.assemble(("to move ", "bold"),
+                                   (position.to_move, f"bold {army_colour(position.to_move, seats)}")))
     for army, tiles in position.hands:
-        lines.append(_tiles_line(f"hand of {army}", army, tiles) if tiles else Text(f"hand of {army} (empty)"))
+        lines.append(_tiles_line(f"hand of {army}", army, tiles, seats) if tiles else Text(f"hand of {army} (empty)"))
     for army, count in position.decks:
-        lines.append(Text.assemble(("deck ", "bold"), (army, army_colour(army)), f" {count} tile{'s' * (count != 1)}"))
+        lines.append(Text.assemble(("deck ", "bold"), (army, army_colour(army, seats)),
+                                   f" {count} tile{'s' * (count != 1)}"))
     if not position.rules.is_default:
         lines.append(Text(str(position.rules), style="bold"))
     if position.board.shape != "standard":
@@ -416,17 +424,20 @@ def _position_facts(position: Position, *, to_move: bool = True) -> list[Text]:
     return lines
 
 
-def render_position(position: Position, *, to_move: bool = True) -> Group:
-    """The board, its legend and key, HQ health and the facts of the position."""
+def render_position(position: Position, *, to_move: bool = True, players: tuple[str, ...] = (),
+                    also: tuple[str, ...] = ()) -> Group:
+    """The board, its legend and key, HQ health and the facts of the position (``players``: a game record's seats,
+    ``also``: a card's player, by which a mirror match's players are marked, solver/mirror.py)."""
+    seats = seats_of(position, players, also)
     parts: list[RenderableType] = []
-    health = _hq_health(position)
+    health = _hq_health(position, seats)
     if health:
         parts.append(health)
-    parts.append(render_board(position))
+    parts.append(render_board(position, seats=seats))
     if position.units or position.foundations:
         parts.append(board_legend(position))
-        parts.append(unit_key(position))
-    parts += _position_facts(position, to_move=to_move)
+        parts.append(unit_key(position, seats))
+    parts += _position_facts(position, to_move=to_move, seats=seats)
     return Group(*parts)
 
 
@@ -469,7 +480,7 @@ def tile_table(tiles: Iterable[Tile], *, title: str | None = None, counts: bool 
 
 
 def render_puzzle(puzzle: Puzzle) -> Group:
-    colour = army_colour(puzzle.player)
+    colour = army_colour(puzzle.player, seats_of(puzzle.position, also=(puzzle.player,)))
     head = Text()
     head.append("level ", style="dim")
     head.append(str(puzzle.level) if puzzle.level is not None else "?", style="bold")
@@ -489,13 +500,13 @@ def render_puzzle(puzzle: Puzzle) -> Group:
     card = Panel(Group(*lines), title=Text(title, style="bold"), title_align="left", border_style=colour,
                  expand=False)
     to_move = puzzle.position.to_move not in (None, puzzle.player)
-    return Group(card, render_position(puzzle.position, to_move=to_move))
+    return Group(card, render_position(puzzle.position, to_move=to_move, also=(puzzle.player,)))
 
 
-def _turn_text(entry: Turn | Expectation) -> Text:
+def _turn_text(entry: Turn | Expectation, seats: tuple[str, ...] = ()) -> Text:
     if not isinstance(entry, (Turn, ExpectHp)):  # the v1.1 expectations (NOTATION §10.7) as written
         return Text.assemble(("    ", "dim"), (str(entry), "dim"))
-    colour = army_colour(entry.army)
+    colour = army_colour(entry.army, seats)
     if isinstance(entry, ExpectHp):
         return Text.assemble(("    expect ", "dim"), (f"{entry.army} HQ {entry.hp}", colour))
     text = Text.assemble((f"{entry.number:>3}. ", "bold"), (entry.army, f"bold {colour}"), ": ")
@@ -507,16 +518,18 @@ def _turn_text(entry: Turn | Expectation) -> Text:
 
 
 def render_game(game: GameRecord) -> Group:
+    seats = seats_of(game.position, game.players)
     players = Text("players ", style="dim")
     for i, army in enumerate(game.players):
         if i:
             players.append(" · ", style="dim")
-        players.append(army, style=f"bold {army_colour(army)}")
+        players.append(army, style=f"bold {army_colour(army, seats)}")
     parts: list[RenderableType] = [Panel(players, title=Text("Game record", style="bold"), title_align="left",
                                          expand=False)]
     if game.position.units or game.position.foundations or game.position.board.shape != "standard":
-        parts.append(render_position(game.position, to_move=game.position.to_move != game.players[0]))
-    turns = [_turn_text(e) for e in game.entries]
+        parts.append(render_position(game.position, to_move=game.position.to_move != game.players[0],
+                                     players=game.players))
+    turns = [_turn_text(e, seats) for e in game.entries]
     parts.append(Group(*turns) if turns else Text("(no turns yet)", style="dim"))
     return Group(*parts)
 

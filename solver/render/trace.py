@@ -57,11 +57,19 @@ def event_json(event: Event) -> dict:
     return {"phase": event.phase, "kind": event.kind, "text": event.text, "how": event.how, "rule": event.rule}
 
 
-def battle_json(outcomes: tuple[Outcome, ...], trace: bool = False) -> dict:
-    """NOTATION §9; with ``trace``, each outcome also carries its ``trace``: every event, in order."""
+def battle_json(outcomes: tuple[Outcome, ...], trace: bool = False, before: Position | None = None) -> dict:
+    """NOTATION §9; with ``trace``, each outcome also carries its ``trace``: every event, in order. A scenario's
+    position (``before``) adds to each outcome its ``scenario``: ``start_hp``, ``injuries`` and ``leaders`` (README,
+    "Scenarios and the campaign")."""
     found = []
     for outcome in outcomes:
         entry = outcome_json(outcome)
+        if before is not None and before.scenario is not None:
+            from ..scenarios import standing
+
+            now = standing(before, outcome.hq)
+            if now is not None:
+                entry["scenario"] = now.json()
         if trace:
             entry["trace"] = [event_json(e) for e in outcome.trace]
         found.append(entry)
@@ -101,7 +109,14 @@ def render_battle(before: Position, outcomes: tuple[Outcome, ...],
                   board_renderer: Callable[[Position], RenderableType] | None = None) -> Group:
     parts: list[RenderableType] = []
     for i, outcome in enumerate(outcomes, start=1):
-        parts.append(render_outcome(outcome, i, len(outcomes)))
+        tree = render_outcome(outcome, i, len(outcomes))
+        if before.scenario is not None:  # a scenario: its injuries and who leads (solver/scenarios.py)
+            from ..scenarios import standing
+
+            now = standing(before, outcome.hq)
+            for line in now.lines() if now is not None else ():
+                tree.add(Text(line, style="bold yellow"))
+        parts.append(tree)
         if board_renderer is not None:
             parts.append(board_renderer(outcome.position))
     return Group(*parts)
