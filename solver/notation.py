@@ -27,11 +27,13 @@ from .errors import NotationError, RuleNotImplemented
 from .mirror import players_line, seat_problem
 from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
-from .position import (HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Problem,
-                       ProblemKind, Unit, Use)
+from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Position, Problem, ProblemKind, Unit
 from .resources import subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
+
+if TYPE_CHECKING:  # the actions (solver/action_values.py) are imported where a turn or a solution is read
+    from .action_values import Action, Use
 
 if TYPE_CHECKING:  # solver.cards is imported when a card or a record is read or written: a position needs none
     Document = Position | Puzzle | GameRecord
@@ -704,6 +706,8 @@ class _Reader(AdditionsReader):
 
     # --- actions ---
     def action(self, node: Tree[Token], army: str) -> Action:
+        from .action_values import Discard, Draw, Move, Pass, Place, PlaceHQ
+
         if node.data in ADDITION_ACTIONS:
             return self.addition_action(node, army)
         children = terminals(node)  # every action is made of terminals
@@ -747,6 +751,8 @@ class _Reader(AdditionsReader):
         raise self.fail(f"unknown action {node.data}", node)  # pragma: no cover
 
     def use(self, node: Tree[Token], army: str) -> Use:
+        from .action_values import Use
+
         tile_token, *arguments = terminals(node)
         tile_ = self.tile(tile_token, army)
         foundations: tuple[Hex, ...] = ()

@@ -22,12 +22,12 @@ from .errors import NotationError, RuleNotImplemented
 from .expansion import (COMPULSORY_FEATURES, PRIZE_NAMES, PRIZES_PER_UNIT, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES,
                         UNIQUE_PRIZES, VENOM_PER_ARMY, Location, TerrainElement, Turret, prize_order)
 from .hexes import Direction, Hex
-from .position import (MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Action, BuyEnergy, Position, Procedure, Push,
-                       PutPrize, Unit)
+from .position import MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Position, Unit
 from .resources import terminals
 from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
 if TYPE_CHECKING:
+    from .action_values import Action, BuyEnergy, Procedure
     from .hexes import Board
     from .scenarios import Reading
 
@@ -370,6 +370,8 @@ class AdditionsReader:
 
     # --- actions (§10.2, §10.3) -------------------------------------------------------------------------------
     def addition_action(self, node: Tree[Token], army: str) -> Action:
+        from .action_values import BuyEnergy, Push, PutPrize
+
         children = terminals(node)
         if node.data == "procedure":
             return self.procedure(node, children)
@@ -391,6 +393,8 @@ class AdditionsReader:
         return BuyEnergy(hq_health=int(value))
 
     def procedure(self, node: Tree[Token], children: list[Token]) -> Procedure:
+        from .action_values import Procedure
+
         kind_token, *arguments = children
         kind = normal_name(kind_token)
         if kind not in PROCEDURES:
@@ -415,6 +419,8 @@ class AdditionsReader:
 
     def check_purchases_last(self, nodes: list[Tree[Token]], actions: tuple[Action, ...]) -> None:
         """Purchases come last in a turn: `energy …` may only be followed by `energy …` (NOTATION §10.2)."""
+        from .action_values import BuyEnergy
+
         bought = False
         for node, action in zip(nodes, actions):
             if bought and not isinstance(action, BuyEnergy):
