@@ -12,23 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import nhex
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "tests"
 CROSSFIRE = str(HERE / "data" / "notation-crossfire.nhex")
 GAME = str(HERE / "data" / "games" / "hegemony-vs-outpost-2e.nhex")
 PUZZLES = sorted((ROOT / "puzzles").glob("*.nhex"))
-
-
-def nhex(*argv: str, stdin: str | bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run the command as a user does; standard output and error as text."""
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    done = subprocess.run([sys.executable, "-m", "solver.cli", *argv], cwd=ROOT, input=data, capture_output=True,
-                          timeout=timeout)
-    result = subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8", "replace"),
-                                         done.stderr.decode("utf-8", "replace"))
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
 
 
 # --- honesty first -----------------------------------------------------------------------------------------------

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from dataclasses import replace
-import sys
 from pathlib import Path
 
 import pytest
@@ -34,18 +32,12 @@ from solver.hexes import STANDARD, Direction
 from solver.cards import ExpectHp, ExpectWinner, GameRecord, Puzzle, Turn
 from solver.position import Discard, Draw, Place, Position, Unit
 from solver.tiles import ARMY_NAMES, Kind, army, base_army, tile
+from cli_helpers import nhex
 
 ROOT = Path(__file__).parent.parent
 DATA = Path(__file__).parent / "data"
 GAME = DATA / "games" / "moloch-mirror.nhex"
 CARD = DATA / "moloch-mirror-card.nhex"
-
-
-def nhex(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "solver", *argv], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=300)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
 
 
 # --- battles: whose units, whose modules, whose HQ ----------------------------------------------------------------

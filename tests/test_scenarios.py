@@ -5,8 +5,6 @@ scenarios as data (solver/terrain/babel13.scenarios), game records of scenarios 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,20 +15,13 @@ from solver.errors import NotationError, RuleNotImplemented
 from solver.game import moves_listing
 from solver.hexes import Hex
 from solver.rules import RuleSet
+from cli_helpers import nhex
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "scenarios"
 S1, S2 = DATA / "s1-first-meeting.nhex", DATA / "s2-steel-convoy.nhex"
 S4, S5 = DATA / "s4-reckless-mission.nhex", DATA / "s5-battle-of-babel-13.nhex"
 S3 = DATA / "s3-hit-the-bunker.nhex"
-
-
-def nhex(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    """The real command line, as a user runs it."""
-    done = subprocess.run([sys.executable, "-m", "solver.cli", *argv], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=120)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
 
 
 def text_of(path: Path, *changes: tuple[str, str]) -> str:

@@ -9,24 +9,16 @@ THE MULTIPLAYER MODE and CHANGES IN NEW EDITION, Optional Score Rules; NOTATION 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from solver import battle, game, notation
 from solver.errors import RuleNotImplemented
+from cli_helpers import nhex
 
 ROOT = Path(__file__).parent.parent
 GAMES = Path(__file__).parent / "data" / "games"
-
-
-def nhex(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "solver", *argv], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=120)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
 
 
 def test_check_json_gives_the_winners_and_every_armys_score():
