@@ -115,6 +115,10 @@ BANDS: dict[int, Band] = {
 _LEFT_OUT = frozenset({"battle", "air-strike"})
 #: Tiles that give the player free moves (Transport) or double them (Recon Center): any harmless move is a cook.
 _MOVERS = frozenset({"transport", "recon-center"})
+#: HQ abilities that give the player an action of its own every turn (the Doomsday HQ turns one friendly unit,
+#: RULINGS 55): a key of two actions needs only one tile there, and two tiles make every draft's play space pass
+#: MAX_STATES (each placement again with any friendly unit turned any way).
+_FREE_ACTION_HQ = frozenset({"rotate-one-unit-per-turn"})
 
 
 def _board_tiles(name: str, *, own: bool) -> list[Tile]:
@@ -189,7 +193,10 @@ def draw(rng: random.Random, player: str, opponent: str, level: int) -> Draft:
     theirs = rng.choice(far)
     hexes.remove(theirs)
     units = [Unit(mine, army(player).hq, Direction.N), Unit(theirs, army(opponent).hq, Direction.N)]
-    draft = Draft(player, opponent, tuple(units), (), rng.choice(shape.play))
+    play = rng.choice(shape.play)
+    if army(player).hq.abilities & _FREE_ACTION_HQ:
+        play = 1
+    draft = Draft(player, opponent, tuple(units), (), play)
     for side, (least, most) in ((opponent, shape.enemy), (player, shape.own)):
         for _ in range(rng.randint(least, most)):
             draft = _add_unit(rng, draft, side, hexes)

@@ -394,3 +394,14 @@ def test_a_draft_over_the_state_limit_gets_an_enemy_unit_until_the_board_is_full
         if units < generate_module.MAX_UNITS:
             assert later == enemies + 1
     assert seen[-1][0] == generate_module.MAX_UNITS
+
+
+def test_an_army_whose_hq_gives_an_action_every_turn_is_offered_one_tile_to_play_at_every_level():
+    """The Doomsday HQ turns one friendly unit in its player's turn (ES Doomsday sheet, CG: "En su turno puede
+    girar una unidad amiga en cualquier dirección", in its turn it may turn one friendly unit in any direction;
+    RULINGS 55): a key of two actions (a tile and the turn) needs one tile, and a draft of two tiles to play
+    passed MAX_STATES every time. Other armies keep their level's two tiles."""
+    for seed in range(5):
+        assert generate_module.draw(random.Random(seed), "doomsday", "outpost", 3).play == 1
+        assert generate_module.draw(random.Random(seed), "doomsday", "moloch", 4).play == 1
+        assert generate_module.draw(random.Random(seed), "vegas", "doomsday", 3).play == 2
