@@ -711,7 +711,7 @@ def describe(line: str, player: str, position: Position | None = None) -> str:
     if isinstance(action, Use):
         name, hexes = action.tile.name, action.targets
         if name == "move" and len(hexes) == 2:
-            turn = f", facing {action.facing.name}" if action.facing else ""
+            turn = f", facing {action.facing.name}" if action.facing is not None else ""  # N is 0: test for None
             if hexes[0] == hexes[1]:
                 return f"use the Move tile to turn {_unit_name(where, hexes[0])}{turn}"
             return f"use the Move tile to move {_unit_name(where, hexes[0])} to {hexes[1]}{turn}"
@@ -722,7 +722,9 @@ def describe(line: str, player: str, position: Position | None = None) -> str:
             return f"use the {tile_title(action.tile.key)} on {_unit_name(where, hexes[0])}"
         return f"use the {tile_title(action.tile.key)} ({' '.join(h.label for h in hexes)})"
     if isinstance(action, Move):
-        turn = f", facing {action.facing.name}" if action.facing else ""
+        if action.source == action.target and action.facing is not None:  # a turn where it stands (the Doomsday HQ's)
+            return f"turn {_unit_name(where, action.source)} to face {action.facing.name} (a free turn, by {action.by})"
+        turn = f", facing {action.facing.name}" if action.facing is not None else ""  # N is 0: test for None
         return f"move {_unit_name(where, action.source)} to {action.target}{turn} (a free move, by {action.by})"
     return line
 

@@ -791,7 +791,8 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
         if chosen is None:
             continue
         if isinstance(action, Move):
-            how = f" (a free move by {action.by})" if action.by else ""
+            free = "turn" if action.source == action.target else "move"  # the Doomsday HQ's turns a unit in place
+            how = f" (a free {free} by {action.by})" if action.by else ""
             facing = f" to face {action.facing.name}" if action.facing is not None else ""
             sentence = capital(f"{subject}{facing}{how}: {chosen.result}.")
         elif direct == "is spent before the battle" and chosen.rule == "survival":

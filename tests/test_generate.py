@@ -405,3 +405,14 @@ def test_an_army_whose_hq_gives_an_action_every_turn_is_offered_one_tile_to_play
         assert generate_module.draw(random.Random(seed), "doomsday", "outpost", 3).play == 1
         assert generate_module.draw(random.Random(seed), "doomsday", "moloch", 4).play == 1
         assert generate_module.draw(random.Random(seed), "vegas", "doomsday", 3).play == 2
+
+
+def test_a_turn_where_the_unit_stands_is_worded_as_a_turn_and_a_facing_of_n_is_written():
+    """A key's words on a card: the Doomsday HQ's rotation (`move d3 d3 N by hq`, NOTATION §10.4, RULINGS 55) turns
+    a unit where it stands, and N (the direction numbered 0) is a facing like the others."""
+    position = parse("c1 doomsday:hq\nd3 doomsday:delta-shooter SW\ne2 outpost:hq\n")
+    assert (generate_module.describe("move d3 d3 N by hq", "doomsday", position)
+            == "turn the Doomsday Machine Delta Shooter on d3 to face N (a free turn, by hq)")
+    outpost = parse("c1 outpost:hq\nd3 outpost:commando SW\ne2 moloch:hq\n")
+    assert (generate_module.describe("use outpost:move d3 d2 N", "outpost", outpost)
+            == "use the Move tile to move the Outpost Commando on d3 to d2, facing N")
