@@ -45,6 +45,7 @@ def test_the_stored_cards_cover_every_level_and_army() -> None:
     assert len(cards) >= 20
     assert {c.level for c in cards} == {1, 2, 3, 4}
     assert {c.player for c in cards} == set(ARMIES)
+    assert {c.player for c in cards if c.level >= 3} == set(ARMIES)  # issue 16: every army, the higher levels too
     assert len({canonical(c) for c in cards}) == len(cards), "two stored cards are one card turned"
 
 
