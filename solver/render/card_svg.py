@@ -604,8 +604,9 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     d.append(offer)
     held = [p for army_name, prizes in puzzle.position.held_prizes if army_name == puzzle.player for p in prizes]
     words = [f"Prize markers held: {', '.join(prize_title(p) for p in held)}"] if held else []
-    if prizes_on_units(puzzle.position):
-        words.append(f"On units: {prizes_on_units(puzzle.position)}")
+    on_units = prizes_on_units(puzzle.position)
+    if on_units:
+        words.append(f"On units: {on_units}")
     if words:  # Prize markers in the player's hand, which may be put on a unit, and on units (B13 PRIZE MARKERS)
         d.append(draw.Text(words, 14, 24, y + 42 + small * 2 + 22, font_family=FONT, font_weight="bold", fill=INK,
                            line_height=1.3))
