@@ -841,10 +841,10 @@ def _not_implemented(error: RuleNotImplemented, args: argparse.Namespace) -> str
     source: str = getattr(args, "source", None) or getattr(args, "file", None) or "<input>"
     if error.line or text is None:
         return error.located(source)
-    from .tiles import tile
+    from .tiles import KEY_PATTERN, tile
 
     named = set()
-    for key in re.findall(r"[a-z][a-z0-9-]*(?:/[a-z0-9-]+)?:[a-z][a-z0-9-]*", error.rule):
+    for key in re.findall(KEY_PATTERN, error.rule):
         try:
             named.add(tile(key))
         except ValueError:

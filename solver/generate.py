@@ -49,7 +49,7 @@ from .hexes import DIRECTIONS, STANDARD, Direction, Hex
 from .mirror import mirror_pair
 from .notation import parse_action, write
 from .position import Action, Move, Place, Position, Unit, Use
-from .tiles import Kind, Tile, army, base_army, tile
+from .tiles import KEY_PATTERN, Kind, Tile, army, base_army, tile
 
 #: The armies a card may be generated for, as the player or as the opponent: the base game's four and the
 #: expansions' (the Mercenaries are hired tiles, not an army).
@@ -749,7 +749,7 @@ def _described(puzzle: Puzzle, lines: Sequence[str]) -> list[str]:
     return words
 
 
-_KEY = re.compile(r"\b([a-z][a-z-]*(?:/[a-z0-9-]+)?):([a-z0-9][a-z0-9-]*)\b")  # moloch/b:hq too (solver/mirror.py)
+_KEY = re.compile(rf"\b{KEY_PATTERN}\b")
 
 
 def pretty(text: str) -> str:
@@ -757,8 +757,8 @@ def pretty(text: str) -> str:
     Hunter-Killer``."""
     def name(match: re.Match[str]) -> str:
         try:
-            found = tile(f"{match.group(1)}:{match.group(2)}")
-        except (NhexError, KeyError):
+            found = tile(match.group(0))
+        except (ValueError, KeyError):  # words shaped like a key that name no tile stay as they are
             return match.group(0)
         army_title = army(found.army).title
         return f"{army_title} HQ" if found.kind is Kind.HQ else f"{army_title} {found.title.removeprefix('The ')}"

@@ -30,11 +30,11 @@ from . import battle
 from .cards import Puzzle
 from .errors import NhexError
 from .position import Action, Move, Place, Position, PutPrize, Unit, Use
-from .tiles import Kind, army, tile
+from .tiles import KEY_PATTERN, Kind, army, tile
 
 # --- names ----------------------------------------------------------------------------------------------------------
 
-_KEY = r"[a-z][a-z0-9-]*(?:/[a-z0-9-]+)?:[a-z0-9][a-z0-9-]*"  # moloch/b:hq too (solver/mirror.py)
+_KEY = KEY_PATTERN
 _HEX = r"[a-z]\d+"
 _UNIT = re.compile(rf"\b({_KEY}) on ({_HEX})\b")
 _BARE_KEY = re.compile(rf"\b({_KEY})\b")

@@ -490,6 +490,12 @@ def _tile_index() -> dict[tuple[str, str], Tile]:
 LABEL_SEPARATOR = "/"
 
 
+#: A tile's key as traces and messages write it, ``army:tile``, or a labelled player's ``army/label:tile`` (a regular
+#: expression: the words of a card (solver/idea.py, solver/generate.py) and the exit-4 message (solver/cli.py) find
+#: the tiles they name by it).
+KEY_PATTERN = r"[a-z][a-z0-9-]*(?:/[a-z0-9-]+)?:[a-z0-9][a-z0-9-]*"
+
+
 def base_army(name: str) -> str:
     """The army of the database a (canonical) army name plays: ``moloch/b`` plays ``moloch``."""
     return name.partition(LABEL_SEPARATOR)[0]
