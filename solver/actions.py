@@ -404,7 +404,7 @@ def _free_move(position: Position, move: Move, army: str, used: frozenset[Spent]
     problem = _free_move_problem(position, move, army, nets, used)
     if problem is not None:
         raise IllegalAction(str(move), problem)
-    return replace(position, units=_moved(position, move.source, move.target, move.facing))
+    return position.replaced(units=_moved(position, move.source, move.target, move.facing))
 
 
 # --- push back ------------------------------------------------------------------------------------------------------
@@ -469,7 +469,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
     owner = army if pushed.is_neutral else controller(position, pushed)
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
-                  _after_push(_arrived(replace(position, units=_moved(position, target, dest, None), hands=hands),
+                  _after_push(_arrived(position.replaced(units=_moved(position, target, dest, None), hands=hands),
                                        dest), target, dest))
                  for dest in allowed)
 
@@ -543,7 +543,7 @@ def _hits(position: Position, use: Use, army: str) -> list[tuple[Hex, int]]:
 
 def _wounded(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
     hits = _hits(position, use, army)
-    after = replace(position, hands=_from_hand(position, use, use.tile, army))
+    after = position.replaced(hands=_from_hand(position, use, use.tile, army))
     if not hits:
         return (("", after),)
     # 3E MEDIC: a Medic absorbs the wounds of "Sniper, Grenade or any other Instant Action tile": the battle
@@ -569,7 +569,7 @@ def _use_results(position: Position, use: Use, army: str) -> tuple[tuple[str, Po
     if name == "battle":
         if _last_tile_drawn(position):
             raise IllegalAction(str(use), BATTLE_AFTER_LAST_TILE)
-        return (("", replace(position, hands=_from_hand(position, use, tile, army))),)
+        return (("", position.replaced(hands=_from_hand(position, use, tile, army))),)
     if name == "move":
         source, target = use.targets
         nets = netted(position)
@@ -581,7 +581,7 @@ def _use_results(position: Position, use: Use, army: str) -> tuple[tuple[str, Po
         if problem is not None:
             raise IllegalAction(str(use), problem)
         hands = _from_hand(position, use, tile, army)
-        return (("", _arrived(replace(position, units=_moved(position, source, target, use.facing), hands=hands),
+        return (("", _arrived(position.replaced(units=_moved(position, source, target, use.facing), hands=hands),
                               target)),)
     if name == "push-back":
         return _pushed(position, use, army)
@@ -616,7 +616,7 @@ def _place(position: Position, place: Place, army: str) -> Position:
         raise IllegalAction(str(place), BOARD_FULL)
     # The fast path the solver leans on: one tuple insert, nothing else re-checked.
     owner = mercenaries.placed_owner(tile, army, position.rules) if tile.army != army else None
-    return replace(position, units=position.units + (Unit(place.hex, tile, place.facing, owner=owner),), hands=hands)
+    return position.replaced(units=position.units + (Unit(place.hex, tile, place.facing, owner=owner),), hands=hands)
 
 
 def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
@@ -631,7 +631,7 @@ def _place_hq(position: Position, action: PlaceHQ, army: str) -> Position:
         raise IllegalAction(str(action), problem)
     # 3E GAME SEQUENCE: "The first player places their HQ on any empty space on the board."
     # PL VEGAS, Sztab: a directional HQ's facing decides its takeover edge (NOTATION §10.2 `hq HEX FACING`).
-    return replace(position, units=position.units + (Unit(action.hex, army_data(army).hq, action.facing),))
+    return position.replaced(units=position.units + (Unit(action.hex, army_data(army).hq, action.facing),))
 
 
 def _draw(position: Position, draw: Draw, army: str) -> Position:
@@ -649,7 +649,7 @@ def _draw(position: Position, draw: Draw, army: str) -> Position:
             raise IllegalAction(str(draw), DECK_SHORT)
         decks = tuple((name, n - from_deck if name == army else n) for name, n in decks)
     hands = tuple((name, tiles) for name, tiles in position.hands if name != army) + ((army, hand + draw.tiles),)
-    return replace(position, hands=hands, decks=decks)
+    return position.replaced(hands=hands, decks=decks)
 
 
 def apply(position: Position, action: Action, army: str, used: frozenset[Spent] = NOTHING_USED) -> Position:
@@ -676,7 +676,7 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
             raise ChoiceRequired(str(action), [label for label, _ in found])
         return found[0][1]
     if isinstance(action, Discard):
-        return replace(position, hands=_from_hand(position, action, action.tile, army))
+        return position.replaced(hands=_from_hand(position, action, action.tile, army))
     if isinstance(action, PlaceHQ):
         return _place_hq(position, action, army)
     if isinstance(action, Draw):

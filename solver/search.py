@@ -79,7 +79,7 @@ def _with_units(position: Position, units: list[Unit]) -> Position:
 
 
 def _turn_of(position: Position, hands: tuple, to_move: str | None) -> Position:
-    """``replace(position, hands=hands, to_move=to_move)`` for ``hands`` taken from another position (so already
+    """``position.replaced(hands=hands, to_move=to_move)`` for ``hands`` taken from another position (so already
     in canonical order), without rebuilding the rest: the enumeration does this for every action it lists."""
     clone = object.__new__(Position)
     clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash",)})
@@ -587,7 +587,7 @@ class Enumerator:
         if self.puzzle.then == "final-battle" and position.deck(self.player) is None:
             # The Final Battle follows because the last tile has been drawn: no Battle tile may be used now
             # (3E BATTLE: 'not ... if any of the players has drawn the last tile').
-            position = replace(position, decks=position.decks + ((self.player, 0),))
+            position = position.replaced(decks=position.decks + ((self.player, 0),))
         return State(self._norm(position), _sorted_hand(self.puzzle.offer), 0, frozenset(), False, watched)
 
     def _norm(self, position: Position) -> Position:
@@ -752,12 +752,12 @@ class Enumerator:
         if self.families:
             # Through the turn rules, one tile after another (a unit placed on a Mine); what the run has used is
             # reckoned from the position before the run (a takeover is "just made" by the run as a whole).
-            before = replace(state.position, hands=((self.player, tuple(tiles)),), to_move=self.player)
+            before = state.position.replaced(hands=((self.player, tuple(tiles)),), to_move=self.player)
             position = before
             for tile, (hex_, facing) in zip(tiles, cells):
                 position = self.actions.apply(position, Place(tile, hex_, facing), self.player, state.used)
             used = self.actions.spend(before, Place(tiles[0], cells[0][0], cells[0][1]), self.player, used)
-            position = replace(position, hands=state.position.hands, to_move=state.position.to_move)
+            position = position.replaced(hands=state.position.hands, to_move=state.position.to_move)
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
         nxt = _next(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
@@ -861,7 +861,7 @@ class Enumerator:
                 lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
             branches = []
             for label, after in results:
-                after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
                 watched = (_follow(state.watched, action.source, action.target) if isinstance(action, Move)
                            else state.watched)
                 nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
@@ -981,7 +981,7 @@ class Enumerator:
             return []
         from .abilities.duel_board import procedure_moves
 
-        position = replace(position, hands=(), to_move=self.player)
+        position = position.replaced(hands=(), to_move=self.player)
         found = []
         for action, used, results in self.legal_outcomes(state, position, lambda action: isinstance(action, Procedure)):
             branches = []
@@ -995,7 +995,7 @@ class Enumerator:
                 if moves:
                     watched = tuple((goal_hex, next((to for frm, to in moves if frm == now), now))
                                     for goal_hex, now in watched)
-                after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
                 branches.append((label, replace(state, position=self._norm(after), used=used, after_batch=False,
                                                 watched=watched, placed=frozenset())))
             text: tuple[str, ...] = (str(action),)
@@ -1016,18 +1016,18 @@ class Enumerator:
         hq = position.hq(self.player)
         if hq is None or not hq.tile.abilities:
             return False
-        return bool(abilities.turn_points(replace(position, hands=())).turn_actions)
+        return bool(abilities.turn_points(position.replaced(hands=())).turn_actions)
     def family_places(self, state: State) -> list[Step]:
         """Placements an ability family grants besides the empty hexes: a foundation (a Mine), a tile put on a
         Smart Transporter's hex. Each is one tile played."""
-        position = replace(state.position, hands=((self.player, state.hand),), to_move=self.player)
+        position = state.position.replaced(hands=((self.player, state.hand),), to_move=self.player)
         found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
                 lambda action: isinstance(action, Place) and (action.by is not None or action.tile.kind is Kind.FOUNDATION)):
             branches = []
             for label, after in results:
-                after = replace(after, hands=state.position.hands, to_move=state.position.to_move)
+                after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
                 watched = state.watched
                 if action.by is not None:  # the unit that stood there (a Transporter) left the board
                     watched = tuple((g, None if now == action.hex else now) for g, now in watched)
@@ -1318,7 +1318,7 @@ class Solver:
         position = self.puzzle.position
         used = actions.NOTHING_USED
         hand = ((self.puzzle.player, self.puzzle.offer),)
-        position = replace(position, hands=hand, to_move=self.puzzle.player)
+        position = position.replaced(hands=hand, to_move=self.puzzle.player)
         try:
             for action in self.puzzle.solution or ():
                 after = actions.apply(position, action, self.puzzle.player, used)

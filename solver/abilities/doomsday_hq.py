@@ -75,7 +75,7 @@ class DoomsdayHQRotation(Ability):
         facing = action.facing
         assert facing is not None  # _problem refuses a rotation without a facing
         units = tuple(replace(u, facing=facing) if u.hex == action.source else u for u in position.units)
-        return (("", replace(position, units=units)),)
+        return (("", position.replaced(units=units)),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         if isinstance(action, Move) and action.by == "hq":

@@ -92,7 +92,7 @@ def energy(position: Position, army: str) -> int:
 
 def with_energy(position: Position, army: str, points: int) -> Position:
     others = tuple((name, n) for name, n in position.energy if name != army)
-    return replace(position, energy=others + ((army, points),))
+    return position.replaced(energy=others + ((army, points),))
 
 
 def _reading(position: Position) -> Reading:
@@ -211,7 +211,7 @@ def buy(position: Position, action: BuyEnergy, army: str) -> Position:
             raise IllegalAction(text, ENERGY_TILE)
         from ..actions import _without
 
-        position = replace(position, hands=_without(position.hands, army, action.tile))
+        position = position.replaced(hands=_without(position.hands, army, action.tile))
     else:
         points = action.hq_health
         if points < 1:

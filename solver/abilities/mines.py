@@ -28,7 +28,6 @@ is carried by every foundation tile named ``mine``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction, RuleNotImplemented
@@ -58,7 +57,7 @@ def mine_at(position: Position, hex_: Hex) -> Unit | None:
 
 def without_mines(position: Position, hexes: Iterable[Hex]) -> Position:
     gone = set(hexes)
-    return replace(position, foundations=tuple(f for f in position.foundations
+    return position.replaced(foundations=tuple(f for f in position.foundations
                                                if not (f.hex in gone and is_mine(f.tile))))
 
 
@@ -112,7 +111,7 @@ class Mines(Ability):
             raise IllegalAction(str(place), actions.BOARD_FULL)
         if not _free_for_foundation(position, place.hex):
             raise IllegalAction(str(place), MINE_FREE_HEX)
-        return replace(position, foundations=position.foundations + (Unit(place.hex, tile, Direction.N),),
+        return position.replaced(foundations=position.foundations + (Unit(place.hex, tile, Direction.N),),
                        hands=hands)
 
     def _instant(self, position: Position, use: Use, army: str, used: frozenset[Spent]
@@ -142,12 +141,12 @@ class Mines(Ability):
                     raise IllegalAction(str(use), actions.GRENADE_TARGET)
             hands = actions._from_hand(position, use, use.tile, army)
             gone = [h for h in (target,) if h not in spares_foundations(position.terrain, (target,))]
-            return (("", without_mines(replace(position, hands=hands), gone)),)
+            return (("", without_mines(position.replaced(hands=hands), gone)),)
         # Air Strike, Bomb: the area's units as usual, and every Mine in the area is destroyed.
         area = actions.air_strike_area(position, target)
         if area is None or not any(mine_at(position, h) for h in area):
             return None
-        bare = replace(position, foundations=tuple(f for f in position.foundations if not is_mine(f.tile)))
+        bare = position.replaced(foundations=tuple(f for f in position.foundations if not is_mine(f.tile)))
         spared = spares_foundations(position.terrain, area)
         kept = tuple(f for f in position.foundations if is_mine(f.tile) and (f.hex not in area or f.hex in spared))
         # The rest of the area is the other families' (Roots there are destroyed too: B13 FOUNDATION TILES, "They
@@ -155,7 +154,7 @@ class Mines(Ability):
         # ordinary rule's.
         found = actions._claimed(bare, use, army, used)
         results = found if found is not None else actions._use_results(bare, use, army)
-        return tuple((label, replace(after, foundations=after.foundations + kept)) for label, after in results)
+        return tuple((label, after.replaced(foundations=after.foundations + kept)) for label, after in results)
 
     # --- a unit arriving on a Mine ---
     def arrived(self, position: Position, hex_: Hex) -> Position:

@@ -20,7 +20,6 @@ YORK): the battle discards it; the point does not keep it.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Mapping
 
 from ..hexes import Hex
@@ -66,4 +65,4 @@ class HQToughness(Ability):
                 if u.wounds and not u.is_hq and u.wounds > position_toughness(position, u)]
         if not dead:
             return position
-        return replace(position, units=tuple(u for u in position.units if u not in dead))
+        return position.replaced(units=tuple(u for u in position.units if u not in dead))

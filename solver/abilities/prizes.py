@@ -109,7 +109,7 @@ class Prizes(Ability):
                       for u in position.units)
         held_prizes = tuple((a, tuple(held) if a == army else p) for a, p in position.held_prizes
                             if a != army or held)
-        return (("", replace(position, units=units, held_prizes=held_prizes)),)
+        return (("", position.replaced(units=units, held_prizes=held_prizes)),)
 
 
 def _problem(position: Position, unit: Unit, army: str) -> str | None:

@@ -14,7 +14,6 @@ works from the moment it is on the board as a Mobility move does).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction
@@ -90,7 +89,7 @@ class Pusher(Ability):
         assert pushed is not None
         # 3E PUSH BACK: the pushed unit keeps its facing.
         return tuple((f"{pushed.army} puts the pushed unit on {dest}",
-                      actions._arrived(replace(position, units=actions._moved(position, action.target, dest, None)),
+                      actions._arrived(position.replaced(units=actions._moved(position, action.target, dest, None)),
                                        dest))
                      for dest in allowed)
 

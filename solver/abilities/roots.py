@@ -99,7 +99,7 @@ class Roots(Ability):
             raise IllegalAction(str(place), actions.BOARD_FULL)
         if not _free(position, place.hex):
             raise IllegalAction(str(place), FREE_HEX)
-        return replace(position, foundations=position.foundations + (Unit(place.hex, place.tile, Direction.N),),
+        return position.replaced(foundations=position.foundations + (Unit(place.hex, place.tile, Direction.N),),
                        hands=hands)
 
     def _touch(self, position: Position, use: Use, army: str) -> list[Hex]:
@@ -144,7 +144,7 @@ class Roots(Ability):
         hands = actions._from_hand(position, use, use.tile, army)
         spared = spares_foundations(position.terrain, roots)
         destroyed = {h for h in roots if (position.unit_at(h) is None or h in use.foundations) and h not in spared}
-        after = replace(position, hands=hands,
+        after = position.replaced(hands=hands,
                         foundations=tuple(f for f in position.foundations if f.hex not in destroyed))
         if use.tile.name in ("sniper", "grenade") and (use.targets[0] in destroyed or (
                 use.targets[0] in spared and position.unit_at(use.targets[0]) is None)):

@@ -13,7 +13,6 @@ instant (3E MEDIC). Owned by instant name, so the Doomsday Machine's Small Bomb 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Iterable
 
@@ -92,7 +91,7 @@ class SmallBomb(Ability):
             raise IllegalAction(str(action), FOUNDATION_HEX)
         spared = spares_foundations(position.terrain, area)
         destroyed = {h for h in area if (position.unit_at(h) is None or h in action.foundations) and h not in spared}
-        after = replace(position, hands=hands,
+        after = position.replaced(hands=hands,
                         foundations=tuple(f for f in position.foundations if f.hex not in destroyed))
         hits = [(h, 1) for h in area if h not in destroyed
                 and (u := position.unit_at(h)) is not None and not u.is_hq]

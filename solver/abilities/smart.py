@@ -108,7 +108,7 @@ class SmartHQ(Ability):
                                         actions._recon_reach(position, army, nets, False))
         if problem is not None:
             raise IllegalAction(str(action), problem)
-        moved = replace(position, units=actions._moved(position, action.source, action.target, action.facing))
+        moved = position.replaced(units=actions._moved(position, action.source, action.target, action.facing))
         return (("", actions._arrived(moved, action.target)),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
@@ -165,7 +165,7 @@ class Transporter(Ability):
         from ..position import Unit
         # The Transporter is discarded; its wounds do not pass on ("nie przechodzi ona na żeton").
         units = tuple(u for u in position.units if u.hex != action.hex) + (Unit(action.hex, tile, action.facing),)
-        return (("", actions._arrived(replace(position, units=units, hands=hands), action.hex)),)
+        return (("", actions._arrived(position.replaced(units=units, hands=hands), action.hex)),)
 
 
 class Regeneration(Ability):
@@ -211,4 +211,4 @@ class Terror(Ability):
             raise IllegalAction(str(action), actions.OWN_TILES)
         if actions.board_full(position):
             raise IllegalAction(str(action), actions.BOARD_FULL)
-        return (("", replace(position, hands=actions._from_hand(position, action, action.tile, army))),)
+        return (("", position.replaced(hands=actions._from_hand(position, action, action.tile, army))),)

@@ -220,7 +220,7 @@ class ControlTakeover(Ability):
             raise IllegalAction(str(action), NOT_JUST_TAKEN)
         if action.facing is None or action.facing == unit.facing:
             raise IllegalAction(str(action), actions.MOVE_NOTHING)
-        return (("", replace(position, units=actions._moved(position, unit.hex, unit.hex, action.facing))),)
+        return (("", position.replaced(units=actions._moved(position, unit.hex, unit.hex, action.facing))),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         from ..actions import Spent, sides

@@ -141,7 +141,7 @@ class TerrainTurn(Ability):
                 problem = "the unit may go to an empty hex of the same Forest or of an adjacent Forest element"
             if problem is not None:
                 raise IllegalAction(str(action), f"{problem} ({passage})")
-            after = replace(position, units=_moved(position, action.source, action.target, action.facing))
+            after = position.replaced(units=_moved(position, action.source, action.target, action.facing))
             from ..actions import arrived
 
             return (("", arrived(after, action.target)),)
@@ -154,7 +154,7 @@ class TerrainTurn(Ability):
         if any(s.source == "control-panel" and s.hex == turret.hex for s in used):
             raise IllegalAction(str(action), f"each Turret is turned once a turn ({passage})")
         turrets = tuple(replace(t, facing=action.facing) if t.hex == turret.hex else t for t in position.turrets)
-        return (("", replace(position, turrets=turrets)),)
+        return (("", position.replaced(turrets=turrets)),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         from ..actions import Spent
@@ -191,7 +191,7 @@ def standing_problem(position: Position, unit: Unit) -> str | None:
 
 
 def _without(position: Position, hex_: Hex) -> Position:
-    return replace(position, units=tuple(u for u in position.units if u.hex != hex_))
+    return position.replaced(units=tuple(u for u in position.units if u.hex != hex_))
 
 
 def _dismal_mover(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> str | None:

@@ -94,7 +94,7 @@ class Rotation(Ability):
             raise IllegalAction(str(action), ROTATION_OWN)
         if action.facing == unit.facing:
             raise IllegalAction(str(action), actions.MOVE_NOTHING)
-        return (("", replace(position, units=actions._moved(position, hex_, hex_, action.facing), hands=hands)),)
+        return (("", position.replaced(units=actions._moved(position, hex_, hex_, action.facing), hands=hands)),)
 
 
 class Castling(Ability):
@@ -127,5 +127,5 @@ class Castling(Ability):
         # "nie mogą się przy tym obrócić": each keeps its facing.
         units = tuple(replace(u, hex=b) if u.hex == a else replace(u, hex=a) if u.hex == b else u
                       for u in position.units)
-        after = replace(position, units=units, hands=hands)
+        after = position.replaced(units=units, hands=hands)
         return (("", actions._arrived(actions._arrived(after, a), b)),)
