@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .expansion import Location, TerrainElement, Turret, label_order, prize_order
 from .hexes import STANDARD, Board, Direction, Hex
@@ -218,14 +218,8 @@ class Position:
 
     def _order_additions(self) -> None:
         """The §10 fields in canonical order, so that equal positions are equal however they were written."""
-        object.__setattr__(self, "terminals", label_order(tuple(set(self.terminals))))
-        # 0 Energy and 0 points are the defaults and are not kept, as the reader does not keep them.
-        object.__setattr__(self, "energy", tuple(sorted((a, n) for a, n in self.energy if n)))
-        object.__setattr__(self, "terrain", tuple(sorted(self.terrain, key=lambda e: e.hexes)))
-        object.__setattr__(self, "turrets", tuple(sorted(self.turrets, key=lambda t: t.hex)))
-        object.__setattr__(self, "held_prizes", tuple(sorted((a, prize_order(p)) for a, p in self.held_prizes)))
-        object.__setattr__(self, "teams", tuple(sorted(tuple(sorted(team)) for team in self.teams)))
-        object.__setattr__(self, "scores", tuple(sorted((a, n) for a, n in self.scores if n)))
+        for name, order in _ADDITION_ORDER.items():
+            object.__setattr__(self, name, order(getattr(self, name)))
 
     def location(self, key: str) -> Location | None:
         """Where the statement ``key`` stood in the file (``terrain c1``, ``unit b3``, ``energy smart``, ...)."""
@@ -291,8 +285,10 @@ class Position:
             values["hands"] = tuple(sorted(values["hands"]))
         if "decks" in changes:
             values["decks"] = tuple(sorted(values["decks"]))
-        if not _ADDITIONS.isdisjoint(changes):
-            clone._order_additions()
+        for name in changes:
+            order = _ADDITION_ORDER.get(name)
+            if order is not None:
+                values[name] = order(values[name])
         return clone
 
     def with_units_in_order(self, units: tuple[Unit, ...]) -> Position:
@@ -397,8 +393,17 @@ class Position:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(Position))
-#: The NOTATION §10 fields that ``Position._order_additions`` puts in canonical order.
-_ADDITIONS = frozenset({"terminals", "energy", "terrain", "turrets", "held_prizes", "teams", "scores"})
+#: How ``Position._order_additions`` puts each NOTATION §10 field in canonical order. 0 Energy and 0 points are the
+#: defaults and are not kept, as the reader does not keep them.
+_ADDITION_ORDER: dict[str, Callable[[tuple], tuple]] = {
+    "terminals": lambda hexes: label_order(tuple(set(hexes))),
+    "energy": lambda energy: tuple(sorted((a, n) for a, n in energy if n)),
+    "terrain": lambda terrain: tuple(sorted(terrain, key=lambda e: e.hexes)),
+    "turrets": lambda turrets: tuple(sorted(turrets, key=lambda t: t.hex)),
+    "held_prizes": lambda held: tuple(sorted((a, prize_order(p)) for a, p in held)),
+    "teams": lambda teams: tuple(sorted(tuple(sorted(team)) for team in teams)),
+    "scores": lambda scores: tuple(sorted((a, n) for a, n in scores if n)),
+}
 
 
 def _unit_order(unit: Unit) -> tuple[int, int, str]:

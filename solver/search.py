@@ -682,7 +682,7 @@ class Enumerator:
                 continue
             for turn, position, used in ControlTakeover().pending_turns(nxt.position, self.player, nxt.used):
                 branches.append(("; ".join(filter(None, (label, turn))),
-                                 replace(nxt, position=self._norm(position), used=used)))
+                                 _next(nxt, position=self._norm(position), used=used)))
         return replace(step, branches=tuple(branches))
 
     def placement_runs(self, state: State) -> list[Step]:
@@ -864,7 +864,7 @@ class Enumerator:
                 after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
                 watched = (_follow(state.watched, action.source, action.target) if isinstance(action, Move)
                            else state.watched)
-                nxt = replace(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
+                nxt = _next(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
                               placed=frozenset())
                 branches.append((label, nxt))
             # With extras every free action is listed, a just-placed unit's move too (see free_moves).
@@ -996,7 +996,7 @@ class Enumerator:
                     watched = tuple((goal_hex, next((to for frm, to in moves if frm == now), now))
                                     for goal_hex, now in watched)
                 after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
-                branches.append((label, replace(state, position=self._norm(after), used=used, after_batch=False,
+                branches.append((label, _next(state, position=self._norm(after), used=used, after_batch=False,
                                                 watched=watched, placed=frozenset())))
             text: tuple[str, ...] = (str(action),)
             if action.kind == "push" and len(action.hexes) == 2:
@@ -1031,7 +1031,7 @@ class Enumerator:
                 watched = state.watched
                 if action.by is not None:  # the unit that stood there (a Transporter) left the board
                     watched = tuple((g, None if now == action.hex else now) for g, now in watched)
-                nxt = replace(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+                nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                               played=state.played + 1, after_batch=False, used=used, watched=watched,
                               placed=frozenset())
                 branches.append((label, self.settle(nxt)))

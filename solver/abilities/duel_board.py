@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Iterator
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from ..errors import IllegalAction
 from ..hexes import DIRECTIONS, Hex
@@ -107,19 +108,27 @@ def _read(units: tuple[Unit, ...], rules: RuleSet) -> Reading:
     return effects.read({u.hex: u for u in units}, rules)
 
 
-def cells(position: Position) -> dict[Hex, str]:
+def cells(position: Position) -> Mapping[Hex, str]:
     """Every Cell on the board, by hex, with the army that controls it (PL TERMINALE)."""
     if not position.terminals:
         return {}
+    return _cells(position.units, position.rules, position.terminals)
+
+
+@lru_cache(maxsize=4096)
+def _cells(units: tuple[Unit, ...], rules: RuleSet, terminals: tuple[Hex, ...]) -> Mapping[Hex, str]:
+    """:func:`cells`, memoised like :func:`_read`: the listing of one state's Procedures asks for every one of
+    them (read-only: a mapping shared by its callers)."""
     from .. import effects
 
-    reading = _reading(position)
+    reading = _read(units, rules)
+    by_hex = {u.hex: u for u in units}
     found = {}
-    for hex_ in position.terminals:
-        unit = position.unit_at(hex_)
+    for hex_ in terminals:
+        unit = by_hex.get(hex_)
         if unit is not None and hex_ not in reading.nets and not unit.is_neutral:
             found[hex_] = effects.side(unit, reading.sides)
-    return found
+    return MappingProxyType(found)
 
 
 def own_cells(position: Position, army: str) -> list[Hex]:
