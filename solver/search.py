@@ -567,6 +567,8 @@ class Enumerator:
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
+        #: When the search began (perf_counter), with a deadline: see :meth:`reserve`.
+        self.started: float | None = None
         #: The graph being built and the actions listed so far: kept when the build stops early, so that the
         #: report can say how far it got.
         self.graph: Graph | None = None
@@ -578,8 +580,18 @@ class Enumerator:
         self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
 
     def _check_time(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and time.perf_counter() > self.deadline - self.reserve():
             raise _OutOfTime
+
+    def reserve(self) -> float:
+        """Seconds to keep before the deadline for deciding on the graph listed so far and reporting it (the
+        AND-OR, the tries and the count of orders), at most half of the time given."""
+        if self.deadline is None or self.started is None:
+            return 0.0
+        expanded = len(self.graph.steps) if self.graph is not None else 0
+        needed = (_REPORT_SECONDS + _DECISION_SECONDS_PER_STATE * expanded
+                  + _DECISION_SECONDS_PER_STATE_REACHED * len(self._states))
+        return min(needed, (self.deadline - self.started) / 2)
 
     def start(self) -> State:
         position = self.puzzle.position
@@ -593,11 +605,15 @@ class Enumerator:
     def _norm(self, position: Position) -> Position:
         return position if self.naive else normalised(position)
 
-    def build(self, on_state: Callable[[int], None] | None = None) -> Graph:
+    def build(self, on_state: Callable[[int], None] | None = None,
+              on_expanded: Callable[[State], None] | None = None) -> Graph:
+        """The turn's graph. ``on_state`` hears the count of states expanded so far, ``on_expanded`` each state
+        just expanded (the solver plays it out while the rest is listed)."""
         with _without_cyclic_gc():
-            return self._build(on_state)
+            return self._build(on_state, on_expanded)
 
-    def _build(self, on_state: Callable[[int], None] | None) -> Graph:
+    def _build(self, on_state: Callable[[int], None] | None,
+               on_expanded: Callable[[State], None] | None = None) -> Graph:
         root = self.start()
         self._states.setdefault(root, root)
         graph = self.graph = Graph(root)
@@ -611,6 +627,8 @@ class Enumerator:
             graph.steps[state] = steps
             if on_state:
                 on_state(len(graph.steps))
+            if on_expanded:
+                on_expanded(state)
             for step in steps:
                 for _, nxt in step.branches:
                     if nxt not in graph.steps:
@@ -1057,6 +1075,15 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: What deciding on the turn's graph costs (winning_plays, the tries and count_paths), kept in hand before
+#: --max-time: per state expanded and per state only reached. Fitted on bench/scale-play2 (45,000 expanded of
+#: 68,000 reached: 2.55 s) and scale-play3 (10,600 of 178,000: 1.75 s), with a little to spare; and a fixed half
+#: second for the report's words and battle traces that follow.
+_DECISION_SECONDS_PER_STATE = 5e-5
+_DECISION_SECONDS_PER_STATE_REACHED = 8e-6
+_REPORT_SECONDS = 0.5
+
+
 class _OutOfTime(Exception):
     """--max-time ran out while the plays were still being enumerated."""
 
@@ -1115,7 +1142,10 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
     set are one play, and the shortest ``lines_kept`` action lines reaching it are kept (the first is the key,
     the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``".
     """
-    memo: dict[State, dict[frozenset, list[tuple[str, ...]]]] = {}
+    # Keyed by the states' identities: the graph holds one object per distinct state (Enumerator.core_steps), and
+    # a state's own hash is a Python call, which the decision of a big graph made a million times.
+    memo: dict[int, dict[frozenset, list[tuple[str, ...]]]] = {}
+    steps_of = {id(state): steps for state, steps in graph.steps.items()}
 
     def add(found: dict[frozenset, list[tuple[str, ...]]], ends: frozenset, line: tuple[str, ...]) -> None:
         lines = found.get(ends)
@@ -1129,13 +1159,17 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
             del lines[lines_kept:]
 
     def plays(state: State) -> dict[frozenset, list[tuple[str, ...]]]:
-        if state in memo:
-            return memo[state]
-        memo[state] = {}
+        known = memo.get(id(state))
+        if known is not None:
+            return known
+        memo[id(state)] = {}
         found: dict[frozenset, list[tuple[str, ...]]] = {}
         if wins(state):
             add(found, frozenset([identity(state.position)]), ())
-        for step in graph.steps.get(state, ()):
+        steps = steps_of.get(id(state))
+        if steps is None:  # not expanded (a graph cut short by --max-time), or an equal copy of a state
+            steps = graph.steps.get(state, [])
+        for step in steps:
             branch_plays = [plays(nxt) for _, nxt in step.branches]
             if not all(branch_plays):
                 continue
@@ -1151,7 +1185,7 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
                     if sub[0]:
                         line += (f"# if {label}: " + "; ".join(sub[0]),)
                 add(found, ends, line)
-        memo[state] = found
+        memo[id(state)] = found
         return found
 
     return plays(graph.root)
@@ -1170,6 +1204,106 @@ def card_of(puzzle: Puzzle) -> Card:
     """What the evaluation needs of a puzzle card (picklable for worker processes)."""
     start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
     return Card(puzzle.player, puzzle.goal, puzzle.then, tuple(sorted(start_hp.items())))
+
+
+class _Evaluation:
+    """Plays out the ends of the turn as the enumeration lists them: in this process, or, once there are enough to
+    be worth it, in ``jobs`` worker processes fed while the listing goes on. Until ``deadline``: what was not
+    played out by then is left out (:meth:`finish` says so)."""
+
+    #: Ends played out here before a pool is started: fewer are not worth the workers' start.
+    POOL_AFTER = 400
+    CHUNK = 200
+    #: Battles played out here between two passes of the cycle collector over what was made since the last one
+    #: (the enumeration runs with the collector paused, and battles' closures make cycles).
+    COLLECT_EVERY = 512
+
+    def __init__(self, card: Card, jobs: int, max_time: float | None, started: float,
+                 progress: Callable[[str, int, int | None], None] | None,
+                 reserve: Callable[[], float] = lambda: 0.0) -> None:
+        self.card = card
+        self.max_time = max_time
+        self.deadline = None if max_time is None else started + max_time
+        self.jobs = jobs
+        self.progress = progress
+        self.items: list[tuple[Position, tuple, int]] = []
+        self.verdicts: list[Verdict] = []
+        self.pool: Any = None
+        self.sent = 0  # items handed to the pool, in chunks
+        self.pending: list[Any] = []  # the pool's results, in order
+        self.stopped: str | None = None
+        self.reserve = reserve  # seconds kept before the deadline for the decision that follows
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline - self.reserve()
+
+    def add(self, position: Position, watched: tuple, battles: int) -> int:
+        """Queue an end; its index among the verdicts that :meth:`finish` returns."""
+        self.items.append((position, watched, battles))
+        if self.jobs > 1:
+            if self.pool is None and len(self.items) >= self.POOL_AFTER:
+                from .dispatch import mp_context
+
+                self.pool = mp_context().Pool(self.jobs, initializer=_evaluation_worker)
+            if self.pool is not None and len(self.items) - self.sent >= self.CHUNK:
+                self._send()
+        elif self.stopped is None:
+            self._play_here()
+        return len(self.items) - 1
+
+    def _send(self) -> None:
+        chunk = self.items[self.sent:]
+        self.sent = len(self.items)
+        self.pending.append(self.pool.apply_async(_evaluate_chunk, ((self.card, chunk),)))
+
+    def _play_here(self) -> None:
+        """Everything queued and not yet played out, one position at a time, so that the limit is kept closely."""
+        while len(self.verdicts) < len(self.items):
+            if self._late():
+                self.stopped = f"--max-time {self.max_time:g} s reached"
+                return
+            self.verdicts += _evaluate_chunk((self.card, [self.items[len(self.verdicts)]]))
+            done = len(self.verdicts)
+            if done % self.COLLECT_EVERY == 0 and not gc.isenabled():
+                gc.collect(0)
+            if self.progress and done % 64 == 0:
+                self.progress("evaluate", done, None)
+
+    def finish(self) -> tuple[list[Verdict], str | None]:
+        """Every verdict played out, in the order the ends were added, and why it stopped short if it did."""
+        total = len(self.items)
+        if self.pool is None:
+            self._play_here()
+            if self.progress:
+                self.progress("evaluate", len(self.verdicts), total)
+            return self.verdicts, self.stopped
+        if self.sent < total:
+            self._send()
+        try:
+            for pending in self.pending:
+                try:  # wait for the next chunk no longer than the time left
+                    wait = None if self.deadline is None else max(0.0, self.deadline - self.reserve()
+                                                                  - time.perf_counter())
+                    self.verdicts += pending.get(wait)
+                except multiprocessing.TimeoutError:
+                    self.stopped = f"--max-time {self.max_time:g} s reached"
+                    self.pool.terminate()
+                    break
+                if self.progress:
+                    self.progress("evaluate", len(self.verdicts), total)
+        finally:
+            self.pool.close()
+            self.pool.join()
+        return self.verdicts, self.stopped
+
+
+def _evaluation_worker() -> None:
+    """A worker of :class:`_Evaluation`: Ctrl-C is its parent's, and the cycle collector, paused in the parent
+    while it lists plays (and so in the forked child), runs again: battles make cycles."""
+    from .dispatch import ignore_interrupts
+
+    ignore_interrupts()
+    gc.enable()
 
 
 class Solver:
@@ -1193,90 +1327,60 @@ class Solver:
     def solve(self) -> Report:
         started = time.perf_counter()
         enumerator = Enumerator(self.puzzle, naive=self.naive)
-
-        if self.max_time is not None:
-            enumerator.deadline = started + self.max_time
+        deadline = None if self.max_time is None else started + self.max_time
+        enumerator.deadline, enumerator.started = deadline, started
 
         def on_state(count: int) -> None:
             if self.progress and count % 64 == 0:
                 self.progress("enumerate", count, None)
 
-        # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
-        # second or more, which would come after --max-time and before the report (issue 15: "within a second").
-        self._graph_kept = enumerator
-        try:
-            graph = enumerator.build(on_state)
-        except _OutOfTime:
-            # What is known: how many states of the turn were listed. No end was played out, so no play is
-            # proven to win or to fail.
-            expanded = len(enumerator.graph.steps) if enumerator.graph is not None else 0
-            return Report("none", [], [], expanded, 0, 0, time.perf_counter() - started,
-                          f"--max-time {self.max_time:g} s reached while enumerating plays ({expanded} states "
-                          f"of the turn expanded, {enumerator.listed} actions listed); nothing was played out")
-        ends = list(graph.steps)  # every state is a place the player may stop
         # Each end is played out once per play identity (its effective key): ends that differ only in facings
         # that turn icons towards nothing fight the same battles (effective_edges), so one stands for all.
         same = (lambda position: position) if self.naive else self.identity
+        keys: dict[State, tuple] = {}
+        work: dict[tuple, int] = {}  # evaluation key -> its place among the positions played out
+        evaluation = _Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
 
-        def key_of(state: State) -> tuple:
-            return evaluation_key(same, state, self.final_battles(state))
+        def on_expanded(state: State) -> None:
+            # Played out as soon as it is listed (not after the whole graph), so that a search stopped by
+            # --max-time while it still lists plays has played out what it listed and can say which of those
+            # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
+            # while this process lists. --naive plays out every order afterwards instead.
+            key = keys[state] = evaluation_key(same, state, self.final_battles(state))
+            if not self.naive and key not in work:
+                work[key] = evaluation.add(state.position, state.watched, key[3])
 
-        keys = {state: key_of(state) for state in ends}  # each end's key worked out once
-        work: dict[tuple, int] = {}
-        order: list[tuple[Position, tuple, int]] = []
-        for state in (self.every_order(graph) if self.naive else ends):
-            key = key_of(state) if self.naive else keys[state]
-            if key not in work or self.naive:
-                work.setdefault(key, len(order))
-                order.append((state.position, state.watched, key[3]))
-        verdicts, stopped = self.evaluate_all(order, started)
+        # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
+        # second or more, which would come after --max-time and before the report (issue 15: "within a second").
+        self._graph_kept = enumerator
+        listing_stopped = None
+        try:
+            graph = enumerator.build(on_state, on_expanded)
+        except _OutOfTime:
+            graph = enumerator.graph if enumerator.graph is not None else Graph(enumerator.start())
+            listing_stopped = (f"--max-time {self.max_time:g} s reached while enumerating plays "
+                               f"({len(graph.steps)} states of the turn expanded, {enumerator.listed} actions "
+                               f"listed)")
+        if self.naive and listing_stopped is None:
+            for state in self.every_order(graph):  # every order played out, as a search without transpositions
+                key = keys[state]
+                work.setdefault(key, evaluation.add(state.position, state.watched, key[3]))
+        verdicts, stopped = evaluation.finish()
+        if listing_stopped is not None:
+            stopped = (f"{listing_stopped}; {len(verdicts)} positions played out: the winning plays found are "
+                       f"proven, the other plays are not")
+            if self.naive or not verdicts:
+                stopped = f"{listing_stopped}; nothing was played out"
         value: dict[State, Verdict] = {}
-        for state in ends:
+        for state in graph.steps:
             index = work.get(keys[state])
             if index is not None and index < len(verdicts):
                 value[state] = verdicts[index]
-        # Only what was played out counts: a search stopped by --max-time played out the first len(verdicts).
+        # Only what was played out counts: the decision on a graph cut short finds only plays whose every end
+        # was listed and played out (an end not listed has no value and wins nothing).
         with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
             report = self.decide(graph, value, len(verdicts), started, stopped)
         return report
-
-    def evaluate_all(self, order: list, started: float) -> tuple[list[Verdict], str | None]:
-        total = len(order)
-        chunk = max(1, min(200, total // (self.jobs * 8) or 1))
-        chunks = [order[i:i + chunk] for i in range(0, total, chunk)]
-        results: list[Verdict] = []
-        stopped = None
-
-        def account(done: int) -> None:
-            if self.progress:
-                self.progress("evaluate", done, total)
-
-        deadline = None if self.max_time is None else started + self.max_time
-        if self.jobs > 1 and total > 400:
-            from .dispatch import ignore_interrupts, mp_context
-
-            with mp_context().Pool(self.jobs, initializer=ignore_interrupts) as pool:
-                parts = pool.imap(_evaluate_chunk, [(self.card, c) for c in chunks])
-                for _ in chunks:
-                    try:  # wait for the next chunk no longer than the time left
-                        part = parts.next(None if deadline is None else max(0.0, deadline - time.perf_counter()))
-                    except multiprocessing.TimeoutError:
-                        stopped = f"--max-time {self.max_time:g} s reached"
-                        pool.terminate()
-                        break
-                    results += part
-                    account(len(results))
-        else:
-            for c in chunks:
-                for item in c:  # one position at a time, so that the limit is kept closely
-                    if deadline is not None and time.perf_counter() > deadline:
-                        stopped = f"--max-time {self.max_time:g} s reached"
-                        break
-                    results += _evaluate_chunk((self.card, [item]))
-                if stopped:
-                    break
-                account(len(results))
-        return results, stopped
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
@@ -1341,14 +1445,19 @@ class Solver:
 
     def count_paths(self, graph: Graph) -> int:
         """Every order of actions, counted: what a search without transpositions would examine."""
-        memo: dict[State, int] = {}
+        memo: dict[int, int] = {}  # by identity, as in winning_plays
+        steps_of = {id(state): steps for state, steps in graph.steps.items()}
 
         def count(state: State) -> int:
-            if state in memo:
-                return memo[state]
-            memo[state] = 1
-            total = 1 + sum(count(nxt) for step in graph.steps.get(state, ()) for _, nxt in step.branches)
-            memo[state] = total
+            known = memo.get(id(state))
+            if known is not None:
+                return known
+            memo[id(state)] = 1
+            steps = steps_of.get(id(state))
+            if steps is None:
+                steps = graph.steps.get(state, [])
+            total = 1 + sum(count(nxt) for step in steps for _, nxt in step.branches)
+            memo[id(state)] = total
             return total
 
         return count(graph.root)
@@ -1360,6 +1469,10 @@ class Solver:
         seen: dict[frozenset, Try] = {}
 
         def record(line: tuple[str, ...], ends: list[tuple[str, State]]) -> None:
+            key = frozenset(state.position for _, state in ends)
+            known = seen.get(key)
+            if known is not None and (len(known.actions), known.actions) <= (len(line), line):
+                return  # keep the shortest line to each end, whatever order the graph was walked in
             verdicts: list[tuple[str, Verdict]] = []
             for label, state in ends:
                 verdict = value.get(state)
@@ -1367,26 +1480,34 @@ class Solver:
                     return
                 verdicts.append((label, verdict))
             label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
-            key = frozenset(state.position for _, state in ends)
             if worst.wins:
                 return
-            if key in seen and (len(seen[key].actions), seen[key].actions) <= (len(line), line):
-                return  # keep the shortest line to each end, whatever order the graph was walked in
             refutation = ((label,) if label else ()) + worst.line
             seen[key] = Try(line, replace(worst, line=refutation), dict(worst.hp),
                             next(state.position for lab, state in ends if lab == label))
 
-        def walk(state: State, line: tuple[str, ...], depth: int) -> None:
-            record(line, [("", state)])
-            if depth > 6:
-                return
-            for step in graph.steps.get(state, ()):
-                if len(step.branches) == 1:
-                    walk(step.branches[0][1], line + step.action, depth + 1)
-                else:
-                    record(line + step.action, list(step.branches))
-
-        walk(graph.root, (), 0)
+        # Every line of up to 7 steps is a try (a line of 7 steps ends where its last step leads; a step with the
+        # opponent's answers is judged on all of them), and each end keeps its least line by (length, text). The
+        # lines are walked a step at a time, keeping for each state only its least line of that many steps: what a
+        # longer line adds to it is the same whatever came before, so no least line is lost, and the graph of a
+        # big card (hundreds of thousands of orders) is walked once per step count instead of once per order.
+        layer: dict[int, tuple[State, tuple[str, ...]]] = {id(graph.root): (graph.root, ())}
+        for depth in range(8):
+            following: dict[int, tuple[State, tuple[str, ...]]] = {}
+            for state, line in layer.values():
+                record(line, [("", state)])
+                if depth > 6:
+                    continue
+                for step in graph.steps.get(state, ()):
+                    if len(step.branches) > 1:
+                        record(line + step.action, list(step.branches))
+                        continue
+                    nxt = step.branches[0][1]
+                    longer = line + step.action
+                    kept = following.get(id(nxt))
+                    if kept is None or (len(longer), longer) < (len(kept[1]), kept[1]):
+                        following[id(nxt)] = (nxt, longer)
+            layer = following
         ranked = sorted(seen.values(), key=lambda t: (-t.verdict.margin, len(t.actions), t.actions))
         return ranked[:self.tries]
 

@@ -129,3 +129,111 @@ def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_ru
         assert [(s.action, s.branches) for s in mine] == [(s.action, s.branches) for s in theirs]
         compared += len(mine)
     assert compared > 1000
+
+
+# --- a search cut short by --max-time (issue 15: "report what it proved") -----------------------------------------
+
+
+def _cut_after(monkeypatch, states: int) -> None:
+    """The enumeration runs out of time once ``states`` states are expanded: --max-time without the clock."""
+    from solver import search
+
+    def check_time(self) -> None:
+        if self.graph is not None and len(self.graph.steps) >= states:
+            raise search._OutOfTime
+
+    monkeypatch.setattr(search.Enumerator, "_check_time", check_time)
+
+
+@pytest.mark.parametrize("states", [1, 40, 150, 1000])
+def test_a_search_stopped_while_listing_plays_reports_only_plays_the_whole_search_finds(monkeypatch, states):
+    """Ends are played out as they are listed, so a search stopped by --max-time during the enumeration still
+    reports winning plays: each must be one the complete search finds (its end set and its line), never more."""
+    puzzle = notation.load(str(HERE / "data" / "notation-crossfire.nhex"))
+    complete = Solver(puzzle, jobs=1).solve()
+    whole = {frozenset(play_identity(p) for p in s.ends): s for s in complete.solutions}
+    _cut_after(monkeypatch, states)
+    cut = Solver(puzzle, jobs=1, max_time=3600).solve()
+    assert cut.stopped is not None and "while enumerating plays" in cut.stopped
+    assert cut.plays == states
+    for solution in cut.solutions:
+        ends = frozenset(play_identity(p) for p in solution.ends)
+        assert ends in whole and solution.verdict.wins
+    if states >= 150:
+        assert len(cut.solutions) >= 2, "the plays listed first include winning ones"
+
+
+def test_a_stopped_search_with_two_winning_plays_says_the_card_is_cooked(monkeypatch, capsys):
+    """Two plays proven to win make a card cooked whatever the rest of the search would find: the report says so,
+    and still claims no verdict (exit 3; JSON verdict null, the plays under `found`)."""
+    import json
+
+    from solver.cli import main
+
+    _cut_after(monkeypatch, 150)
+    path = str(HERE / "data" / "notation-crossfire.nhex")
+    assert main(["solve", "--jobs", "1", "--max-time", "3600", "--brief", path]) == 3
+    out = capsys.readouterr().out
+    assert "STOPPED" in out and "not proven complete" in out and "so the card is cooked" in out
+    assert main(["solve", "--jobs", "1", "--max-time", "3600", "--json", path]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] is None and data["solutions"] == [] and len(data["found"]) >= 2
+
+
+# --- the tries: each end's least line, walked a step at a time -----------------------------------------------------
+
+
+def _tries_by_every_order(solver, graph, value):
+    """The strongest failing plays as the first solver found them: every line of up to 7 steps walked on its own."""
+    from solver.search import Try
+
+    seen = {}
+
+    def record(line, ends):
+        verdicts = []
+        for label, state in ends:
+            verdict = value.get(state)
+            if verdict is None:
+                return
+            verdicts.append((label, verdict))
+        label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
+        key = frozenset(state.position for _, state in ends)
+        if worst.wins:
+            return
+        if key in seen and (len(seen[key].actions), seen[key].actions) <= (len(line), line):
+            return
+        refutation = ((label,) if label else ()) + worst.line
+        seen[key] = Try(line, replace(worst, line=refutation), dict(worst.hp),
+                        next(state.position for lab, state in ends if lab == label))
+
+    def walk(state, line, depth):
+        record(line, [("", state)])
+        if depth > 6:
+            return
+        for step in graph.steps.get(state, ()):
+            if len(step.branches) == 1:
+                walk(step.branches[0][1], line + step.action, depth + 1)
+            else:
+                record(line + step.action, list(step.branches))
+
+    walk(graph.root, (), 0)
+    ranked = sorted(seen.values(), key=lambda t: (-t.verdict.margin, len(t.actions), t.actions))
+    return ranked[:solver.tries]
+
+
+@pytest.mark.parametrize("name", ["12-clear-shot", "20-change-of-heart", "29-through-the-crowd", "05-scout-ahead"])
+def test_the_tries_are_those_of_walking_every_order(monkeypatch, name):
+    """find_tries keeps each state's least line per number of steps instead of walking every order (a big card has
+    hundreds of thousands): the tries, their lines and refutations must be the same as the walk of every order."""
+    from solver import search
+
+    captured = {}
+    original = search.Solver.find_tries
+
+    def spy(self, graph, value, winning):
+        captured["reference"] = _tries_by_every_order(self, graph, value)
+        return original(self, graph, value, winning)
+
+    monkeypatch.setattr(search.Solver, "find_tries", spy)
+    report = Solver(notation.load(str(HERE.parent / "puzzles" / f"{name}.nhex")), jobs=1, tries=50).solve()
+    assert report.tries == captured["reference"] and report.tries

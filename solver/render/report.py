@@ -55,10 +55,18 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
 
 
 def verdict_line(report: Report) -> Text:
-    if report.stopped:  # nothing is proven, not even how many winning plays there are
+    if report.stopped:  # no verdict is proven: the plays found win, but more may
         text = Text("STOPPED", style="bold red")
-        text.append(f" — not proven: {len(report.solutions)} winning play(s) found so far over {report.plays} "
-                    f"plays, {report.positions} positions played out", style="dim")
+        found = len(report.solutions)
+        if not found:
+            text.append(f" — not proven: no winning play found so far over {report.plays} plays, "
+                        f"{report.positions} positions played out", style="dim")
+            return text
+        # Each play found wins whatever the opponent does (all its ends were played out): two of them make the
+        # card cooked, whatever the rest of the search would have found.
+        cooked = ", so the card is cooked" if found > 1 else ""
+        text.append(f" — not proven complete: {found} winning play(s) found so far, each proven to win{cooked}; "
+                    f"over {report.plays} plays, {report.positions} positions played out", style="dim")
         return text
     word, style = _VERDICT[report.verdict]
     text = Text(word, style=style)
