@@ -1142,35 +1142,51 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
     set are one play, and the shortest ``lines_kept`` action lines reaching it are kept (the first is the key,
     the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``".
     """
-    # Keyed by the states' identities: the graph holds one object per distinct state (Enumerator.core_steps), and
-    # a state's own hash is a Python call, which the decision of a big graph made a million times.
-    memo: dict[int, dict[frozenset, list[tuple[str, ...]]]] = {}
-    steps_of = {id(state): steps for state, steps in graph.steps.items()}
+    return _AndOr(graph, wins, identity, lines_kept, cap).plays(graph.root)
 
-    def add(found: dict[frozenset, list[tuple[str, ...]]], ends: frozenset, line: tuple[str, ...]) -> None:
+
+class _AndOr:
+    """:func:`winning_plays`' search and its memo. A class, not a recursive closure: such a closure refers to itself
+    through its cell, a reference cycle that kept the memo and the whole graph alive until the collector's next
+    full pass (at exit: a second or more after a big card's report)."""
+
+    def __init__(self, graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],
+                 lines_kept: int, cap: int | None) -> None:
+        self.graph = graph
+        self.wins = wins
+        self.identity = identity
+        self.lines_kept = lines_kept
+        self.cap = cap
+        # Keyed by the states' identities: the graph holds one object per distinct state (Enumerator.core_steps),
+        # and a state's own hash is a Python call, which the decision of a big graph made a million times.
+        self.memo: dict[int, dict[frozenset, list[tuple[str, ...]]]] = {}
+        self.steps_of = {id(state): steps for state, steps in graph.steps.items()}
+
+    def add(self, found: dict[frozenset, list[tuple[str, ...]]], ends: frozenset, line: tuple[str, ...]) -> None:
         lines = found.get(ends)
         if lines is None:
-            if cap is None or len(found) < cap:
+            if self.cap is None or len(found) < self.cap:
                 found[ends] = [line]
             return
         if line not in lines:
             lines.append(line)
             lines.sort(key=lambda item: (len(item), item))
-            del lines[lines_kept:]
+            del lines[self.lines_kept:]
 
-    def plays(state: State) -> dict[frozenset, list[tuple[str, ...]]]:
+    def plays(self, state: State) -> dict[frozenset, list[tuple[str, ...]]]:
+        memo, add = self.memo, self.add
         known = memo.get(id(state))
         if known is not None:
             return known
         memo[id(state)] = {}
         found: dict[frozenset, list[tuple[str, ...]]] = {}
-        if wins(state):
-            add(found, frozenset([identity(state.position)]), ())
-        steps = steps_of.get(id(state))
+        if self.wins(state):
+            add(found, frozenset([self.identity(state.position)]), ())
+        steps = self.steps_of.get(id(state))
         if steps is None:  # not expanded (a graph cut short by --max-time), or an equal copy of a state
-            steps = graph.steps.get(state, [])
+            steps = self.graph.steps.get(state, [])
         for step in steps:
-            branch_plays = [plays(nxt) for _, nxt in step.branches]
+            branch_plays = [self.plays(nxt) for _, nxt in step.branches]
             if not all(branch_plays):
                 continue
             if len(branch_plays) == 1:
@@ -1187,8 +1203,6 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
                 add(found, ends, line)
         memo[id(state)] = found
         return found
-
-    return plays(graph.root)
 
 
 def battles_after(puzzle: Puzzle, state: State) -> int:
@@ -1444,23 +1458,30 @@ class Solver:
                 stack.extend(nxt for _, nxt in step.branches)
 
     def count_paths(self, graph: Graph) -> int:
-        """Every order of actions, counted: what a search without transpositions would examine."""
+        """Every order of actions, counted: what a search without transpositions would examine.
+
+        Walked with a stack of its own (post-order), not a recursive closure: see :class:`_AndOr`."""
         memo: dict[int, int] = {}  # by identity, as in winning_plays
         steps_of = {id(state): steps for state, steps in graph.steps.items()}
 
-        def count(state: State) -> int:
-            known = memo.get(id(state))
-            if known is not None:
-                return known
-            memo[id(state)] = 1
+        def successors(state: State) -> list[State]:
             steps = steps_of.get(id(state))
             if steps is None:
                 steps = graph.steps.get(state, [])
-            total = 1 + sum(count(nxt) for step in steps for _, nxt in step.branches)
-            memo[id(state)] = total
-            return total
+            return [nxt for step in steps for _, nxt in step.branches]
 
-        return count(graph.root)
+        stack: list[tuple[State, bool]] = [(graph.root, False)]
+        while stack:
+            state, children_done = stack.pop()
+            if children_done:
+                memo[id(state)] = 1 + sum(memo[id(nxt)] for nxt in successors(state))
+                continue
+            if id(state) in memo:
+                continue
+            memo[id(state)] = 1  # a state on the way counts once, as a cycle's edge back to it would (never here)
+            stack.append((state, True))
+            stack.extend((nxt, False) for nxt in successors(state) if id(nxt) not in memo)
+        return memo[id(graph.root)]
 
     def find_tries(self, graph: Graph, value: dict[State, Verdict],
                    winning: dict[frozenset, list[tuple[str, ...]]]) -> list[Try]:
