@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Callable, TypeVar
 
 if TYPE_CHECKING:  # the generated parser is Lark's own code: its trees, tokens and errors are Lark's
     from lark import Lark, Token, Tree
+    from lark.tree import Meta
 
     from . import cards
     from .cards import GameRecord, Goal, Puzzle
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 else:  # solver/make_parser.py: a start imports no part of Lark's grammar compiler
-    from ._position_parser import (Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+    from ._position_parser import (Lark, Meta, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                                    UnexpectedToken)
 
 from .errors import NotationError, RuleNotImplemented
@@ -78,6 +79,28 @@ def _parser() -> Lark:
     return parser
 
 
+@cache
+def _reading_parser() -> Lark:
+    """The same parser with no places on its trees: what reading a file uses (issue 15, "Reading").
+
+    Lark's ``propagate_positions`` wraps every rule's tree builder to copy the places of a node's first and
+    last child into its ``meta``; on a position that is a third of the whole parse, for places hardly any
+    statement is ever asked for. The reader takes them from the tokens instead (:meth:`_Reader.place`), and
+    asks :func:`_parser` only for a place its tokens cannot give (an error in a part of a line, mostly)."""
+    from . import cache
+    from ._position_parser import GRAMMAR_SHA256, Lark_StandAlone, __version__
+
+    parser: Lark = cache.remembered("parser-position-plain", (GRAMMAR_SHA256, __version__), _unplaced_parser)
+    return parser
+
+
+def _unplaced_parser() -> Lark:
+    from ._position_parser import Lark_StandAlone
+
+    parser: Lark = Lark_StandAlone(propagate_positions=False)
+    return parser
+
+
 # --- reading ---------------------------------------------------------------------------------------------------
 
 
@@ -119,12 +142,12 @@ def read_source(path: str) -> tuple[str, str]:
 def parse(text: str, source: str = "<input>") -> Document:
     """Read notation text; every error is a :class:`NotationError` located in ``source``."""
     try:
-        tree = _parser().parse(text)
+        tree = _reading_parser().parse(text)
     except UnexpectedInput as error:
         _refuse_missing_variant(error, text, source)
         raise _syntax_error(error, text, source) from None
     try:
-        return _Reader(source).read(tree)
+        return _Reader(source, text).read(tree)
     except RecursionError:  # only a goal nested thousands deep gets here
         raise NotationError("expression nested too deeply", 1, 1, source) from None
 
@@ -145,16 +168,17 @@ def parse_unit(text: str) -> Unit:
 
 def parse_action(text: str, army: str, source: str = "<action>") -> Action:
     """Read one action line, naming tiles without an army as ``army``'s."""
+    line = text.strip() + "\n"
     try:
-        tree = _parser().parse(text.strip() + "\n")
+        tree = _reading_parser().parse(line)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, source) from None
     statements = [s for s in tree.children if isinstance(s, Tree)]
     if len(statements) == 1 and statements[0].data == "energy":  # `energy tile TILE`, `energy hq N` (§10.2)
-        return _Reader(source).action(statements[0], army)
+        return _Reader(source, line, tree).action(statements[0], army)
     if len(statements) != 1 or statements[0].data != "action":
         raise NotationError("expected one action", 1, 1, source)
-    return _Reader(source).action(subtree(statements[0].children[0]), army)
+    return _Reader(source, line, tree).action(subtree(statements[0].children[0]), army)
 
 
 #: 3E GAME VARIANTS whose rules the book gives but whose cards or boards no source holds: a line naming one is a
@@ -216,8 +240,15 @@ class _Reader(AdditionsReader):
     """Turns the parse tree of one file into a document, checking names and values as it goes (the NOTATION
     §10 additions: :class:`~solver.notation_additions.AdditionsReader`)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, text: str | None = None, tree: Tree[Token] | None = None) -> None:
         self.source = source
+        #: The text and its tree, for the places of nodes (:meth:`place`); a tree made by :func:`_parser` needs
+        #: neither: its nodes carry their places.
+        self.text = text
+        self.tree = tree
+        self.lines: list[str] | None = None
+        self.statements: set[int] = set()  # id() of each statement of the tree
+        self.places: dict[int, Meta] | None = None  # id(node) -> its place, from _parser()'s tree of the text
         self.board: Board = STANDARD
         self.board_node: Tree[Token] | None = None
         self.rules: RuleSet = DEFAULT_RULES
@@ -249,9 +280,47 @@ class _Reader(AdditionsReader):
         self.init_additions()
 
     def fail(self, message: str, node: Tree[Token] | Token) -> NotationError:
+        return NotationError(message, *self.place(node), self.source)
+
+    def place(self, node: Tree[Token] | Token) -> tuple[int, int]:
+        """Where ``node`` starts in the text (line, column): the place Lark's ``propagate_positions`` gives it.
+
+        A token carries its place. A statement starts at the first character of its line that is not a blank:
+        the notation has one statement a line, each after the end of a line (``_NL`` takes the blanks that
+        follow it) and the line of its first token, since nothing but blanks stands between the keywords the
+        tree leaves out and that token. Any other node (a statement with no token, as ``solution``; a part of a
+        line, as the second action of a turn) is looked up in the tree :func:`_parser` makes of the same text,
+        built the first time such a place is asked for: reading a valid position never asks for one.
+        (tests/test_reading_places.py compares every node's place with Lark's on every file and fuzzed texts.)
+        """
         if isinstance(node, Token):
-            return NotationError(message, node.line or 0, node.column or 0, self.source)
-        return NotationError(message, node.meta.line, node.meta.column, self.source)
+            return node.line or 0, node.column or 0
+        meta = node.meta
+        if meta.empty and self.text is not None:  # a tree of _reading_parser(): no places in it
+            if self.lines is None:
+                assert self.tree is not None  # set by read() or given with the text
+                self.lines = self.text.split("\n")  # as Lark counts lines
+                self.statements = {id(statement) for statement in self.tree.children}
+            if id(node) in self.statements:
+                token = _first_token(node)
+                if token is not None and token.line:
+                    text = self.lines[token.line - 1]
+                    return token.line, len(text) - len(text.lstrip(" \t")) + 1
+            meta = self.placed_meta(node)
+        return meta.line, meta.column
+
+    def placed_meta(self, node: Tree[Token]) -> Meta:
+        """The meta of ``node``'s twin in the tree :func:`_parser` makes of the text (the two parsers have one
+        grammar and one table, so their trees have the same shape)."""
+        if self.places is None:
+            assert self.text is not None and self.tree is not None
+            self.places = {}
+            pairs = [(self.tree, _parser().parse(self.text))]
+            while pairs:
+                plain, placed = pairs.pop()
+                self.places[id(plain)] = placed.meta
+                pairs += [(a, b) for a, b in zip(plain.children, placed.children) if isinstance(a, Tree)]
+        return self.places[id(node)]
 
     def checked(self, node: Tree[Token] | Token, read: Callable[[str], _T], text: str) -> _T:
         try:
@@ -324,6 +393,7 @@ class _Reader(AdditionsReader):
 
     # --- the whole file ---
     def read(self, tree: Tree[Token]) -> Document:
+        self.tree = tree
         statements = [s for s in tree.children if isinstance(s, Tree)]
         self.head = statements[0] if statements else None
         if statements and statements[0].data == "puzzle":
@@ -697,12 +767,13 @@ class _Reader(AdditionsReader):
         self.last_turn = value
         read = tuple(self.action(subtree(a), army) for a in actions)
         self.check_purchases_last([subtree(a) for a in actions], read)
-        return cards.Turn(value, army, read, node.meta.line)
+        return cards.Turn(value, army, read, self.place(node)[0])
 
     def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         from . import cards
 
-        self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
+        self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"),
+                                          self.place(node)[0]))
 
     # --- actions ---
     def action(self, node: Tree[Token], army: str) -> Action:
@@ -795,6 +866,15 @@ def _goal_parts(goal: Goal | None) -> list[Goal]:
     if isinstance(goal, (cards.And, cards.Or)):
         return [goal, *(part for g in goal.goals for part in _goal_parts(g))]
     return [goal]
+
+
+def _first_token(node: Tree[Token]) -> Token | None:
+    """The first token under ``node`` (depth first), if it has one."""
+    for child in node.children:
+        found = child if isinstance(child, Token) else _first_token(child)
+        if found is not None:
+            return found
+    return None
 
 
 def _is_direction(token: Token) -> bool:
