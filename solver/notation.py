@@ -26,12 +26,13 @@ else:  # solver/make_parser.py: a start imports no part of Lark's grammar compil
 
 from .errors import NotationError, RuleNotImplemented
 from .mirror import players_line, seat_problem
-from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
+from .notation_additions import (ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units,
+                                 tile_named)
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Position, Problem, ProblemKind, Unit
 from .resources import subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
+from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name
 
 if TYPE_CHECKING:  # the actions (solver/action_values.py) are imported where a turn or a solution is read
     from .action_values import Action, Use
@@ -363,7 +364,7 @@ class _Reader(AdditionsReader):
         if ":" not in text and default_army is None:
             raise self.fail(f"tile {text!r} needs its army here, as in moloch:{text}", token)
         try:
-            found = tile(text, default_army)
+            found = tile_named(text, default_army)
         except MissingTileData as error:  # a mercenary nhex has no data for: exit 4, not bad input (§10.4)
             raise self.not_implemented(str(error), token) from None
         except ValueError as error:
@@ -388,7 +389,7 @@ class _Reader(AdditionsReader):
         return hex_
 
     def direction(self, token: Token) -> Direction:
-        found = _DIRECTION_NAMED.get(token)
+        found = _DIRECTION_NAMED.get(str(token))  # a plain str: a Token compares by Lark's __eq__, in Python
         return found if found is not None else self.checked(token, Direction.parse, str(token))
 
     # --- the whole file ---
@@ -408,6 +409,9 @@ class _Reader(AdditionsReader):
             shape, *coords = boards[0].children
             self.stmt_board(boards[0], terminal(shape), *(subtree(c) for c in coords))
         for statement in statements:
+            if statement.data == "unit" and not self.in_solution:  # most lines; a unit line is in every kind of file
+                self.stmt_unit(statement, *statement.children)
+                continue
             if statement.data == "board":
                 continue
             if statement.data in _PUZZLE_STATEMENTS and self.kind != "puzzle":
@@ -458,10 +462,9 @@ class _Reader(AdditionsReader):
         if problems:
             raise self.located(problems[0])
         self.check_additions(position)
-        # `to-move` names an army of the position: one with a unit or a foundation on the board, or a hand or a
-        # deck (an empty board with a hand is a position before the HQs go down).
-        present = ({u.army for u in position.units} | {f.tile.army for f in position.foundations}
-                   | set(self.hands) | set(self.decks))
+        # `to-move` names an army of the position (the armies `present` above: the position has the same units,
+        # foundations, hands and decks): one with a unit or a foundation on the board, or a hand or a deck (an
+        # empty board with a hand is a position before the HQs go down).
         if self.to_move_token is not None and self.kind != "game" and self.to_move not in present:
             raise self.fail(f"to-move names {self.to_move}, which has no unit on the board", self.to_move_token)
         return position

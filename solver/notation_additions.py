@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -64,6 +65,11 @@ class Additions:
     locations: list[tuple[str, Location]] = field(default_factory=list)
     #: The scenario statements read so far (solver/scenarios.py, imported only by a file that has one).
     scenario: Reading | None = None
+
+
+#: Tiles by their text as written, with or without a default army (a file names the same tiles again and again;
+#: issue 15). Only tiles found are kept: a name that is not a tile raises again each time it is looked up.
+tile_named = lru_cache(maxsize=4096)(tile)
 
 
 class AdditionsReader:
@@ -126,7 +132,7 @@ class AdditionsReader:
         """The tile of a unit line; a mercenary without data needs ``owner=`` (else bad input) and then a rule
         nhex lacks (NOTATION §10.4)."""
         try:
-            tile(str(token))
+            tile_named(str(token))
         except MissingTileData as error:
             owners = [a for a in rest if isinstance(a, Tree) and normal_name(terminals(a)[0]) == "owner"]
             army, name = str(token).split(":", 1)
@@ -156,7 +162,8 @@ class AdditionsReader:
                                 parts["prize"])
         if unit.owner == NEUTRAL_ARMY:
             raise self.fail(f"{NEUTRAL_ARMY} is not an army a player commands", parts["owner"])
-        self.locate(f"{'foundation' if tile_.kind is Kind.FOUNDATION else 'unit'} {unit.hex.label}", node)
+        # A unit line starts with its hex: the hex's place is the line's (and a token's is at hand).
+        self.locate(f"{'foundation' if tile_.kind is Kind.FOUNDATION else 'unit'} {unit.hex.label}", parts["hex"])
 
     # --- position statements (§10.2, §10.3, §10.5) -------------------------------------------------------------
     def stmt_terminals(self, node: Tree[Token], *hexes: Token) -> None:
