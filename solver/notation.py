@@ -48,6 +48,7 @@ _MAX_DIGITS = 9
 _LABELS_HINT = "labels run a1-a3, b1-b4, c1-c5, d1-d4, e1-e3; name other hexes as (q,r)"
 #: Hexes and facings by their text as written (a position names the same few again and again; issue 15).
 _hex_named = lru_cache(maxsize=4096)(Hex.parse)  # only hexes found are kept: a bad one raises again each time
+_army_named = lru_cache(maxsize=1024)(army_name)  # armies by their text as written, likewise
 _DIRECTION_NAMED = {spelling: d for d in Direction for spelling in (d.name, d.name.lower())}
 
 #: Which part of a unit line a problem points at (the attribute, else the tile, else the hex).
@@ -343,6 +344,8 @@ class _Reader(AdditionsReader):
     def string(self, token: Token) -> str:
         """The text of a quoted string: ``\\"`` and ``\\\\`` are its only escapes (NOTATION §1)."""
         raw = str(token)
+        if "\\" not in raw:  # most strings: no escape to check or undo
+            return raw[1:-1]
         for match in re.finditer(r"\\(.)", raw):
             if match.group(1) not in '"\\':
                 line, column = token.line or 0, (token.column or 0) + match.start()
@@ -352,7 +355,7 @@ class _Reader(AdditionsReader):
 
     # --- names ---
     def army(self, token: Token) -> str:
-        name = self.checked(token, army_name, str(token))
+        name = self.checked(token, _army_named, str(token))
         self.first_army = self.first_army or name
         if name not in self.named:
             self.named.append(name)
@@ -679,15 +682,18 @@ class _Reader(AdditionsReader):
         """The offered tiles come from the player's army, and with the board they fit in its 35 tiles."""
         assert self.offer_node is not None
         tokens = [t for t in self.offer_node.children if isinstance(t, Token)]
-        on_board = [u.tile for u in (*position.units, *position.foundations)] + list(position.hand(player))
+        # Copies counted by tile key, as Position.problems counts them (a key names one tile; keys compare in C).
+        placed = (*position.units, *position.foundations)
+        on_board = [u.tile.key for u in placed] + [t.key for t in position.hand(player)]
+        offer = [t.key for t in self.card["offer"]]
         for index, (token, offered) in enumerate(zip(tokens, self.card["offer"])):
             if offered.army != player:
                 raise self.fail(f"the offer of {player} cannot hold {offered.key}, a tile of another army", token)
             if offered.is_hq:
                 raise self.fail(f"{offered.key} cannot be offered: an HQ is on the board from the first turn", token)
-            copies = on_board.count(offered) + self.card["offer"][: index + 1].count(offered)
+            copies = on_board.count(offered.key) + offer[: index + 1].count(offered.key)
             if copies > offered.count:
-                total = on_board.count(offered) + self.card["offer"].count(offered)
+                total = on_board.count(offered.key) + offer.count(offered.key)
                 raise self.fail(f"{total} copies of {offered.key}, but the army has {offered.count}", token)
 
     def check_card(self, position: Position, player: str) -> None:
