@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar, cast
 
 if TYPE_CHECKING:  # the generated parser is Lark's own code: its trees, tokens and errors are Lark's
     from lark import Lark, Token, Tree
@@ -321,7 +321,8 @@ class _Reader(AdditionsReader):
             while pairs:
                 plain, placed = pairs.pop()
                 self.places[id(plain)] = placed.meta
-                pairs += [(a, b) for a, b in zip(plain.children, placed.children) if isinstance(a, Tree)]
+                pairs += [(a, b) for a, b in zip(plain.children, placed.children)
+                          if isinstance(a, Tree) and isinstance(b, Tree)]
         return self.places[id(node)]
 
     def checked(self, node: Tree[Token] | Token, read: Callable[[str], _T], text: str) -> _T:
@@ -413,7 +414,8 @@ class _Reader(AdditionsReader):
             self.stmt_board(boards[0], terminal(shape), *(subtree(c) for c in coords))
         for statement in statements:
             if statement.data == "unit" and not self.in_solution:  # most lines; a unit line is in every kind of file
-                self.stmt_unit(statement, *statement.children)
+                hex_token, tile_token, *rest = statement.children  # unit: HEX TILE (NAME | attribute)*
+                self.stmt_unit(statement, cast(Token, hex_token), cast(Token, tile_token), *rest)
                 continue
             if statement.data == "board":
                 continue
