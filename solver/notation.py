@@ -880,11 +880,13 @@ def _goal_parts(goal: Goal | None) -> list[Goal]:
 
 
 def _first_token(node: Tree[Token]) -> Token | None:
-    """The first token under ``node`` (depth first), if it has one."""
-    for child in node.children:
-        found = child if isinstance(child, Token) else _first_token(child)
-        if found is not None:
-            return found
+    """The first token under ``node`` (depth first), if it has one. (A loop: a goal may nest thousands deep.)"""
+    stack: list[Tree[Token] | Token] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Token):
+            return item
+        stack += reversed(item.children)
     return None
 
 
