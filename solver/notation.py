@@ -11,26 +11,28 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar, cast
 
 if TYPE_CHECKING:  # the generated parser is Lark's own code: its trees, tokens and errors are Lark's
     from lark import Lark, Token, Tree
+    from lark.tree import Meta
 
     from . import cards
     from .cards import GameRecord, Goal, Puzzle
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 else:  # solver/make_parser.py: a start imports no part of Lark's grammar compiler
-    from ._position_parser import (Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+    from ._position_parser import (Lark, Meta, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                                    UnexpectedToken)
 
 from .errors import NotationError, RuleNotImplemented
 from .mirror import players_line, seat_problem
-from .notation_additions import ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units
+from .notation_additions import (ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units,
+                                 tile_named)
 from .hexes import EXTENDED, STANDARD, Board, Direction, Hex
 from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, INSTANT_ARGUMENTS, Position, Problem, ProblemKind, Unit
 from .resources import subtree, terminal, terminals, unquote
 from .rules import DEFAULT_RULES, RuleSet
-from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name, tile
+from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, normal_name
 
 if TYPE_CHECKING:  # the actions (solver/action_values.py) are imported where a turn or a solution is read
     from .action_values import Action, Use
@@ -46,6 +48,7 @@ _MAX_DIGITS = 9
 _LABELS_HINT = "labels run a1-a3, b1-b4, c1-c5, d1-d4, e1-e3; name other hexes as (q,r)"
 #: Hexes and facings by their text as written (a position names the same few again and again; issue 15).
 _hex_named = lru_cache(maxsize=4096)(Hex.parse)  # only hexes found are kept: a bad one raises again each time
+_army_named = lru_cache(maxsize=1024)(army_name)  # armies by their text as written, likewise
 _DIRECTION_NAMED = {spelling: d for d in Direction for spelling in (d.name, d.name.lower())}
 
 #: Which part of a unit line a problem points at (the attribute, else the tile, else the hex).
@@ -75,6 +78,28 @@ def _parser() -> Lark:
     from ._position_parser import GRAMMAR_SHA256, Lark_StandAlone, __version__
 
     parser: Lark = cache.remembered("parser-position", (GRAMMAR_SHA256, __version__), Lark_StandAlone)
+    return parser
+
+
+@cache
+def _reading_parser() -> Lark:
+    """The same parser with no places on its trees: what reading a file uses (issue 15, "Reading").
+
+    Lark's ``propagate_positions`` wraps every rule's tree builder to copy the places of a node's first and
+    last child into its ``meta``; on a position that is a third of the whole parse, for places hardly any
+    statement is ever asked for. The reader takes them from the tokens instead (:meth:`_Reader.place`), and
+    asks :func:`_parser` only for a place its tokens cannot give (an error in a part of a line, mostly)."""
+    from . import cache
+    from ._position_parser import GRAMMAR_SHA256, Lark_StandAlone, __version__
+
+    parser: Lark = cache.remembered("parser-position-plain", (GRAMMAR_SHA256, __version__), _unplaced_parser)
+    return parser
+
+
+def _unplaced_parser() -> Lark:
+    from ._position_parser import Lark_StandAlone
+
+    parser: Lark = Lark_StandAlone(propagate_positions=False)
     return parser
 
 
@@ -119,12 +144,12 @@ def read_source(path: str) -> tuple[str, str]:
 def parse(text: str, source: str = "<input>") -> Document:
     """Read notation text; every error is a :class:`NotationError` located in ``source``."""
     try:
-        tree = _parser().parse(text)
+        tree = _reading_parser().parse(text)
     except UnexpectedInput as error:
         _refuse_missing_variant(error, text, source)
         raise _syntax_error(error, text, source) from None
     try:
-        return _Reader(source).read(tree)
+        return _Reader(source, text).read(tree)
     except RecursionError:  # only a goal nested thousands deep gets here
         raise NotationError("expression nested too deeply", 1, 1, source) from None
 
@@ -145,16 +170,17 @@ def parse_unit(text: str) -> Unit:
 
 def parse_action(text: str, army: str, source: str = "<action>") -> Action:
     """Read one action line, naming tiles without an army as ``army``'s."""
+    line = text.strip() + "\n"
     try:
-        tree = _parser().parse(text.strip() + "\n")
+        tree = _reading_parser().parse(line)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, source) from None
     statements = [s for s in tree.children if isinstance(s, Tree)]
     if len(statements) == 1 and statements[0].data == "energy":  # `energy tile TILE`, `energy hq N` (§10.2)
-        return _Reader(source).action(statements[0], army)
+        return _Reader(source, line, tree).action(statements[0], army)
     if len(statements) != 1 or statements[0].data != "action":
         raise NotationError("expected one action", 1, 1, source)
-    return _Reader(source).action(subtree(statements[0].children[0]), army)
+    return _Reader(source, line, tree).action(subtree(statements[0].children[0]), army)
 
 
 #: 3E GAME VARIANTS whose rules the book gives but whose cards or boards no source holds: a line naming one is a
@@ -216,8 +242,15 @@ class _Reader(AdditionsReader):
     """Turns the parse tree of one file into a document, checking names and values as it goes (the NOTATION
     §10 additions: :class:`~solver.notation_additions.AdditionsReader`)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, text: str | None = None, tree: Tree[Token] | None = None) -> None:
         self.source = source
+        #: The text and its tree, for the places of nodes (:meth:`place`); a tree made by :func:`_parser` needs
+        #: neither: its nodes carry their places.
+        self.text = text
+        self.tree = tree
+        self.lines: list[str] | None = None
+        self.statements: set[int] = set()  # id() of each statement of the tree
+        self.places: dict[int, Meta] | None = None  # id(node) -> its place, from _parser()'s tree of the text
         self.board: Board = STANDARD
         self.board_node: Tree[Token] | None = None
         self.rules: RuleSet = DEFAULT_RULES
@@ -249,9 +282,48 @@ class _Reader(AdditionsReader):
         self.init_additions()
 
     def fail(self, message: str, node: Tree[Token] | Token) -> NotationError:
+        return NotationError(message, *self.place(node), self.source)
+
+    def place(self, node: Tree[Token] | Token) -> tuple[int, int]:
+        """Where ``node`` starts in the text (line, column): the place Lark's ``propagate_positions`` gives it.
+
+        A token carries its place. A statement starts at the first character of its line that is not a blank:
+        the notation has one statement a line, each after the end of a line (``_NL`` takes the blanks that
+        follow it) and the line of its first token, since nothing but blanks stands between the keywords the
+        tree leaves out and that token. Any other node (a statement with no token, as ``solution``; a part of a
+        line, as the second action of a turn) is looked up in the tree :func:`_parser` makes of the same text,
+        built the first time such a place is asked for: reading a valid position never asks for one.
+        (tests/test_reading_places.py compares every node's place with Lark's on every file and fuzzed texts.)
+        """
         if isinstance(node, Token):
-            return NotationError(message, node.line or 0, node.column or 0, self.source)
-        return NotationError(message, node.meta.line, node.meta.column, self.source)
+            return node.line or 0, node.column or 0
+        meta = node.meta
+        if meta.empty and self.text is not None:  # a tree of _reading_parser(): no places in it
+            if self.lines is None:
+                assert self.tree is not None  # set by read() or given with the text
+                self.lines = self.text.split("\n")  # as Lark counts lines
+                self.statements = {id(statement) for statement in self.tree.children}
+            if id(node) in self.statements:
+                token = _first_token(node)
+                if token is not None and token.line:
+                    text = self.lines[token.line - 1]
+                    return token.line, len(text) - len(text.lstrip(" \t")) + 1
+            meta = self.placed_meta(node)
+        return meta.line, meta.column
+
+    def placed_meta(self, node: Tree[Token]) -> Meta:
+        """The meta of ``node``'s twin in the tree :func:`_parser` makes of the text (the two parsers have one
+        grammar and one table, so their trees have the same shape)."""
+        if self.places is None:
+            assert self.text is not None and self.tree is not None
+            self.places = {}
+            pairs = [(self.tree, _parser().parse(self.text))]
+            while pairs:
+                plain, placed = pairs.pop()
+                self.places[id(plain)] = placed.meta
+                pairs += [(a, b) for a, b in zip(plain.children, placed.children)
+                          if isinstance(a, Tree) and isinstance(b, Tree)]
+        return self.places[id(node)]
 
     def checked(self, node: Tree[Token] | Token, read: Callable[[str], _T], text: str) -> _T:
         try:
@@ -273,6 +345,8 @@ class _Reader(AdditionsReader):
     def string(self, token: Token) -> str:
         """The text of a quoted string: ``\\"`` and ``\\\\`` are its only escapes (NOTATION §1)."""
         raw = str(token)
+        if "\\" not in raw:  # most strings: no escape to check or undo
+            return raw[1:-1]
         for match in re.finditer(r"\\(.)", raw):
             if match.group(1) not in '"\\':
                 line, column = token.line or 0, (token.column or 0) + match.start()
@@ -282,7 +356,7 @@ class _Reader(AdditionsReader):
 
     # --- names ---
     def army(self, token: Token) -> str:
-        name = self.checked(token, army_name, str(token))
+        name = self.checked(token, _army_named, str(token))
         self.first_army = self.first_army or name
         if name not in self.named:
             self.named.append(name)
@@ -294,7 +368,7 @@ class _Reader(AdditionsReader):
         if ":" not in text and default_army is None:
             raise self.fail(f"tile {text!r} needs its army here, as in moloch:{text}", token)
         try:
-            found = tile(text, default_army)
+            found = tile_named(text, default_army)
         except MissingTileData as error:  # a mercenary nhex has no data for: exit 4, not bad input (§10.4)
             raise self.not_implemented(str(error), token) from None
         except ValueError as error:
@@ -319,11 +393,12 @@ class _Reader(AdditionsReader):
         return hex_
 
     def direction(self, token: Token) -> Direction:
-        found = _DIRECTION_NAMED.get(token)
+        found = _DIRECTION_NAMED.get(str(token))  # a plain str: a Token compares by Lark's __eq__, in Python
         return found if found is not None else self.checked(token, Direction.parse, str(token))
 
     # --- the whole file ---
     def read(self, tree: Tree[Token]) -> Document:
+        self.tree = tree
         statements = [s for s in tree.children if isinstance(s, Tree)]
         self.head = statements[0] if statements else None
         if statements and statements[0].data == "puzzle":
@@ -338,6 +413,10 @@ class _Reader(AdditionsReader):
             shape, *coords = boards[0].children
             self.stmt_board(boards[0], terminal(shape), *(subtree(c) for c in coords))
         for statement in statements:
+            if statement.data == "unit" and not self.in_solution:  # most lines; a unit line is in every kind of file
+                hex_token, tile_token, *rest = statement.children  # unit: HEX TILE (NAME | attribute)*
+                self.stmt_unit(statement, cast(Token, hex_token), cast(Token, tile_token), *rest)
+                continue
             if statement.data == "board":
                 continue
             if statement.data in _PUZZLE_STATEMENTS and self.kind != "puzzle":
@@ -388,10 +467,9 @@ class _Reader(AdditionsReader):
         if problems:
             raise self.located(problems[0])
         self.check_additions(position)
-        # `to-move` names an army of the position: one with a unit or a foundation on the board, or a hand or a
-        # deck (an empty board with a hand is a position before the HQs go down).
-        present = ({u.army for u in position.units} | {f.tile.army for f in position.foundations}
-                   | set(self.hands) | set(self.decks))
+        # `to-move` names an army of the position (the armies `present` above: the position has the same units,
+        # foundations, hands and decks): one with a unit or a foundation on the board, or a hand or a deck (an
+        # empty board with a hand is a position before the HQs go down).
         if self.to_move_token is not None and self.kind != "game" and self.to_move not in present:
             raise self.fail(f"to-move names {self.to_move}, which has no unit on the board", self.to_move_token)
         return position
@@ -606,15 +684,18 @@ class _Reader(AdditionsReader):
         """The offered tiles come from the player's army, and with the board they fit in its 35 tiles."""
         assert self.offer_node is not None
         tokens = [t for t in self.offer_node.children if isinstance(t, Token)]
-        on_board = [u.tile for u in (*position.units, *position.foundations)] + list(position.hand(player))
+        # Copies counted by tile key, as Position.problems counts them (a key names one tile; keys compare in C).
+        placed = (*position.units, *position.foundations)
+        on_board = [u.tile.key for u in placed] + [t.key for t in position.hand(player)]
+        offer = [t.key for t in self.card["offer"]]
         for index, (token, offered) in enumerate(zip(tokens, self.card["offer"])):
             if offered.army != player:
                 raise self.fail(f"the offer of {player} cannot hold {offered.key}, a tile of another army", token)
             if offered.is_hq:
                 raise self.fail(f"{offered.key} cannot be offered: an HQ is on the board from the first turn", token)
-            copies = on_board.count(offered) + self.card["offer"][: index + 1].count(offered)
+            copies = on_board.count(offered.key) + offer[: index + 1].count(offered.key)
             if copies > offered.count:
-                total = on_board.count(offered) + self.card["offer"].count(offered)
+                total = on_board.count(offered.key) + offer.count(offered.key)
                 raise self.fail(f"{total} copies of {offered.key}, but the army has {offered.count}", token)
 
     def check_card(self, position: Position, player: str) -> None:
@@ -697,12 +778,13 @@ class _Reader(AdditionsReader):
         self.last_turn = value
         read = tuple(self.action(subtree(a), army) for a in actions)
         self.check_purchases_last([subtree(a) for a in actions], read)
-        return cards.Turn(value, army, read, node.meta.line)
+        return cards.Turn(value, army, read, self.place(node)[0])
 
     def stmt_expect(self, node: Tree[Token], army: Token, hp: Token) -> None:
         from . import cards
 
-        self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"), node.meta.line))
+        self.entries.append(cards.ExpectHp(self.army(army), self.natural(hp, "expect hp"),
+                                          self.place(node)[0]))
 
     # --- actions ---
     def action(self, node: Tree[Token], army: str) -> Action:
@@ -795,6 +877,17 @@ def _goal_parts(goal: Goal | None) -> list[Goal]:
     if isinstance(goal, (cards.And, cards.Or)):
         return [goal, *(part for g in goal.goals for part in _goal_parts(g))]
     return [goal]
+
+
+def _first_token(node: Tree[Token]) -> Token | None:
+    """The first token under ``node`` (depth first), if it has one. (A loop: a goal may nest thousands deep.)"""
+    stack: list[Tree[Token] | Token] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Token):
+            return item
+        stack += reversed(item.children)
+    return None
 
 
 def _is_direction(token: Token) -> bool:

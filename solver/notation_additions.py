@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -66,6 +67,11 @@ class Additions:
     scenario: Reading | None = None
 
 
+#: Tiles by their text as written, with or without a default army (a file names the same tiles again and again;
+#: issue 15). Only tiles found are kept: a name that is not a tile raises again each time it is looked up.
+tile_named = lru_cache(maxsize=4096)(tile)
+
+
 class AdditionsReader:
     """The §10 part of the notation reader (mixed into :class:`solver.notation._Reader`)."""
 
@@ -82,6 +88,7 @@ class AdditionsReader:
         first_army: str | None
 
         def fail(self, message: str, node: Tree[Token] | Token) -> NotationError: ...
+        def place(self, node: Tree[Token] | Token) -> tuple[int, int]: ...
         def army(self, token: Token) -> str: ...
         def hex(self, token: Token) -> Hex: ...
         def direction(self, token: Token) -> Direction: ...
@@ -95,17 +102,11 @@ class AdditionsReader:
 
     def locate(self, key: str, node: Tree[Token] | Token) -> None:
         """Remember where the statement ``key`` stands (:meth:`Position.location`)."""
-        if isinstance(node, Token):
-            where = Location(self.source, node.line or 0, node.column or 0)
-        else:
-            where = Location(self.source, node.meta.line, node.meta.column)
-        self.add.locations.append((key, where))
+        self.add.locations.append((key, Location(self.source, *self.place(node))))
 
     def not_implemented(self, rule: str, node: Tree[Token] | Token) -> RuleNotImplemented:
         """A well-formed input that needs data or a rule nhex lacks: exit 4 at its place, never exit 2 (§9)."""
-        line, column = (node.line or 0, node.column or 0) if isinstance(node, Token) else (node.meta.line,
-                                                                                           node.meta.column)
-        return RuleNotImplemented(rule, line, column, self.source)
+        return RuleNotImplemented(rule, *self.place(node), self.source)
 
     def player_army(self, token: Token) -> str:
         """An army a player commands: the mercenary pool is not one (NOTATION §10.4)."""
@@ -131,7 +132,7 @@ class AdditionsReader:
         """The tile of a unit line; a mercenary without data needs ``owner=`` (else bad input) and then a rule
         nhex lacks (NOTATION §10.4)."""
         try:
-            tile(str(token))
+            tile_named(str(token))
         except MissingTileData as error:
             owners = [a for a in rest if isinstance(a, Tree) and normal_name(terminals(a)[0]) == "owner"]
             army, name = str(token).split(":", 1)
@@ -161,7 +162,8 @@ class AdditionsReader:
                                 parts["prize"])
         if unit.owner == NEUTRAL_ARMY:
             raise self.fail(f"{NEUTRAL_ARMY} is not an army a player commands", parts["owner"])
-        self.locate(f"{'foundation' if tile_.kind is Kind.FOUNDATION else 'unit'} {unit.hex.label}", node)
+        # A unit line starts with its hex: the hex's place is the line's (and a token's is at hand).
+        self.locate(f"{'foundation' if tile_.kind is Kind.FOUNDATION else 'unit'} {unit.hex.label}", parts["hex"])
 
     # --- position statements (§10.2, §10.3, §10.5) -------------------------------------------------------------
     def stmt_terminals(self, node: Tree[Token], *hexes: Token) -> None:
@@ -254,7 +256,7 @@ class AdditionsReader:
                                     for a in value.split(","))
         element = TerrainElement(type_, tuple(features), tuple(hexes), **values)
         for hex_ in hexes:
-            self.add.terrain_at[hex_] = node.meta.line
+            self.add.terrain_at[hex_] = self.place(node)[0]
         self.add.terrain.append((element, node))
         self.locate(f"terrain {element.hexes[0].label}", node)
 
@@ -340,21 +342,21 @@ class AdditionsReader:
         from . import cards  # game records only: a position does not import it
 
         names = tuple(self.player_army(a) for a in armies)
-        self.entries.append(cards.ExpectWinner(names, node.meta.line, self.location_of(node)))
+        self.entries.append(cards.ExpectWinner(names, self.place(node)[0], self.location_of(node)))
 
     def stmt_expect_draw(self, node: Tree[Token]) -> None:
         from . import cards
 
-        self.entries.append(cards.ExpectDraw(node.meta.line, self.location_of(node)))
+        self.entries.append(cards.ExpectDraw(self.place(node)[0], self.location_of(node)))
 
     def stmt_expect_score(self, node: Tree[Token], army: Token, value: Token) -> None:
         from . import cards
 
         self.entries.append(cards.ExpectScore(self.player_army(army), self.count(value, "expect score", MAX_SCORE),
-                                              node.meta.line, self.location_of(node)))
+                                              self.place(node)[0], self.location_of(node)))
 
     def location_of(self, node: Tree[Token]) -> Location:
-        return Location(self.source, node.meta.line, node.meta.column)
+        return Location(self.source, *self.place(node))
 
     def check_players(self, node: Tree[Token], players: tuple[str, ...]) -> None:
         """2 to 4 players; one named twice only as the Loner of 1 vs a team, four names in all (§10.5)."""
@@ -482,12 +484,12 @@ class AdditionsReader:
         for unit in self.placed:
             for name in unit.prizes:
                 part = self.where[id(unit)].get("prize", self.where[id(unit)]["line"])
-                seen.append((*_place(part), name, part))
+                seen.append((*self.place(part), name, part))
         for army, names in self.add.held_prizes.items():
             node = self.add.prize_nodes[army]
-            seen += [(*_place(node), name, node) for name in names]
+            seen += [(*self.place(node), name, node) for name in names]
         for element, node in self.add.terrain:
-            seen += [(*_place(node), name, node) for name in element.prizes for _ in element.hexes]
+            seen += [(*self.place(node), name, node) for name in element.prizes for _ in element.hexes]
         counts: Counter[str] = Counter()
         for _, _, name, part in sorted(seen, key=lambda s: (s[0], s[1])):
             counts[name] += 1
@@ -528,12 +530,6 @@ class AdditionsReader:
                                 "PLAYER ORDER)" if army != following else
                                 f"{army} takes two consecutive turns (3E 1 PLAYER VS A TEAM, PLAYING ORDER)",
                                 self.add.players_node)
-
-
-def _place(node: Tree[Token] | Token) -> tuple[int, int]:
-    if isinstance(node, Token):
-        return (node.line or 0, node.column or 0)
-    return (node.meta.line, node.meta.column)
 
 
 # --- writing --------------------------------------------------------------------------------------------------
