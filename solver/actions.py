@@ -871,13 +871,19 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
 
 
 def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: frozenset[Spent]) -> Iterator[Move]:
-    reach = _recon_reach(position, army, nets, False)
-    for unit in _movable(position, army, nets):
+    # What grants a unit a move is asked first, whether it may move (its controller, a net) only then: most units
+    # have neither Mobility nor a Transport, and the turn's enumeration lists the free moves of every state.
+    reach = None
+    for unit in position.units:
         sources = []
         if (unit.tile.mobility or "mobility" in unit.prizes) and Spent(unit.hex, "mobility") not in used:
             sources.append("mobility")
         if _transport_giver(position, unit, army, nets, used) is not None:
             sources.append("transport")
+        if not sources or _mover_problem(position, army, unit.hex, nets, MOVE_OWN) is not None:
+            continue
+        if reach is None:
+            reach = _recon_reach(position, army, nets, False)
         for by in sources:
             for target, facing in _turns(position, unit, reach):
                 yield Move(unit.hex, target, facing, by)
