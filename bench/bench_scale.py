@@ -7,7 +7,9 @@ Mobility unit (the Hegemony Runner, on the board and in the offer). Targets on o
 hexes under 10 s, play 3 of 5 on 8 empty hexes under 60 s. For each card: tiles offered, tiles to play, empty
 hexes, verdict, states of the turn (plays), action orders, positions played out, seconds (wall and CPU), how
 far past ``--max-time`` it stopped, the peak resident memory of the process and of its workers (issue 15:
-"report peak RSS of the largest solve"), and why it stopped.
+"report peak RSS of the largest solve"), and why it stopped. A search stopped while it still lists plays has
+played out what it listed, so its verdict column says ``cooked`` when two plays are already proven to win
+(the solver still claims no verdict: ``nhex solve`` exits 3).
 """
 
 from __future__ import annotations
