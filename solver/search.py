@@ -564,6 +564,9 @@ class Enumerator:
         #: a unit does nothing but move it (a Transport on the board is checked per state). --naive keeps the
         #: general path, so the test comparing the two searches compares the fast path with the rules too.
         self.plain = self.spare_placed and not self.families
+        #: The same boards where the only families are those HQs' moves: Mobility moves are listed as on a plain
+        #: board, and the families' moves by the families (see :meth:`_free_move_steps`).
+        self.plain_families = self.spare_placed and self.families
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -873,10 +876,23 @@ class Enumerator:
         if not extras and self._plain(state.position):
             return self.plain_moves(state, None, frozenset())
         position = _turn_of(state.position, (), self.player)
-        found = []
+        listed: Iterable[Action] | None = None
+        if not extras and self.plain_families and self._plain_board(state.position):
+            # A plain board whose only families are HQs' moves (spare_placed: the Doomsday HQ's rotation, the Smart
+            # HQ's move), which act on `by hq` moves alone: Mobility moves are plain, and the families list their
+            # own moves, instead of the whole turn's listing being made and filtered. The same steps, in the same
+            # order as the turn rules give them (tests/test_search_speed.py compares the two).
+            found = self.plain_moves(state, None, frozenset())
+            if self.actions.board_full(position):
+                return found
+            listed = [action for family in abilities.turn_points(position).turn_actions
+                      for action in family.turn_actions(position, self.player, state.used, False)]
+        else:
+            found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
-                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use)))):
+                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use))),
+                listed):
             branches = []
             for label, after in results:
                 after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
@@ -893,8 +909,12 @@ class Enumerator:
     def _plain(self, position: Position) -> bool:
         """Whether :meth:`plain_moves` may list this position's moves: a plain board (``self.plain``) without a
         Transport, whose links grant moves and whose own moves are restricted (transport-movable)."""
-        return self.plain and not any(u.tile.module is not None and u.tile.module.type == "grant-mobility"
-                                      for u in position.units)
+        return self.plain and self._plain_board(position)
+
+    @staticmethod
+    def _plain_board(position: Position) -> bool:
+        """No Transport on the board (see :meth:`_plain`)."""
+        return not any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
 
     def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
         """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
@@ -972,12 +992,16 @@ class Enumerator:
         self._plain_cache[key] = found
         return found
 
-    def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool]
+    def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool],
+                       listed: Iterable[Action] | None = None
                        ) -> Iterator[tuple[Any, frozenset, tuple[tuple[str, Position], ...]]]:
         """The player's legal actions in ``position`` that ``keep`` selects, each with the grants it spends and its
         results (one per answer of the opponent); the free moves, procedures and family placements all read this.
+        ``listed``: the actions to take instead of all the player's (a subset the caller has listed itself).
         The action is typed ``Any``: ``keep`` chose its kind, which each caller then reads."""
-        for action in self.actions.player_actions(position, self.player, state.used):
+        if listed is None:
+            listed = self.actions.player_actions(position, self.player, state.used)
+        for action in listed:
             if not keep(action):
                 continue
             self._check_time()

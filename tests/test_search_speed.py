@@ -131,6 +131,47 @@ def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_ru
     assert compared > 1000
 
 
+SMART_HQ_MOVES = """puzzle "Smart HQ moves"
+player smart
+offer smart:move smart:cyborg smart:scout
+play 2
+goal win
+c3 smart:hq hp=5
+c1 moloch:hq hp=5
+b3 smart:ripper N
+d3 smart:cyborg NE
+c4 smart:net-fighter S
+b2 moloch:guard S
+d2 moloch:hybrid S
+"""
+
+
+@pytest.mark.parametrize("text", [(HERE.parent / "puzzles" / "16-bank-shot.nhex").read_text(),
+                                  (HERE.parent / "puzzles" / "19-over-the-top.nhex").read_text(),
+                                  (HERE.parent / "puzzles" / "generated" /
+                                   "doomsday-vs-moloch-level4-71-0-1.nhex").read_text(),
+                                  SMART_HQ_MOVES],
+                         ids=["card-16", "card-19", "doomsday-level4", "smart-hq"])
+def test_the_moves_of_an_hq_family_listed_by_the_family_are_what_the_turn_rules_list(text):
+    """On a plain board whose only ability families are HQs' moves (the Doomsday HQ's rotation, ES Doomsday CG and
+    RULINGS 55; the Smart HQ's move, RULINGS 21), the search lists Mobility moves as on a plain board and asks the
+    families for their own moves instead of listing the whole turn (Enumerator.plain_families): the very steps the
+    turn rules give, in the same order."""
+    from solver.search import Enumerator
+
+    puzzle = notation.parse(text)
+    fast, rules = Enumerator(puzzle), Enumerator(puzzle)
+    rules.plain_families = False
+    assert fast.plain_families and not fast.plain
+    compared = 0
+    for state in _walk(fast, 60):
+        mine = fast.free_moves(state) + fast.instants(state)
+        theirs = rules.free_moves(state) + rules.instants(state)
+        assert [(s.action, s.branches) for s in mine] == [(s.action, s.branches) for s in theirs]
+        compared += len(mine)
+    assert compared > 300
+
+
 # --- a search cut short by --max-time (issue 15: "report what it proved") -----------------------------------------
 
 
