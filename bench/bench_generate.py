@@ -12,6 +12,9 @@ time; each line gives its wall and CPU seconds and drafts, and the last line the
 what a card costs whatever else the machine runs.
 
     python bench/bench_generate.py --each --level 3 --count 10 --jobs 2 --player moloch
+
+``--each --budget N`` stops every card after N drafts: the same work in any version, so its CPU seconds compare
+the speed of the draft pipeline (enumeration, battles, tuning) between two checkouts.
 """
 
 from __future__ import annotations
@@ -30,15 +33,15 @@ from solver.generate import ARMIES, generate, generate_one  # noqa: E402
 OPPONENT = {"moloch": "outpost", "outpost": "borgo", "borgo": "hegemony", "hegemony": "moloch"}
 
 
-def _one(args: tuple[str, str, int, str]) -> tuple[str, float, float, int, bool]:
-    player, opponent, level, seed = args
+def _one(args: tuple[str, str, int, str, int | None]) -> tuple[str, float, float, int, bool]:
+    player, opponent, level, seed, budget = args
     drafts = [0]
 
     def count(_reason: str) -> None:
         drafts[0] += 1
 
     wall, cpu = time.perf_counter(), time.process_time()
-    made = generate_one(player, opponent, level, seed, on_candidate=count)
+    made = generate_one(player, opponent, level, seed, budget=budget, on_candidate=count)
     return seed, time.perf_counter() - wall, time.process_time() - cpu, drafts[0], made is not None
 
 
@@ -46,17 +49,21 @@ def each(args: argparse.Namespace) -> None:
     import multiprocessing
     import statistics
 
-    tasks = [(player, OPPONENT[player], args.level, f"{args.seed}:{i}:0")
+    tasks = [(player, OPPONENT[player], args.level, f"{args.seed}:{i}:0", args.budget)
              for player in args.player for i in range(args.count)]
     walls, cpus = [], []
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        for (player, opponent, _, _), (seed, wall, cpu, drafts, made) in zip(tasks, pool.imap(_one, tasks)):
+        for (player, opponent, _, _, _), (seed, wall, cpu, drafts, made) in zip(tasks, pool.imap(_one, tasks)):
             walls.append(wall)
             cpus.append(cpu)
             print(f"{player:9} vs {opponent:9} seed {seed:14} level {args.level}: {wall:7.1f} s wall "
                   f"{cpu:7.1f} s cpu, {drafts:4} drafts, {'card' if made else 'NO CARD'}", flush=True)
+    import resource
+
+    # Peak resident memory of the largest worker (issue 15: "report peak RSS ... of generation"); kB on Linux.
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"median over {len(walls)} seeds: {statistics.median(walls):.1f} s wall, "
-          f"{statistics.median(cpus):.1f} s cpu per card ({args.jobs} jobs)")
+          f"{statistics.median(cpus):.1f} s cpu per card ({args.jobs} jobs); peak RSS of a worker {workers:.0f} MB")
 
 
 def main() -> None:
@@ -67,6 +74,9 @@ def main() -> None:
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--player", nargs="*", choices=ARMIES, default=list(ARMIES))
     parser.add_argument("--each", action="store_true", help="time each card on its own, with the median")
+    parser.add_argument("--budget", type=int, default=None,
+                        help="with --each: stop each card after this many drafts (a fixed amount of work, to compare "
+                             "the draft pipeline's speed between versions; the cards found then are few)")
     args = parser.parse_args()
     if args.each:
         each(args)
@@ -80,7 +90,11 @@ def main() -> None:
         drafts = sum(c.candidates for c in cards)
         print(f"{player:9} vs {OPPONENT[player]:9} {len(cards):3} level-{args.level} cards in {elapsed:6.1f} s "
               f"({drafts} drafts played out, {args.jobs} jobs)", flush=True)
-    print(f"slowest army: {worst:.1f} s for {args.count} cards")
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"slowest army: {worst:.1f} s for {args.count} cards; peak RSS {own:.0f} MB here, {workers:.0f} MB in a worker")
 
 
 if __name__ == "__main__":
