@@ -30,7 +30,9 @@ sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 from solver.generate import ARMIES, generate, generate_one  # noqa: E402
 
 #: The opponent each army meets in the benchmark (every army once as the player, once as the opponent).
-OPPONENT = {"moloch": "outpost", "outpost": "borgo", "borgo": "hegemony", "hegemony": "moloch"}
+OPPONENT = {"moloch": "outpost", "outpost": "borgo", "borgo": "hegemony", "hegemony": "moloch",
+            "smart": "vegas", "vegas": "new-york", "new-york": "neojungle", "neojungle": "doomsday",
+            "doomsday": "moloch"}
 
 
 def _one(args: tuple[str, str, int, str, int | None]) -> tuple[str, float, float, int, bool]:
