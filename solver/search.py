@@ -1307,6 +1307,13 @@ class _Evaluation:
             if self.progress and done % 64 == 0:
                 self.progress("evaluate", done, None)
 
+    def abandon(self) -> None:
+        """Stop the workers, if any, without waiting for what they play out."""
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
     def finish(self) -> tuple[list[Verdict], str | None]:
         """Every verdict played out, in the order the ends were added, and why it stopped short if it did."""
         total = len(self.items)
@@ -1317,21 +1324,22 @@ class _Evaluation:
             return self.verdicts, self.stopped
         if self.sent < total:
             self._send()
-        try:
-            for pending in self.pending:
-                try:  # wait for the next chunk no longer than the time left
-                    wait = None if self.deadline is None else max(0.0, self.deadline - self.reserve()
-                                                                  - time.perf_counter())
-                    self.verdicts += pending.get(wait)
-                except multiprocessing.TimeoutError:
-                    self.stopped = f"--max-time {self.max_time:g} s reached"
-                    self.pool.terminate()
-                    break
-                if self.progress:
-                    self.progress("evaluate", len(self.verdicts), total)
-        finally:
+        for pending in self.pending:
+            try:  # wait for the next chunk no longer than the time left
+                wait = None if self.deadline is None else max(0.0, self.deadline - self.reserve()
+                                                              - time.perf_counter())
+                self.verdicts += pending.get(wait)
+            except multiprocessing.TimeoutError:
+                self.stopped = f"--max-time {self.max_time:g} s reached"
+                break
+            if self.progress:
+                self.progress("evaluate", len(self.verdicts), total)
+        if self.stopped:
+            self.abandon()  # what the workers still play out is not waited for
+        else:
             self.pool.close()
             self.pool.join()
+            self.pool = None
         return self.verdicts, self.stopped
 
 
@@ -1393,17 +1401,21 @@ class Solver:
         self._graph_kept = enumerator
         listing_stopped = None
         try:
-            graph = enumerator.build(on_state, on_expanded)
-        except _OutOfTime:
-            graph = enumerator.graph if enumerator.graph is not None else Graph(enumerator.start())
-            listing_stopped = (f"--max-time {self.max_time:g} s reached while enumerating plays "
-                               f"({len(graph.steps)} states of the turn expanded, {enumerator.listed} actions "
-                               f"listed)")
-        if self.naive and listing_stopped is None:
-            for state in self.every_order(graph):  # every order played out, as a search without transpositions
-                key = keys[state]
-                work.setdefault(key, evaluation.add(state.position, state.watched, key[3]))
-        verdicts, stopped = evaluation.finish()
+            try:
+                graph = enumerator.build(on_state, on_expanded)
+            except _OutOfTime:
+                graph = enumerator.graph if enumerator.graph is not None else Graph(enumerator.start())
+                listing_stopped = (f"--max-time {self.max_time:g} s reached while enumerating plays "
+                                   f"({len(graph.steps)} states of the turn expanded, {enumerator.listed} actions "
+                                   f"listed)")
+            if self.naive and listing_stopped is None:
+                for state in self.every_order(graph):  # every order played out, as a search without transpositions
+                    key = keys[state]
+                    work.setdefault(key, evaluation.add(state.position, state.watched, key[3]))
+            verdicts, stopped = evaluation.finish()
+        except BaseException:
+            evaluation.abandon()  # Ctrl-C or an error: the workers stop now, not when the process ends
+            raise
         if listing_stopped is not None:
             stopped = (f"{listing_stopped}; {len(verdicts)} positions played out: the winning plays found are "
                        f"proven, the other plays are not")
