@@ -1251,7 +1251,7 @@ class _Evaluation:
 
     #: Ends played out here before a pool is started: fewer are not worth the workers' start.
     POOL_AFTER = 400
-    CHUNK = 200
+    CHUNK = 100
     #: Battles played out here between two passes of the cycle collector over what was made since the last one
     #: (the enumeration runs with the collector paused, and battles' closures make cycles).
     COLLECT_EVERY = 512
@@ -1290,9 +1290,12 @@ class _Evaluation:
         return len(self.items) - 1
 
     def _send(self) -> None:
-        chunk = self.items[self.sent:]
-        self.sent = len(self.items)
-        self.pending.append(self.pool.apply_async(_evaluate_chunk, ((self.card, chunk),)))
+        """What is queued and not yet sent, to the workers in chunks of at most :data:`CHUNK` (the backlog of the
+        pool's start too, so that both workers share it)."""
+        while self.sent < len(self.items):
+            chunk = self.items[self.sent:self.sent + self.CHUNK]
+            self.sent += len(chunk)
+            self.pending.append(self.pool.apply_async(_evaluate_chunk, ((self.card, chunk),)))
 
     def _play_here(self) -> None:
         """Everything queued and not yet played out, one position at a time, so that the limit is kept closely."""
