@@ -222,41 +222,49 @@ class Fight:
     a battle with choices goes on from a copy of the fight at the start of the phase where a choice falls, and
     :meth:`fork` copies those containers."""
 
+    # Values every fight starts with that are only ever replaced, never changed in place: class attributes, so
+    # that a fight costs nothing to make for them (issue 15: a plain battle is a few dozen microseconds).
+    #: The nets and bonuses of the last reading (see :meth:`__init__` for ``boni`` and ``schedule``).
+    nets: frozenset[Hex] = frozenset()
+    sides: effects.Sides = effects.NO_TAKEOVERS
+    #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
+    allies: effects.Sides = effects.NO_TAKEOVERS
+    #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
+    #: ``finish``, in the phase ``phase``.
+    cursor = "begin"
+    phase = -1
+    #: The hashable image of the current reading in :meth:`key` (made when first asked), and the units the
+    #: last reading was made of (kept only when the battle is played step by step).
+    image: tuple | None = None
+    read_units: tuple[Unit, ...] | None = None
+    has_medics = False
+    #: Units left the board in the last phase played: the next one reads the position again.
+    changed = False
+    #: Whether a unit that shapes the reading (a Net, a module or an HQ) has left since the last reading.
+    stale = False
+
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
         points, steady = _prepare(position)
         self.position = position
         self.rules: RuleSet = position.rules
         self.board = position.board
         self.oracle = oracle
-        self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
+        self.state = _State({u.hex: u for u in position.units}, {}, set(), [] if trace else None)
         self.tracing = trace
         #: Traced battles only: every unit's bonuses with their sources, and the standing facts told so far.
         self.sources: dict[Hex, list[explain.Source]] = {}
         self.facts: dict[tuple, tuple[str, str, str]] = {}
         #: Traced battles only: the netted units of this phase, told under its heading.
         self.idle: list[Event] = []
-        self.sides: effects.Sides = effects.NO_TAKEOVERS
-        #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
-        self.allies: effects.Sides = effects.NO_TAKEOVERS
-        #: The nets and bonuses of the last reading, and the slots acting in each phase until units next leave.
-        self.nets: frozenset[Hex] = frozenset()
+        #: The bonuses of the last reading, and the slots acting in each phase until units next leave.
         self.boni: dict[Hex, Bonus] = {}
         self.schedule: Schedule = {}
-        #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
-        #: ``finish``, in the phase ``phase``.
-        self.cursor = "begin"
-        self.phase = -1
-        #: The hashable image of the current reading in :meth:`key` (made when first asked), and the units the
-        #: last reading was made of (kept only when the battle is played step by step).
-        self.image: tuple | None = None
-        self.read_units: tuple[Unit, ...] | None = None
         #: The phase being played: who acts in it (in order) and the hits made so far.
         self.pending: list[Unit] = []
         self.hits: list[Hit] = []
-        self.has_medics = False
         self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
-        self.scores: dict[str, int] = dict(position.scores)
+        self.scores: dict[str, int] = dict(position.scores) if position.scores else {}
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
         #: What they report with the outcome (:attr:`Outcome.reports`).
@@ -268,12 +276,8 @@ class Fight:
         #: Per-battle bookkeeping of the families, each under its own key (families themselves keep no state): a
         #: redirected shot's path, the Warehouses' wounds.
         self.memo: dict[object, object] = {}
-        #: Units left the board in the last phase played: the next one reads the position again.
-        self.changed = False
-        #: The hexes emptied since the last reading, and whether a unit that shapes the reading (a Net, a module or
-        #: an HQ) was among them.
+        #: The hexes emptied since the last reading (see also :attr:`stale`).
         self.gone: set[Hex] = set()
-        self.stale = False
         self.hq_hexes: dict[str, Hex] = {}
         self.points = points
         #: Whether a unit leaving the board changes the reading only by its own absence when it has no Net and no
@@ -373,9 +377,17 @@ class Fight:
     # --- the loop: the start, every phase from the highest down to 0, the end (each one step) ---
     def run(self) -> Outcome:
         self.cursor = "run"  # played straight through, not step by step
-        top = self.begin()
-        for phase in range(top, -1, -1):
+        phase = self.begin()
+        schedule_only = not self._phase_hits
+        while phase >= 0:
             self.play(phase)
+            phase -= 1
+            if schedule_only and not self.changed:
+                # Nobody has left since the reading and no family makes hits of its own: a phase no slot of the
+                # schedule acts in passes without an event (what play would find), so go to the next one that has.
+                schedule = self.schedule
+                while phase >= 0 and phase not in schedule:
+                    phase -= 1
         return self.finish()
 
     def begin(self) -> int:
@@ -585,27 +597,45 @@ class Fight:
         hits: list[Hit] = []
         if not self._strikes and not self.tracing:
             # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly from the
-            # tile's table (what Fight.melee does, inline).
+            # tile's table (what Fight.melee does, inline; and Fight.fire too when no family meets shots).
             melee_bonus = bonus.melee if bonus else 0
             ranged_bonus = bonus.ranged if bonus else 0
             units = self.state.units
             sides = self.sides
-            own = sides.get(unit.hex, unit.army) if sides else unit.army
+            here = unit.hex
+            own = sides.get(here, unit.army) if sides else unit.army
             hq = unit.tile.kind is Kind.HQ
-            near = None
+            near = lines = None
             for d, melee, ranged, special in unit.oriented.strikes:
                 if melee:
                     strength = melee + melee_bonus
                     if strength > 0:
                         if near is None:
-                            near = around(unit.hex)
+                            near = around(here)
                         target = units.get(near[d])
                         if (target is not None
                                 and (sides.get(target.hex, target.army) if sides else target.army) != own
                                 and not (hq and target.tile.kind is Kind.HQ)):
-                            hits.append(Hit(unit.hex, target.hex, strength, "melee", "", d))
+                            hits.append(Hit(here, target.hex, strength, "melee", "", d))
                 if ranged:
-                    hits += self.fire(unit, unit.hex, d, ranged + ranged_bonus, phase)
+                    if self._shot_meets:
+                        hits += self.fire(unit, here, d, ranged + ranged_bonus, phase)
+                    else:
+                        if lines is None:
+                            lines = self.board.lines.get(here, _NO_LINES)
+                        for hex_ in lines[d]:  # Fight.fire, inline
+                            target = units.get(hex_)
+                            if target is None or (sides.get(hex_, target.army) if sides else target.army) == own:
+                                continue  # shots fly over friends (3E RANGED ATTACK)
+                            if not (hq and target.tile.kind is Kind.HQ):
+                                strength = ranged + ranged_bonus
+                                if target.oriented.shielded >> d & 1:
+                                    strength -= 1
+                                    if strength > 0:
+                                        hits.append(Hit(here, hex_, strength, "ranged", "armor −1", d))
+                                elif strength > 0:
+                                    hits.append(Hit(here, hex_, strength, "ranged", "", d))
+                            break
                 if special:
                     edge = unit.oriented.edges[d]
                     for ability in self._edge_hits:
@@ -695,8 +725,15 @@ class Fight:
              removed: set[Hex]) -> None:
         units = self.state.units
         damage: dict[Hex, int] = {}
-        if not (self.tracing or self._reactions or self._hq_wounds or self._after_damage
-                or (self.has_medics if boni is self.boni else _has_medics(boni))):
+        slow = self.tracing or self._reactions or self._hq_wounds or self._after_damage
+        if not slow and (self.has_medics if boni is self.boni else _has_medics(boni)):
+            # Medics matter only where a hit lands on a unit one is linked to (what Fight.medics looks at first).
+            for hit in hits:
+                bonus = boni.get(hit.target)
+                if bonus is not None and bonus.medics:
+                    slow = True
+                    break
+        if not slow:
             # The common case, kept fast: every hit lands as it is; the attacks are grouped only if a family asks.
             for hit in hits:
                 target = hit.target
@@ -739,7 +776,7 @@ class Fight:
                 continue  # an exploded unit leaves the board whatever hits it
             unit = units[hex_]
             if unit.tile.kind is Kind.HQ:
-                hp = max(0, unit.health - wounds)
+                hp = max(0, unit.hp - wounds)  # type: ignore[operator]  # every HQ has its health (Unit)
                 units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
                     self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
@@ -762,13 +799,14 @@ class Fight:
                                   "3E TOUGHNESS")
         for ability in self._after_damage:
             ability.after_damage(self, phase, damage, removed)
-        used = self.state.used
-        for hex_ in removed:
-            left = units.pop(hex_, None)
-            used.pop(hex_, None)
-            if left is not None and (left.oriented.nets or left.tile.module is not None):
-                self.stale = True
-        self.gone |= removed
+        if removed:
+            used = self.state.used
+            for hex_ in removed:
+                left = units.pop(hex_, None)
+                used.pop(hex_, None)
+                if left is not None and (left.oriented.nets or left.tile.module is not None):
+                    self.stale = True
+            self.gone |= removed
 
     def medics(self, attacks: dict[Attack, list[Hit]], phase: int | None, nets: frozenset[Hex],
                boni: dict[Hex, Bonus], removed: set[Hex]) -> set[Attack]:
@@ -842,6 +880,10 @@ _RULE_OF_KIND = {
     "bomber": "RULINGS 56-57; 2E Mad Bomber",
     "drowning": "B13 WATER, WHIRLPOOL",
 }
+
+
+#: The lines of fire of a hex off the board: none in any direction.
+_NO_LINES: tuple[tuple[Hex, ...], ...] = ((),) * 6
 
 
 def _has_medics(boni: dict[Hex, Bonus]) -> bool:
