@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import product
+from operator import attrgetter
 from typing import Callable, Iterable, Sequence, TypeVar, cast
 
 from . import abilities, effects, explain
@@ -187,7 +188,7 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     units = position.units
     # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
-    key = (frozenset([u.tile.key for u in units]), abilities.features_of(position))
+    key = (frozenset(map(_TILE_KEY, units)), abilities.features_of(position))
     plan = _PLANS.get(key)
     if plan is None:
         if len(_PLANS) >= 4096:
@@ -208,6 +209,9 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
     return points, steady and not position.teams
 
+
+_TILE_KEY = attrgetter("tile.key")
+_HEX = attrgetter("hex")
 
 #: The points of every set of tiles and position features met lately; whether one of them lacks a rule; whether
 #: no family acts at a reading point (:data:`_READING_POINTS`).
@@ -249,7 +253,8 @@ class Fight:
         self.rules: RuleSet = position.rules
         self.board = position.board
         self.oracle = oracle
-        self.state = _State({u.hex: u for u in position.units}, {}, set(), [] if trace else None)
+        units = position.units
+        self.state = _State(dict(zip(map(_HEX, units), units)), {}, set(), [] if trace else None)
         self.tracing = trace
         #: Traced battles only: every unit's bonuses with their sources, and the standing facts told so far.
         self.sources: dict[Hex, list[explain.Source]] = {}
@@ -392,8 +397,8 @@ class Fight:
 
     def begin(self) -> int:
         """Read the position, deal the hits before the first phase; the first phase to play."""
-        units = self.state.units
-        self.hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
+        hq = Kind.HQ
+        self.hq_hexes = {u.army: u.hex for u in self.position.units if u.tile.kind is hq}  # HQs do not move in battle
         top = self.reread(None)
         if self._battle_start:
             opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
@@ -452,8 +457,9 @@ class Fight:
         after = self.position.with_units_in_order(tuple(units.values()))
         if (self.scores or self.position.scores) and self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
-        return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()),
-                       tuple(sorted(self.reports.items())))
+        made, log, reports = self.oracle.made, self.state.log, self.reports
+        return Outcome(after, hq, tuple(made) if made else (), tuple(log) if log else (),
+                       tuple(sorted(reports.items())) if reports else ())
 
     # --- branching at a choice (battle_tree) ---
     def fork(self, answers: Sequence[int]) -> Fight:

@@ -265,14 +265,19 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
     not plain (a long-distance module's, RULINGS 54; a Spy's; the Motherland's) are the families' at the point
     ``links``; ``ground``: the foundations.
     """
-    modules = [(hex_, unit, module) for hex_, unit in units.items()
-               if (module := unit.tile.module) is not None and hex_ not in nets]
-    taken = (captured_modules(units, nets, sides)
-             if any(module.type == "take-over-enemy-modules" for _, _, module in modules) else None)
+    modules = []
+    scoper = False
+    for hex_, unit in units.items():
+        module = unit.tile.module
+        if module is not None and hex_ not in nets:
+            modules.append((hex_, unit, module))
+            if module.type == "take-over-enemy-modules":
+                scoper = True
+    taken = captured_modules(units, nets, sides) if scoper else None
     found = []
-    append = found.append
     for hex_, unit, module in modules:
-        if module.reach not in (None, 1):
+        reach = module.reach
+        if reach is not None and reach != 1:
             continue  # a long-distance module links through its family (solver/abilities/long_links.py)
         holder = taken.get(hex_, unit) if taken else unit
         works_for = sides.get(holder.hex, holder.army) if sides else holder.army
@@ -282,7 +287,7 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
             other = units.get(near[d])
             if other is not None and ((sides.get(other.hex, other.army) if sides else other.army) != works_for) \
                     == wanted_enemy:
-                append((unit, other, holder))
+                found.append((unit, other, holder))
     for family in (points or points_on(units.values())).links:
         found = family.links(units, nets, sides, ground, found)
     return found
@@ -313,11 +318,13 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
         if module_unit.tile.module is not effect:  # links come module by module: one lookup for each
             effect = module_unit.tile.module
             assert isinstance(effect, ModuleEffect)  # only units with a module effect link
-            adds = _INCREMENTS.get((effect.type, effect.value))
-            if adds is None:
+            known = _INCREMENTS.get((effect.type, effect.value))
+            if known is None:
                 adds = _increments(effect, rules, module_unit)
-            elif adds is _RULED:
+            elif known is _RULED:
                 adds = _ruled_increments(effect, rules, module_unit)
+            else:
+                adds = known
         if adds is _TURN:
             continue
         bonus = result.get(target.hex)
