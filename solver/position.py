@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # a scenario's values are built by solver/scenarios.py, impor
     from .scenarios import Scenario
 
 HQ_HEALTH = 20
+#: Kind.HQ read once: an enum member read through its class costs a descriptor call in Python 3.11 (issue 15).
+_HQ = Kind.HQ
 HAND_SIZE = 3
 #: 3E GAME VARIANTS, REINFORCEMENT: "draw up to 6 tiles instead of 3" (rule option reinforcement=yes).
 HAND_SIZE_REINFORCEMENT = 6
@@ -60,7 +62,7 @@ class Unit:
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.hp is None and self.tile.kind is Kind.HQ:
+        if self.hp is None and self.tile.kind is _HQ:
             object.__setattr__(self, "hp", HQ_HEALTH)
         if len(self.prizes) > 1:  # canonical order (NOTATION §10.3), so equal units are equal
             object.__setattr__(self, "prizes", prize_order(self.prizes))
@@ -94,7 +96,7 @@ class Unit:
 
     @property
     def is_hq(self) -> bool:
-        return self.tile.kind is Kind.HQ
+        return self.tile.kind is _HQ
 
     @property
     def is_neutral(self) -> bool:

@@ -297,11 +297,12 @@ def _feature_tests() -> tuple[tuple[str, ...], Callable[[Position], tuple], tupl
 
 _KIND_OF = operator.attrgetter("tile.kind")  # in C: every battle asks these of every unit (issue 15)
 _PRIZES_OF = operator.attrgetter("prizes")
+_HQ = Kind.HQ  # an enum member read through its class costs a descriptor call in Python 3.11
 
 #: Features read off a position rather than one of its fields, each with its test.
 DERIVED_FEATURES: dict[str, Callable[[Position], bool]] = {
     # three or more HQs on the board (3E THE MULTIPLAYER MODE)
-    "multiplayer": lambda position: list(map(_KIND_OF, position.units)).count(Kind.HQ) >= 3,
+    "multiplayer": lambda position: list(map(_KIND_OF, position.units)).count(_HQ) >= 3,
     # the score mode (NOTATION §10.5 `mode score`)
     "score": lambda position: position.mode == "score",
     # a Prize marker on a unit (B13 PRIZE MARKERS; held markers are the field ``held_prizes``)
