@@ -277,8 +277,11 @@ def features_of(position: Position) -> frozenset[str]:
     every non-empty field of the position a family names (``terminals``, ``energy``, ``terrain``, ...), and every
     :data:`DERIVED_FEATURES` entry a family names that holds of the position."""
     names, values, derived = _feature_tests()
-    found = [name for name, value in zip(names, values(position)) if value]
-    found += [name for name, holds in derived if holds(position)]
+    read = values(position)
+    found = [name for name, value in zip(names, read) if value] if any(read) else []
+    for name, holds in derived:
+        if holds(position):
+            found.append(name)
     return frozenset(found) if found else _NO_FEATURES
 
 
