@@ -575,7 +575,7 @@ class Fight:
         used = self.state.used
         done = None
         for hex_, slot in entries:
-            if hex_ == done:
+            if hex_ is done:  # a unit's slots of one value are listed together, under one Hex (_schedule)
                 continue  # one action a phase: the unit's first free slot of this value has been taken
             spent = used.get(hex_)
             if spent and slot in spent:
@@ -613,6 +613,18 @@ class Fight:
             here = unit.hex
             own = sides.get(here, unit.army) if sides else unit.army
             hq = unit.tile.kind is _HQ
+            melee_only = unit.oriented.melee_only
+            if melee_only is not None:  # the same as below for a unit with only melee attacks, leaner
+                around_here = around(here)
+                for d, melee in melee_only:
+                    target = units.get(around_here[d])
+                    if (target is not None
+                            and (sides.get(target.hex, target.army) if sides else target.army) != own
+                            and not (hq and target.tile.kind is _HQ)):
+                        strength = melee + melee_bonus
+                        if strength > 0:
+                            hits.append(Hit(here, target.hex, strength, "melee", "", d))
+                return hits
             near = lines = None
             for d, melee, ranged, special in unit.oriented.strikes:
                 if melee:

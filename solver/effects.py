@@ -280,14 +280,20 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
         if reach is not None and reach != 1:
             continue  # a long-distance module links through its family (solver/abilities/long_links.py)
         holder = taken.get(hex_, unit) if taken else unit
-        works_for = sides.get(holder.hex, holder.army) if sides else holder.army
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
-        for d in unit.oriented.links:
-            other = units.get(near[d])
-            if other is not None and ((sides.get(other.hex, other.army) if sides else other.army) != works_for) \
-                    == wanted_enemy:
-                found.append((unit, other, holder))
+        if sides:
+            works_for = sides.get(holder.hex, holder.army)
+            for d in unit.oriented.links:
+                other = units.get(near[d])
+                if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
+                    found.append((unit, other, holder))
+        else:  # the same, with every unit its army's (no takeover, no teams): the common case, kept lean
+            works_for = holder.army
+            for d in unit.oriented.links:
+                other = units.get(near[d])
+                if other is not None and (other.army != works_for) == wanted_enemy:
+                    found.append((unit, other, holder))
     for family in (points or points_on(units.values())).links:
         found = family.links(units, nets, sides, ground, found)
     return found
