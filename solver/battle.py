@@ -63,6 +63,18 @@ class Outcome:
         return (self.position.units, tuple(sorted(self.hq.items())), self.position.scores, self.reports)
 
 
+def _outcome(position: Position, hq: dict[str, int], choices: tuple[str, ...], trace: tuple[Event, ...],
+             reports: tuple[tuple[str, object], ...]) -> Outcome:
+    """``Outcome(position, hq, choices, trace, reports)``, made without the frozen dataclass's five
+    object.__setattr__ calls: every battle ends with one (issue 15). The same fields, in the same instance dict."""
+    outcome = _new_object(Outcome)
+    outcome.__dict__.update(position=position, hq=hq, choices=choices, trace=trace, reports=reports)
+    return outcome
+
+
+_new_object = object.__new__
+
+
 @dataclass(frozen=True)
 class Choice:
     """A decision of ``army`` during the battle; ``branches`` pairs each answer with what follows."""
@@ -455,13 +467,17 @@ class Fight:
         for ability in self._battle_end:
             ability.battle_end(self)
         units = self.state.units
-        hq = {army: (units[h].health if h in units else 0) for army, h in self.hq_hexes.items()}
+        hq: dict[str, int] = {}
+        for army, h in self.hq_hexes.items():
+            unit = units.get(h)
+            # Unit.health, inline: an HQ's is its hp (a destroyed HQ has left the board: 0)
+            hq[army] = 0 if unit is None else unit.hp if unit.hp is not None and unit.tile.kind is _HQ else unit.health
         after = self.position.with_units_in_order(tuple(units.values()))
         if (self.scores or self.position.scores) and self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
         made, log, reports = self.oracle.made, self.state.log, self.reports
-        return Outcome(after, hq, tuple(made) if made else (), tuple(log) if log else (),
-                       tuple(sorted(reports.items())) if reports else ())
+        return _outcome(after, hq, tuple(made) if made else (), tuple(log) if log else (),
+                        tuple(sorted(reports.items())) if reports else ())
 
     # --- branching at a choice (battle_tree) ---
     def fork(self, answers: Sequence[int]) -> Fight:
