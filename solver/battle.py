@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import product
 from operator import attrgetter
-from typing import Callable, Iterable, Sequence, TypeVar, cast
+from types import MappingProxyType
+from typing import AbstractSet, Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
 from . import abilities, effects, explain
 from .effects import Bonus, edges_of
@@ -193,10 +194,11 @@ _PLAIN_SLOTS = _PlainSlots()
 _MOVED_SLOTS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[object, int], ...]] = {}
 
 
-def _prepare(position: Position) -> tuple[abilities.Points, bool]:
+def _prepare(position: Position) -> tuple[abilities.Points, bool, tuple[tuple[str, tuple], ...]]:
     """The families at each point of a battle on ``position``, once the battle has refused what it cannot play:
     §10 features (:func:`solver.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
-    whether the fight is steady (:attr:`Fight.steady`)."""
+    whether the fight is steady (:attr:`Fight.steady`); the loop's points with families, as ``(Fight attribute,
+    families)`` (:data:`_LOOP_POINTS`)."""
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     units = position.units
     # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
@@ -208,8 +210,10 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
         tiles = frozenset(u.tile for u in units)
         points = abilities.points_for(position)
         plan = _PLANS[key] = (points, any(abilities.missing_rule(t) is not None for t in tiles),
-                              not any(getattr(points, name) for name in _READING_POINTS))
-    points, misses, steady = plan
+                              not any(getattr(points, name) for name in _READING_POINTS),
+                              tuple((f"_{name}", getattr(points, name)) for name in _LOOP_POINTS
+                                    if getattr(points, name)))
+    points, misses, steady, acting = plan
     if misses:
         for unit in units:
             missing = abilities.missing_rule(unit.tile)
@@ -219,7 +223,7 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
         # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
         if not abilities.present(frozenset({foundation.tile})):
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
-    return points, steady and not position.teams
+    return points, steady and not position.teams, acting
 
 
 #: An enum member read through its class costs a descriptor call in Python 3.11 (about 0.1 µs): the loop asks this
@@ -230,7 +234,11 @@ _HEX = attrgetter("hex")
 
 #: The points of every set of tiles and position features met lately; whether one of them lacks a rule; whether
 #: no family acts at a reading point (:data:`_READING_POINTS`).
-_PLANS: dict[tuple, tuple[abilities.Points, bool, bool]] = {}
+_PLANS: dict[tuple, tuple[abilities.Points, bool, bool, tuple[tuple[str, tuple], ...]]] = {}
+#: The points the loop reads as attributes of the fight (``fight._act`` ...): a class attribute ``()`` each, set on a
+#: fight only where families act at them.
+_LOOP_POINTS = ("act", "strikes", "edge_hits", "shot_meets", "reactions", "hq_wounds", "after_damage", "phase_end",
+                "phase_hits", "battle_start", "battle_end")
 
 
 class Fight:
@@ -261,9 +269,36 @@ class Fight:
     changed = False
     #: Whether a unit that shapes the reading (a Net, a module or an HQ) has left since the last reading.
     stale = False
+    #: Traced battles only (set by __init__ then): every unit's bonuses with their sources, the standing facts told
+    #: so far, and the netted units of this phase, told under its heading.
+    # (Read-only empty defaults: an untraced fight never adds to them.)
+    sources: dict[Hex, list[explain.Source]] = MappingProxyType({})  # type: ignore[assignment]
+    facts: dict[tuple, tuple[str, str, str]] = MappingProxyType({})  # type: ignore[assignment]
+    idle: list[Event] = ()  # type: ignore[assignment]
+    #: The attacks that landed last, by (source, target, n) (None: not grouped yet, see :attr:`attacks`), the hits
+    #: themselves, and the attacks a Medic absorbed (read at after_damage); set by every landing.
+    _attacks: dict[Attack, list[Hit]] | None = None
+    _landed: Sequence[Hit] = ()
+    absorbed: AbstractSet[Attack] = frozenset()
+    #: The HQ of every army when the battle began (:meth:`begin`; HQs do not move in battle).
+    hq_hexes: Mapping[str, Hex] = MappingProxyType({})
+    #: The families at each point the loop reads (:data:`_LOOP_POINTS`): none, unless __init__ sets them.
+    _act: tuple[abilities.Ability, ...] = ()
+    _strikes: tuple[abilities.Ability, ...] = ()
+    _edge_hits: tuple[abilities.Ability, ...] = ()
+    _shot_meets: tuple[abilities.Ability, ...] = ()
+    _reactions: tuple[abilities.Ability, ...] = ()
+    _hq_wounds: tuple[abilities.Ability, ...] = ()
+    _after_damage: tuple[abilities.Ability, ...] = ()
+    _phase_end: tuple[abilities.Ability, ...] = ()
+    _phase_hits: tuple[abilities.Ability, ...] = ()
+    _battle_start: tuple[abilities.Ability, ...] = ()
+    _battle_end: tuple[abilities.Ability, ...] = ()
 
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
-        points, steady = _prepare(position)
+        # Only what differs between fights is set here: CPython keeps up to 30 attributes of a class's instances in
+        # a compact shared table, and makes and reads a fight with fewer faster (issue 15).
+        points, steady, acting = _prepare(position)
         self.position = position
         self.rules: RuleSet = position.rules
         self.board = position.board
@@ -271,49 +306,36 @@ class Fight:
         units = position.units
         self.state = _State(dict(zip(map(_HEX, units), units)), {}, set(), [] if trace else None)
         self.tracing = trace
-        #: Traced battles only: every unit's bonuses with their sources, and the standing facts told so far.
-        self.sources: dict[Hex, list[explain.Source]] = {}
-        self.facts: dict[tuple, tuple[str, str, str]] = {}
-        #: Traced battles only: the netted units of this phase, told under its heading.
-        self.idle: list[Event] = []
+        if trace:
+            self.sources, self.facts, self.idle = {}, {}, []
         #: The bonuses of the last reading, and the slots acting in each phase until units next leave.
         self.boni: dict[Hex, Bonus] = {}
         self.schedule: Schedule = {}
         #: The phase being played: who acts in it (in order) and the hits made so far.
         self.pending: list[Unit] = []
         self.hits: list[Hit] = []
-        self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
         self.scores: dict[str, int] = dict(position.scores) if position.scores else {}
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
-        #: The attacks landing now, by (source, target, n), and those a Medic absorbed (read at after_damage).
-        self._attacks: dict[Attack, list[Hit]] | None = {}
-        self._landed: list[Hit] = []
-        self.absorbed: set[Attack] = set()
         #: Per-battle bookkeeping of the families, each under its own key (families themselves keep no state): a
         #: redirected shot's path, the Warehouses' wounds.
         self.memo: dict[object, object] = {}
         #: The hexes emptied since the last reading (see also :attr:`stale`).
         self.gone: set[Hex] = set()
-        self.hq_hexes: dict[str, Hex] = {}
         self.points = points
         #: Whether a unit leaving the board changes the reading only by its own absence when it has no Net and no
         #: module (:meth:`forget`): no family reads or changes the board between the phases' hits.
         self.steady = steady
-        self._act = points.act
-        self._strikes = points.strikes
-        self._edge_hits = points.edge_hits
-        self._shot_meets = points.shot_meets
-        self._reactions = points.reactions
-        self._hq_wounds = points.hq_wounds
-        self._after_damage = points.after_damage
-        self._phase_end = points.phase_end
-        self._phase_hits = points.phase_hits
-        self._battle_start = points.battle_start
-        self._battle_end = points.battle_end
+        for name, families in acting:
+            setattr(self, name, families)
+
+    @property
+    def teams(self) -> tuple[tuple[str, ...], ...]:
+        """The position's teams (:mod:`solver.teams`)."""
+        return self.position.teams
 
     # --- what the abilities read and do ---
     @property
@@ -368,11 +390,14 @@ class Fight:
     def reread(self, phase: int | None) -> int:
         """Read the position again (control, nets, bonuses, the schedule); the highest phase anyone acts in."""
         reading = self.read()
-        self.sides, self.allies, self.nets, self.boni = reading.sides, reading.allies, reading.nets, reading.bonuses
+        if reading.sides is not self.sides or reading.allies is not self.allies:  # (usually both NO_TAKEOVERS)
+            self.sides, self.allies = reading.sides, reading.allies
+        self.nets, self.boni = reading.nets, reading.bonuses
         self.schedule, top = _schedule(self.state.units, self.boni)
         self.has_medics = _has_medics(self.boni)
         self.changed = self.stale = False
-        self.image = None
+        if self.image is not None:
+            self.image = None
         if self.cursor != "run":
             self.read_units = tuple(self.state.units.values())
         self.gone = set()
@@ -389,10 +414,13 @@ class Fight:
         if self.nets and not gone.isdisjoint(self.nets):
             self.nets = self.nets - gone
         if not gone.isdisjoint(self.boni):
-            self.boni = {h: b for h, b in self.boni.items() if h not in gone}
+            boni = self.boni = dict(self.boni)  # a new dict: the old one may be shared with a fork
+            for hex_ in gone:
+                boni.pop(hex_, None)
         self.gone = set()
         self.changed = False
-        self.image = None
+        if self.image is not None:
+            self.image = None
 
     # --- the loop: the start, every phase from the highest down to 0, the end (each one step) ---
     def run(self) -> Outcome:
@@ -774,7 +802,7 @@ class Fight:
             for hit in hits:
                 target = hit.target
                 damage[target] = damage.get(target, 0) + hit.wounds
-            self._landed, self._attacks, self.absorbed = hits, None, set()
+            self._landed, self._attacks, self.absorbed = hits, None, _NONE_ABSORBED
             self.mark(damage, phase, boni, removed)
             return
         for ability in self._reactions:
@@ -918,6 +946,8 @@ _RULE_OF_KIND = {
 }
 
 
+#: What the fast landing leaves in Fight.absorbed: no Medic was asked (read only with ``in``).
+_NONE_ABSORBED: frozenset[Attack] = frozenset()
 #: The lines of fire of a hex off the board: none in any direction.
 _NO_LINES: tuple[tuple[Hex, ...], ...] = ((),) * 6
 

@@ -347,8 +347,9 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
             bonus.toughness += toughness
         if extra:
             bonus.extra_actions += extra
-        for name in listed:  # medics, quartermasters: the module's hex
-            getattr(bonus, name).append(module_unit.hex)
+        if listed:
+            for name in listed:  # medics, quartermasters: the module's hex
+                getattr(bonus, name).append(module_unit.hex)
     return result
 
 
