@@ -132,7 +132,9 @@ class _State:
     """The mutable bookkeeping of one battle run; never leaves this module and the abilities it hands it to."""
 
     units: dict[Hex, Unit]
-    used: dict[Hex, set] = field(default_factory=dict)
+    #: The slots each unit has used (RULINGS 5), each set frozen and replaced when it grows, so that a fork copies
+    #: the table only.
+    used: dict[Hex, frozenset] = field(default_factory=dict)
     converted: set[Hex] = field(default_factory=set)
     log: list[Event] | None = None
 
@@ -515,17 +517,18 @@ class Fight:
         clone.__dict__.update(self.__dict__)
         clone.oracle = _Script(answers)
         state = self.state
-        clone.state = _State(dict(state.units), {h: set(s) for h, s in state.used.items()}, set(state.converted),
+        clone.state = _State(dict(state.units), dict(state.used), set(state.converted),
                              None if state.log is None else list(state.log))
         clone.scores = dict(self.scores)
-        clone.reports = _copied(self.reports)
-        clone.memo = _copied(self.memo)
+        clone.reports = _copied(self.reports) if self.reports else {}
+        clone.memo = _copied(self.memo) if self.memo else {}
         clone.removed = set(self.removed)
         clone.gone = set(self.gone)
-        clone.idle = list(self.idle)
+        if self.tracing:  # an untraced fight's idle is the class's empty default
+            clone.idle = list(self.idle)
         clone.pending = list(self.pending)
         clone.hits = list(self.hits)  # hits are not changed once made
-        clone._attacks, clone._landed, clone.absorbed = {}, [], set()
+        clone._attacks, clone._landed, clone.absorbed = None, (), _NONE_ABSORBED  # no landing yet
         return clone
 
     def key(self) -> tuple:
@@ -541,7 +544,7 @@ class Fight:
                               _frozen(self.allies), _frozen(self.facts) if self.tracing else None,
                               _frozen(self.sources) if self.tracing else None)
         return (self.cursor, self.phase, tuple(state.units.values()),
-                frozenset((h, frozenset(s)) for h, s in state.used.items()), frozenset(state.converted),
+                frozenset(state.used.items()), frozenset(state.converted),
                 None if state.log is None else tuple(state.log), self.position, _frozen(self.scores),
                 _frozen(self.reports), _frozen(self.memo), self.changed, self.stale, frozenset(self.gone),
                 self.image, frozenset(self.removed), tuple(self.pending), _frozen(self.hits), tuple(self.idle))
@@ -633,10 +636,7 @@ class Fight:
                     self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
                                            "nothing", "3E NET"))
             else:
-                if spent is None:
-                    used[hex_] = {slot}
-                else:
-                    spent.add(slot)
+                used[hex_] = frozenset((slot,)) if spent is None else spent | {slot}
                 acting.append(unit)
         return acting
 
