@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Callable, Iterable, Sequence, TypeVar, cast
+from operator import attrgetter
+from types import MappingProxyType
+from typing import AbstractSet, Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
 from . import abilities, effects, explain
 from .effects import Bonus, edges_of
@@ -60,6 +62,18 @@ class Outcome:
     @property
     def key(self) -> tuple:
         return (self.position.units, tuple(sorted(self.hq.items())), self.position.scores, self.reports)
+
+
+def _outcome(position: Position, hq: dict[str, int], choices: tuple[str, ...], trace: tuple[Event, ...],
+             reports: tuple[tuple[str, object], ...]) -> Outcome:
+    """``Outcome(position, hq, choices, trace, reports)``, made without the frozen dataclass's five
+    object.__setattr__ calls: every battle ends with one (issue 15). The same fields, in the same instance dict."""
+    outcome = _new_object(Outcome)
+    outcome.__dict__.update(position=position, hq=hq, choices=choices, trace=trace, reports=reports)
+    return outcome
+
+
+_new_object = object.__new__
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,9 @@ class _State:
     """The mutable bookkeeping of one battle run; never leaves this module and the abilities it hands it to."""
 
     units: dict[Hex, Unit]
-    used: dict[Hex, set] = field(default_factory=dict)
+    #: The slots each unit has used (RULINGS 5), each set frozen and replaced when it grows, so that a fork copies
+    #: the table only.
+    used: dict[Hex, frozenset] = field(default_factory=dict)
     converted: set[Hex] = field(default_factory=set)
     log: list[Event] | None = None
 
@@ -180,14 +196,15 @@ _PLAIN_SLOTS = _PlainSlots()
 _MOVED_SLOTS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[object, int], ...]] = {}
 
 
-def _prepare(position: Position) -> tuple[abilities.Points, bool]:
+def _prepare(position: Position) -> tuple[abilities.Points, bool, tuple[tuple[str, tuple], ...]]:
     """The families at each point of a battle on ``position``, once the battle has refused what it cannot play:
     §10 features (:func:`solver.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
-    whether the fight is steady (:attr:`Fight.steady`)."""
+    whether the fight is steady (:attr:`Fight.steady`); the loop's points with families, as ``(Fight attribute,
+    families)`` (:data:`_LOOP_POINTS`)."""
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     units = position.units
     # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
-    key = (frozenset([u.tile.key for u in units]), abilities.features_of(position))
+    key = (frozenset(map(_TILE_KEY, units)), abilities.features_of(position))
     plan = _PLANS.get(key)
     if plan is None:
         if len(_PLANS) >= 4096:
@@ -195,8 +212,10 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
         tiles = frozenset(u.tile for u in units)
         points = abilities.points_for(position)
         plan = _PLANS[key] = (points, any(abilities.missing_rule(t) is not None for t in tiles),
-                              not any(getattr(points, name) for name in _READING_POINTS))
-    points, misses, steady = plan
+                              not any(getattr(points, name) for name in _READING_POINTS),
+                              tuple((f"_{name}", getattr(points, name)) for name in _LOOP_POINTS
+                                    if getattr(points, name)))
+    points, misses, steady, acting = plan
     if misses:
         for unit in units:
             missing = abilities.missing_rule(unit.tile)
@@ -206,12 +225,22 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool]:
         # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
         if not abilities.present(frozenset({foundation.tile})):
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
-    return points, steady and not position.teams
+    return points, steady and not position.teams, acting
 
+
+#: An enum member read through its class costs a descriptor call in Python 3.11 (about 0.1 µs): the loop asks this
+#: one of nearly every unit it touches, so it reads a module constant (issue 15).
+_HQ = Kind.HQ
+_TILE_KEY = attrgetter("tile.key")
+_HEX = attrgetter("hex")
 
 #: The points of every set of tiles and position features met lately; whether one of them lacks a rule; whether
 #: no family acts at a reading point (:data:`_READING_POINTS`).
-_PLANS: dict[tuple, tuple[abilities.Points, bool, bool]] = {}
+_PLANS: dict[tuple, tuple[abilities.Points, bool, bool, tuple[tuple[str, tuple], ...]]] = {}
+#: The points the loop reads as attributes of the fight (``fight._act`` ...): a class attribute ``()`` each, set on a
+#: fight only where families act at them.
+_LOOP_POINTS = ("act", "strikes", "edge_hits", "shot_meets", "reactions", "hq_wounds", "after_damage", "phase_end",
+                "phase_hits", "battle_start", "battle_end")
 
 
 class Fight:
@@ -222,74 +251,93 @@ class Fight:
     a battle with choices goes on from a copy of the fight at the start of the phase where a choice falls, and
     :meth:`fork` copies those containers."""
 
+    # Values every fight starts with that are only ever replaced, never changed in place: class attributes, so
+    # that a fight costs nothing to make for them (issue 15: a plain battle is a few dozen microseconds).
+    #: The nets and bonuses of the last reading (see :meth:`__init__` for ``boni`` and ``schedule``).
+    nets: frozenset[Hex] = frozenset()
+    sides: effects.Sides = effects.NO_TAKEOVERS
+    #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
+    allies: effects.Sides = effects.NO_TAKEOVERS
+    #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
+    #: ``finish``, in the phase ``phase``.
+    cursor = "begin"
+    phase = -1
+    #: The hashable image of the current reading in :meth:`key` (made when first asked), and the units the
+    #: last reading was made of (kept only when the battle is played step by step).
+    image: tuple | None = None
+    read_units: tuple[Unit, ...] | None = None
+    has_medics = False
+    #: Units left the board in the last phase played: the next one reads the position again.
+    changed = False
+    #: Whether a unit that shapes the reading (a Net, a module or an HQ) has left since the last reading.
+    stale = False
+    #: Traced battles only (set by __init__ then): every unit's bonuses with their sources, the standing facts told
+    #: so far, and the netted units of this phase, told under its heading.
+    # (Read-only empty defaults: an untraced fight never adds to them.)
+    sources: dict[Hex, list[explain.Source]] = MappingProxyType({})  # type: ignore[assignment]
+    facts: dict[tuple, tuple[str, str, str]] = MappingProxyType({})  # type: ignore[assignment]
+    idle: list[Event] = ()  # type: ignore[assignment]
+    #: The attacks that landed last, by (source, target, n) (None: not grouped yet, see :attr:`attacks`), the hits
+    #: themselves, and the attacks a Medic absorbed (read at after_damage); set by every landing.
+    _attacks: dict[Attack, list[Hit]] | None = None
+    _landed: Sequence[Hit] = ()
+    absorbed: AbstractSet[Attack] = frozenset()
+    #: The HQ of every army when the battle began (:meth:`begin`; HQs do not move in battle).
+    hq_hexes: Mapping[str, Hex] = MappingProxyType({})
+    #: The families at each point the loop reads (:data:`_LOOP_POINTS`): none, unless __init__ sets them.
+    _act: tuple[abilities.Ability, ...] = ()
+    _strikes: tuple[abilities.Ability, ...] = ()
+    _edge_hits: tuple[abilities.Ability, ...] = ()
+    _shot_meets: tuple[abilities.Ability, ...] = ()
+    _reactions: tuple[abilities.Ability, ...] = ()
+    _hq_wounds: tuple[abilities.Ability, ...] = ()
+    _after_damage: tuple[abilities.Ability, ...] = ()
+    _phase_end: tuple[abilities.Ability, ...] = ()
+    _phase_hits: tuple[abilities.Ability, ...] = ()
+    _battle_start: tuple[abilities.Ability, ...] = ()
+    _battle_end: tuple[abilities.Ability, ...] = ()
+
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
-        points, steady = _prepare(position)
+        # Only what differs between fights is set here: CPython keeps up to 30 attributes of a class's instances in
+        # a compact shared table, and makes and reads a fight with fewer faster (issue 15).
+        points, steady, acting = _prepare(position)
         self.position = position
         self.rules: RuleSet = position.rules
         self.board = position.board
         self.oracle = oracle
-        self.state = _State({u.hex: u for u in position.units}, log=[] if trace else None)
+        units = position.units
+        self.state = _State(dict(zip(map(_HEX, units), units)), {}, set(), [] if trace else None)
         self.tracing = trace
-        #: Traced battles only: every unit's bonuses with their sources, and the standing facts told so far.
-        self.sources: dict[Hex, list[explain.Source]] = {}
-        self.facts: dict[tuple, tuple[str, str, str]] = {}
-        #: Traced battles only: the netted units of this phase, told under its heading.
-        self.idle: list[Event] = []
-        self.sides: effects.Sides = effects.NO_TAKEOVERS
-        #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
-        self.allies: effects.Sides = effects.NO_TAKEOVERS
-        #: The nets and bonuses of the last reading, and the slots acting in each phase until units next leave.
-        self.nets: frozenset[Hex] = frozenset()
+        if trace:
+            self.sources, self.facts, self.idle = {}, {}, []
+        #: The bonuses of the last reading, and the slots acting in each phase until units next leave.
         self.boni: dict[Hex, Bonus] = {}
         self.schedule: Schedule = {}
-        #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
-        #: ``finish``, in the phase ``phase``.
-        self.cursor = "begin"
-        self.phase = -1
-        #: The hashable image of the current reading in :meth:`key` (made when first asked), and the units the
-        #: last reading was made of (kept only when the battle is played step by step).
-        self.image: tuple | None = None
-        self.read_units: tuple[Unit, ...] | None = None
         #: The phase being played: who acts in it (in order) and the hits made so far.
         self.pending: list[Unit] = []
         self.hits: list[Hit] = []
-        self.has_medics = False
-        self.teams = position.teams
         #: Points scored in the score mode (3E DEATHMATCH WITH AN OPTIONAL SCORE RULE), by army.
-        self.scores: dict[str, int] = dict(position.scores)
+        self.scores: dict[str, int] = dict(position.scores) if position.scores else {}
         #: Hexes leaving the board at the end of the current phase (an exploded unit, the dead).
         self.removed: set[Hex] = set()
         #: What they report with the outcome (:attr:`Outcome.reports`).
         self.reports: dict[str, object] = {}
-        #: The attacks landing now, by (source, target, n), and those a Medic absorbed (read at after_damage).
-        self._attacks: dict[Attack, list[Hit]] | None = {}
-        self._landed: list[Hit] = []
-        self.absorbed: set[Attack] = set()
         #: Per-battle bookkeeping of the families, each under its own key (families themselves keep no state): a
         #: redirected shot's path, the Warehouses' wounds.
         self.memo: dict[object, object] = {}
-        #: Units left the board in the last phase played: the next one reads the position again.
-        self.changed = False
-        #: The hexes emptied since the last reading, and whether a unit that shapes the reading (a Net, a module or
-        #: an HQ) was among them.
+        #: The hexes emptied since the last reading (see also :attr:`stale`).
         self.gone: set[Hex] = set()
-        self.stale = False
-        self.hq_hexes: dict[str, Hex] = {}
         self.points = points
         #: Whether a unit leaving the board changes the reading only by its own absence when it has no Net and no
         #: module (:meth:`forget`): no family reads or changes the board between the phases' hits.
         self.steady = steady
-        self._act = points.act
-        self._strikes = points.strikes
-        self._edge_hits = points.edge_hits
-        self._shot_meets = points.shot_meets
-        self._reactions = points.reactions
-        self._hq_wounds = points.hq_wounds
-        self._after_damage = points.after_damage
-        self._phase_end = points.phase_end
-        self._phase_hits = points.phase_hits
-        self._battle_start = points.battle_start
-        self._battle_end = points.battle_end
+        for name, families in acting:
+            setattr(self, name, families)
+
+    @property
+    def teams(self) -> tuple[tuple[str, ...], ...]:
+        """The position's teams (:mod:`solver.teams`)."""
+        return self.position.teams
 
     # --- what the abilities read and do ---
     @property
@@ -344,11 +392,14 @@ class Fight:
     def reread(self, phase: int | None) -> int:
         """Read the position again (control, nets, bonuses, the schedule); the highest phase anyone acts in."""
         reading = self.read()
-        self.sides, self.allies, self.nets, self.boni = reading.sides, reading.allies, reading.nets, reading.bonuses
+        if reading.sides is not self.sides or reading.allies is not self.allies:  # (usually both NO_TAKEOVERS)
+            self.sides, self.allies = reading.sides, reading.allies
+        self.nets, self.boni = reading.nets, reading.bonuses
         self.schedule, top = _schedule(self.state.units, self.boni)
         self.has_medics = _has_medics(self.boni)
         self.changed = self.stale = False
-        self.image = None
+        if self.image is not None:
+            self.image = None
         if self.cursor != "run":
             self.read_units = tuple(self.state.units.values())
         self.gone = set()
@@ -365,23 +416,33 @@ class Fight:
         if self.nets and not gone.isdisjoint(self.nets):
             self.nets = self.nets - gone
         if not gone.isdisjoint(self.boni):
-            self.boni = {h: b for h, b in self.boni.items() if h not in gone}
+            boni = self.boni = dict(self.boni)  # a new dict: the old one may be shared with a fork
+            for hex_ in gone:
+                boni.pop(hex_, None)
         self.gone = set()
         self.changed = False
-        self.image = None
+        if self.image is not None:
+            self.image = None
 
     # --- the loop: the start, every phase from the highest down to 0, the end (each one step) ---
     def run(self) -> Outcome:
         self.cursor = "run"  # played straight through, not step by step
-        top = self.begin()
-        for phase in range(top, -1, -1):
+        phase = self.begin()
+        schedule_only = not self._phase_hits
+        while phase >= 0:
             self.play(phase)
+            phase -= 1
+            if schedule_only and not self.changed:
+                # Nobody has left since the reading and no family makes hits of its own: a phase no slot of the
+                # schedule acts in passes without an event (what play would find), so go to the next one that has.
+                schedule = self.schedule
+                while phase >= 0 and phase not in schedule:
+                    phase -= 1
         return self.finish()
 
     def begin(self) -> int:
         """Read the position, deal the hits before the first phase; the first phase to play."""
-        units = self.state.units
-        self.hq_hexes = {u.army: h for h, u in units.items() if u.tile.kind is Kind.HQ}  # HQs do not move in battle
+        self.hq_hexes = {u.army: u.hex for u in self.position.units if u.tile.kind is _HQ}  # HQs do not move in battle
         top = self.reread(None)
         if self._battle_start:
             opening = [hit for ability in self._battle_start for hit in ability.battle_start(self)]
@@ -436,12 +497,17 @@ class Fight:
         for ability in self._battle_end:
             ability.battle_end(self)
         units = self.state.units
-        hq = {army: (units[h].health if h in units else 0) for army, h in self.hq_hexes.items()}
+        hq: dict[str, int] = {}
+        for army, h in self.hq_hexes.items():
+            unit = units.get(h)
+            # Unit.health, inline: an HQ's is its hp (a destroyed HQ has left the board: 0)
+            hq[army] = 0 if unit is None else unit.hp if unit.hp is not None and unit.tile.kind is _HQ else unit.health
         after = self.position.with_units_in_order(tuple(units.values()))
         if (self.scores or self.position.scores) and self.scores != dict(self.position.scores):
             after = replace(after, scores=tuple(self.scores.items()))
-        return Outcome(after, hq, tuple(self.oracle.made), tuple(self.state.log or ()),
-                       tuple(sorted(self.reports.items())))
+        made, log, reports = self.oracle.made, self.state.log, self.reports
+        return _outcome(after, hq, tuple(made) if made else (), tuple(log) if log else (),
+                        tuple(sorted(reports.items())) if reports else ())
 
     # --- branching at a choice (battle_tree) ---
     def fork(self, answers: Sequence[int]) -> Fight:
@@ -451,17 +517,18 @@ class Fight:
         clone.__dict__.update(self.__dict__)
         clone.oracle = _Script(answers)
         state = self.state
-        clone.state = _State(dict(state.units), {h: set(s) for h, s in state.used.items()}, set(state.converted),
+        clone.state = _State(dict(state.units), dict(state.used), set(state.converted),
                              None if state.log is None else list(state.log))
         clone.scores = dict(self.scores)
-        clone.reports = _copied(self.reports)
-        clone.memo = _copied(self.memo)
+        clone.reports = _copied(self.reports) if self.reports else {}
+        clone.memo = _copied(self.memo) if self.memo else {}
         clone.removed = set(self.removed)
         clone.gone = set(self.gone)
-        clone.idle = list(self.idle)
+        if self.tracing:  # an untraced fight's idle is the class's empty default
+            clone.idle = list(self.idle)
         clone.pending = list(self.pending)
         clone.hits = list(self.hits)  # hits are not changed once made
-        clone._attacks, clone._landed, clone.absorbed = {}, [], set()
+        clone._attacks, clone._landed, clone.absorbed = None, (), _NONE_ABSORBED  # no landing yet
         return clone
 
     def key(self) -> tuple:
@@ -477,7 +544,7 @@ class Fight:
                               _frozen(self.allies), _frozen(self.facts) if self.tracing else None,
                               _frozen(self.sources) if self.tracing else None)
         return (self.cursor, self.phase, tuple(state.units.values()),
-                frozenset((h, frozenset(s)) for h, s in state.used.items()), frozenset(state.converted),
+                frozenset(state.used.items()), frozenset(state.converted),
                 None if state.log is None else tuple(state.log), self.position, _frozen(self.scores),
                 _frozen(self.reports), _frozen(self.memo), self.changed, self.stale, frozenset(self.gone),
                 self.image, frozenset(self.removed), tuple(self.pending), _frozen(self.hits), tuple(self.idle))
@@ -555,7 +622,7 @@ class Fight:
         used = self.state.used
         done = None
         for hex_, slot in entries:
-            if hex_ == done:
+            if hex_ is done:  # a unit's slots of one value are listed together, under one Hex (_schedule)
                 continue  # one action a phase: the unit's first free slot of this value has been taken
             spent = used.get(hex_)
             if spent and slot in spent:
@@ -569,10 +636,7 @@ class Fight:
                     self.idle.append(Event(phase, "netted", f"{unit.tile.key} on {hex_} is netted and does "
                                            "nothing", "3E NET"))
             else:
-                if spent is None:
-                    used[hex_] = {slot}
-                else:
-                    spent.add(slot)
+                used[hex_] = frozenset((slot,)) if spent is None else spent | {slot}
                 acting.append(unit)
         return acting
 
@@ -585,27 +649,57 @@ class Fight:
         hits: list[Hit] = []
         if not self._strikes and not self.tracing:
             # The common case, kept fast: no ability changes strikes, so aim each edge's attacks directly from the
-            # tile's table (what Fight.melee does, inline).
+            # tile's table (what Fight.melee does, inline; and Fight.fire too when no family meets shots).
             melee_bonus = bonus.melee if bonus else 0
             ranged_bonus = bonus.ranged if bonus else 0
             units = self.state.units
             sides = self.sides
-            own = sides.get(unit.hex, unit.army) if sides else unit.army
-            hq = unit.tile.kind is Kind.HQ
-            near = None
+            here = unit.hex
+            own = sides.get(here, unit.army) if sides else unit.army
+            hq = unit.tile.kind is _HQ
+            melee_only = unit.oriented.melee_only
+            if melee_only is not None:  # the same as below for a unit with only melee attacks, leaner
+                around_here = around(here)
+                for d, melee in melee_only:
+                    target = units.get(around_here[d])
+                    if (target is not None
+                            and (sides.get(target.hex, target.army) if sides else target.army) != own
+                            and not (hq and target.tile.kind is _HQ)):
+                        strength = melee + melee_bonus
+                        if strength > 0:
+                            hits.append(Hit(here, target.hex, strength, "melee", "", d))
+                return hits
+            near = lines = None
             for d, melee, ranged, special in unit.oriented.strikes:
                 if melee:
                     strength = melee + melee_bonus
                     if strength > 0:
                         if near is None:
-                            near = around(unit.hex)
+                            near = around(here)
                         target = units.get(near[d])
                         if (target is not None
                                 and (sides.get(target.hex, target.army) if sides else target.army) != own
-                                and not (hq and target.tile.kind is Kind.HQ)):
-                            hits.append(Hit(unit.hex, target.hex, strength, "melee", "", d))
+                                and not (hq and target.tile.kind is _HQ)):
+                            hits.append(Hit(here, target.hex, strength, "melee", "", d))
                 if ranged:
-                    hits += self.fire(unit, unit.hex, d, ranged + ranged_bonus, phase)
+                    if self._shot_meets:
+                        hits += self.fire(unit, here, d, ranged + ranged_bonus, phase)
+                    else:
+                        if lines is None:
+                            lines = self.board.lines.get(here, _NO_LINES)
+                        for hex_ in lines[d]:  # Fight.fire, inline
+                            target = units.get(hex_)
+                            if target is None or (sides.get(hex_, target.army) if sides else target.army) == own:
+                                continue  # shots fly over friends (3E RANGED ATTACK)
+                            if not (hq and target.tile.kind is _HQ):
+                                strength = ranged + ranged_bonus
+                                if target.oriented.shielded >> d & 1:
+                                    strength -= 1
+                                    if strength > 0:
+                                        hits.append(Hit(here, hex_, strength, "ranged", "armor −1", d))
+                                elif strength > 0:
+                                    hits.append(Hit(here, hex_, strength, "ranged", "", d))
+                            break
                 if special:
                     edge = unit.oriented.edges[d]
                     for ability in self._edge_hits:
@@ -653,7 +747,7 @@ class Fight:
         sides = self.sides
         if (sides.get(unit.hex, unit.army) == sides.get(target.hex, target.army)) if sides else target.army == unit.army:
             return None
-        if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
+        if unit.tile.kind is _HQ and target.tile.kind is _HQ:
             if self.tracing:
                 self.note(phase, "hq-vs-hq", f"{unit.tile.key} does not harm {target.tile.key}",
                           "3E THE HQs: an HQ never harms the other HQ")
@@ -678,7 +772,7 @@ class Fight:
             target = units.get(hex_)
             if target is None or (sides.get(hex_, target.army) if sides else target.army) == own:
                 continue  # shots fly over friends (3E RANGED ATTACK)
-            if unit.tile.kind is Kind.HQ and target.tile.kind is Kind.HQ:
+            if unit.tile.kind is _HQ and target.tile.kind is _HQ:
                 return []
             note = ""
             if target.oriented.shielded >> d & 1:
@@ -695,13 +789,20 @@ class Fight:
              removed: set[Hex]) -> None:
         units = self.state.units
         damage: dict[Hex, int] = {}
-        if not (self.tracing or self._reactions or self._hq_wounds or self._after_damage
-                or (self.has_medics if boni is self.boni else _has_medics(boni))):
+        slow = self.tracing or self._reactions or self._hq_wounds or self._after_damage
+        if not slow and (self.has_medics if boni is self.boni else _has_medics(boni)):
+            # Medics matter only where a hit lands on a unit one is linked to (what Fight.medics looks at first).
+            for hit in hits:
+                bonus = boni.get(hit.target)
+                if bonus is not None and bonus.medics:
+                    slow = True
+                    break
+        if not slow:
             # The common case, kept fast: every hit lands as it is; the attacks are grouped only if a family asks.
             for hit in hits:
                 target = hit.target
                 damage[target] = damage.get(target, 0) + hit.wounds
-            self._landed, self._attacks, self.absorbed = hits, None, set()
+            self._landed, self._attacks, self.absorbed = hits, None, _NONE_ABSORBED
             self.mark(damage, phase, boni, removed)
             return
         for ability in self._reactions:
@@ -738,8 +839,8 @@ class Fight:
             if hex_ in removed:
                 continue  # an exploded unit leaves the board whatever hits it
             unit = units[hex_]
-            if unit.tile.kind is Kind.HQ:
-                hp = max(0, unit.health - wounds)
+            if unit.tile.kind is _HQ:
+                hp = max(0, unit.hp - wounds)  # type: ignore[operator]  # every HQ has its health (Unit)
                 units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
                     self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
@@ -762,13 +863,14 @@ class Fight:
                                   "3E TOUGHNESS")
         for ability in self._after_damage:
             ability.after_damage(self, phase, damage, removed)
-        used = self.state.used
-        for hex_ in removed:
-            left = units.pop(hex_, None)
-            used.pop(hex_, None)
-            if left is not None and (left.oriented.nets or left.tile.module is not None):
-                self.stale = True
-        self.gone |= removed
+        if removed:
+            used = self.state.used
+            for hex_ in removed:
+                left = units.pop(hex_, None)
+                used.pop(hex_, None)
+                if left is not None and (left.oriented.nets or left.tile.module is not None):
+                    self.stale = True
+            self.gone |= removed
 
     def medics(self, attacks: dict[Attack, list[Hit]], phase: int | None, nets: frozenset[Hex],
                boni: dict[Hex, Bonus], removed: set[Hex]) -> set[Attack]:
@@ -842,6 +944,12 @@ _RULE_OF_KIND = {
     "bomber": "RULINGS 56-57; 2E Mad Bomber",
     "drowning": "B13 WATER, WHIRLPOOL",
 }
+
+
+#: What the fast landing leaves in Fight.absorbed: no Medic was asked (read only with ``in``).
+_NONE_ABSORBED: frozenset[Attack] = frozenset()
+#: The lines of fire of a hex off the board: none in any direction.
+_NO_LINES: tuple[tuple[Hex, ...], ...] = ((),) * 6
 
 
 def _has_medics(boni: dict[Hex, Bonus]) -> bool:

@@ -226,7 +226,7 @@ def effect_fields(kind: str, rules: RuleSet = DEFAULT_RULES) -> tuple[str, ...]:
     fields = EFFECT_FIELDS.get(kind)
     if fields is None:
         raise RuleNotImplemented(f"module effect {kind!r}")
-    if kind == "strength-and-initiative-bonus" and rules.enabled("boss-ranged"):
+    if kind in _RULED_EFFECTS and rules.enabled("boss-ranged"):
         return fields + ("ranged",)
     return fields
 
@@ -271,21 +271,29 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
         module = unit.tile.module
         if module is not None and hex_ not in nets:
             modules.append((hex_, unit, module))
-            scoper = scoper or module.type == "take-over-enemy-modules"
-    taken = captured_modules(units, nets, sides) if scoper else {}
+            if module.type == "take-over-enemy-modules":
+                scoper = True
+    taken = captured_modules(units, nets, sides) if scoper else None
     found = []
     for hex_, unit, module in modules:
-        if module.reach not in (None, 1):
+        reach = module.reach
+        if reach is not None and reach != 1:
             continue  # a long-distance module links through its family (solver/abilities/long_links.py)
-        holder = taken.get(hex_, unit)
-        works_for = sides.get(holder.hex, holder.army) if sides else holder.army
+        holder = taken.get(hex_, unit) if taken else unit
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
-        for d in unit.oriented.links:
-            other = units.get(near[d])
-            if other is not None and ((sides.get(other.hex, other.army) if sides else other.army) != works_for) \
-                    == wanted_enemy:
-                found.append((unit, other, holder))
+        if sides:
+            works_for = sides.get(holder.hex, holder.army)
+            for d in unit.oriented.links:
+                other = units.get(near[d])
+                if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
+                    found.append((unit, other, holder))
+        else:  # the same, with every unit its army's (no takeover, no teams): the common case, kept lean
+            works_for = holder.army
+            for d in unit.oriented.links:
+                other = units.get(near[d])
+                if other is not None and (other.army != works_for) == wanted_enemy:
+                    found.append((unit, other, holder))
     for family in (points or points_on(units.values())).links:
         found = family.links(units, nets, sides, ground, found)
     return found
@@ -308,17 +316,21 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     Saboteur and Scoper. The Boss adds ranged strength only with ``boss-ranged=yes`` (RULINGS 13).
     """
     result: dict[Hex, Bonus] = {}
-    boss = None
+    effect: object = _TURN
+    adds: tuple = _TURN
     for module_unit, target, _side in links(units, nets, sides, points, ground):
         if target.hex == module_unit.hex:
             continue
-        effect = module_unit.tile.module
-        assert effect is not None  # only units with a module effect link
-        if boss is None:
-            boss = rules.enabled("boss-ranged")
-        adds = _INCREMENTS.get((effect.type, effect.value, boss))
-        if adds is None:
-            adds = _increments(effect, rules, module_unit)
+        if module_unit.tile.module is not effect:  # links come module by module: one lookup for each
+            effect = module_unit.tile.module
+            assert isinstance(effect, ModuleEffect)  # only units with a module effect link
+            known = _INCREMENTS.get((effect.type, effect.value))
+            if known is None:
+                adds = _increments(effect, rules, module_unit)
+            elif known is _RULED:
+                adds = _ruled_increments(effect, rules, module_unit)
+            else:
+                adds = known
         if adds is _TURN:
             continue
         bonus = result.get(target.hex)
@@ -335,28 +347,50 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
             bonus.toughness += toughness
         if extra:
             bonus.extra_actions += extra
-        for name in listed:  # medics, quartermasters: the module's hex
-            getattr(bonus, name).append(module_unit.hex)
+        if listed:
+            for name in listed:  # medics, quartermasters: the module's hex
+                getattr(bonus, name).append(module_unit.hex)
     return result
 
 
-#: What one link of an effect adds, by ``(type, value, boss-ranged)``: melee, ranged, initiative, toughness, extra
-#: actions and the listing fields, from :data:`EFFECT_FIELDS` (built on first use).
-_INCREMENTS: dict[tuple[str, int | None, bool], tuple] = {}
+#: What one link of an effect adds, by ``(type, value)``: melee, ranged, initiative, toughness, extra actions and the
+#: listing fields, from :data:`EFFECT_FIELDS` (built on first use); :data:`_RULED` for an effect whose fields a rule
+#: option changes (:data:`_RULED_EFFECTS`), looked up in :data:`_RULED_INCREMENTS` with the rules.
+_INCREMENTS: dict[tuple[str, int | None], tuple] = {}
+_RULED_INCREMENTS: dict[tuple[str, int | None, RuleSet], tuple] = {}
 _TURN: tuple = ()
+_RULED: tuple = ("ruled",)
+#: The module effects whose fields depend on a rule option (:func:`effect_fields`): the Boss (RULINGS 13).
+_RULED_EFFECTS = frozenset({"strength-and-initiative-bonus"})
 
 
 def _increments(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
+    if effect.type in _RULED_EFFECTS:
+        _INCREMENTS[effect.type, effect.value] = _RULED
+        return _ruled_increments(effect, rules, module)
+    adds = _INCREMENTS[effect.type, effect.value] = _increments_of(effect, rules, module)
+    return adds
+
+
+def _ruled_increments(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
+    key = (effect.type, effect.value, rules)
+    adds = _RULED_INCREMENTS.get(key)
+    if adds is None:
+        if len(_RULED_INCREMENTS) >= 1024:
+            _RULED_INCREMENTS.clear()
+        adds = _RULED_INCREMENTS[key] = _increments_of(effect, rules, module)
+    return adds
+
+
+def _increments_of(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
     try:
         fields = effect_fields(effect.type, rules)
     except RuleNotImplemented:
         raise RuleNotImplemented(f"module effect {effect.type!r} ({module.tile.key})") from None
     value = effect.value or 0
-    adds = _TURN if effect.type in _TURN_EFFECTS else (
+    return _TURN if effect.type in _TURN_EFFECTS else (
         *(value * fields.count(name) for name in ("melee", "ranged", "initiative", "toughness")),
         fields.count("extra_actions"), tuple(name for name in fields if name not in NUMBER_FIELDS))
-    _INCREMENTS[effect.type, effect.value, rules.enabled("boss-ranged")] = adds
-    return adds
 
 
 # --- the whole reading ----------------------------------------------------------------------------------------

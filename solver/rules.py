@@ -351,9 +351,15 @@ class RuleSet:
 
     edition: str = NEWEST_EDITION
     overrides: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+    #: The options asked so far, by name (a battle asks some in its loop: a dict read, where hashing the rule set
+    #: for a cache costs a Python call; issue 15). Never compared, hashed or written.
+    _asked: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def option(self, name: str) -> str:
-        return _option(self, name)
+        value = self._asked.get(name)
+        if value is None:
+            value = self._asked[name] = _option(self, name)
+        return value
 
     def enabled(self, name: str) -> bool:
         return self.option(name) == "yes"

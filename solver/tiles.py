@@ -193,14 +193,19 @@ class Oriented:
     #: Armor as a bitmask of the directions a shot travels in when it meets an armored edge (bit ``d`` is set when
     #: the edge facing ``(d + 3) mod 6`` has armor): ``shielded >> d & 1``.
     shielded: int = 0
+    #: For a tile whose every attack is a plain melee one (HQs, most warriors): ``(direction, melee)`` per attack
+    #: direction, the same order as ``strikes``, so the loop skips the ranged and special tests; None otherwise.
+    melee_only: tuple[tuple[Direction, int], ...] | None = None
 
     @classmethod
     def of(cls, tile: Tile, facing: Direction) -> Oriented:
         edges = tuple(tile.edge(d - facing) for d in Direction)
         attacks = tuple(d for d in Direction if edges[d].melee or edges[d].ranged or edges[d].special)
+        strikes = tuple((d, edges[d].melee, edges[d].ranged, bool(edges[d].special)) for d in attacks)
+        melee_only = (tuple((d, melee) for d, melee, _, _ in strikes)
+                      if all(melee and not ranged and not special for _, melee, ranged, special in strikes) else None)
         return cls(edges, tuple(d for d in Direction if edges[d].net), tuple(d for d in Direction if edges[d].link),
-                   attacks, tuple((d, edges[d].melee, edges[d].ranged, bool(edges[d].special)) for d in attacks),
-                   sum(1 << d for d in Direction if edges[(d + 3) % 6].armor))
+                   attacks, strikes, sum(1 << d for d in Direction if edges[(d + 3) % 6].armor), melee_only)
 
 
 @dataclass(frozen=True)

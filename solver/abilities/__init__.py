@@ -78,6 +78,7 @@ so a battle of plain warriors pays nothing for the expansions.
 from __future__ import annotations
 
 import importlib
+import operator
 import pkgutil
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
@@ -275,19 +276,40 @@ def features_of(position: Position) -> frozenset[str]:
     """The features of a position, not of its tiles, that families are present by (:attr:`Ability.position_features`):
     every non-empty field of the position a family names (``terminals``, ``energy``, ``terrain``, ...), and every
     :data:`DERIVED_FEATURES` entry a family names that holds of the position."""
-    found = {name for name in _field_features() if getattr(position, name)}
-    found.update(name for name in _derived_features() if DERIVED_FEATURES[name](position))
-    return frozenset(found)
+    names, values, derived = _feature_tests()
+    read = values(position)
+    found = [name for name, value in zip(names, read) if value] if any(read) else []
+    for name, holds in derived:
+        if holds(position):
+            found.append(name)
+    return frozenset(found) if found else _NO_FEATURES
 
+
+_NO_FEATURES: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=None)
+def _feature_tests() -> tuple[tuple[str, ...], Callable[[Position], tuple], tuple[tuple[str, Callable], ...]]:
+    """What :func:`features_of` reads, made once: the field features' names, one getter of all their values (every
+    battle asks; a C attrgetter instead of a getattr each), and the derived features with their tests."""
+    names = _field_features()
+    getter = operator.attrgetter(*names) if len(names) > 1 else (lambda position: (getattr(position, names[0]),)) \
+        if names else (lambda position: ())
+    return names, getter, tuple((name, DERIVED_FEATURES[name]) for name in _derived_features())
+
+
+_KIND_OF = operator.attrgetter("tile.kind")  # in C: every battle asks these of every unit (issue 15)
+_PRIZES_OF = operator.attrgetter("prizes")
+_HQ = Kind.HQ  # an enum member read through its class costs a descriptor call in Python 3.11
 
 #: Features read off a position rather than one of its fields, each with its test.
 DERIVED_FEATURES: dict[str, Callable[[Position], bool]] = {
     # three or more HQs on the board (3E THE MULTIPLAYER MODE)
-    "multiplayer": lambda position: sum(1 for u in position.units if u.tile.kind is Kind.HQ) >= 3,
+    "multiplayer": lambda position: list(map(_KIND_OF, position.units)).count(_HQ) >= 3,
     # the score mode (NOTATION §10.5 `mode score`)
     "score": lambda position: position.mode == "score",
     # a Prize marker on a unit (B13 PRIZE MARKERS; held markers are the field ``held_prizes``)
-    "unit-prizes": lambda position: any(u.prizes for u in position.units),
+    "unit-prizes": lambda position: any(map(_PRIZES_OF, position.units)),
 }
 
 

@@ -51,7 +51,7 @@ def beam(fight: Fight, unit: Unit, start: Hex, direction: Direction, boost: int,
         target = fight.units.get(hex_)
         if target is None or not fight.enemies(unit, target):
             continue
-        armor = 1 if target.oriented.edges[direction.opposite].armor else 0
+        armor = target.oriented.shielded >> direction & 1  # the edge facing the beam has armor (Oriented)
         wounds = strength - armor
         how = ""
         if fight.tracing:
