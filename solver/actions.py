@@ -138,15 +138,23 @@ def _reading(units: tuple[Unit, ...], rules: RuleSet, teams: tuple[tuple[str, ..
     return sides, effects.read(by_hex, rules, teams=teams).nets
 
 
+@lru_cache(maxsize=4096)
+def _position_reading(position: Position) -> tuple[effects.Sides, frozenset[Hex]]:
+    """:func:`_reading` of a position, remembered by the position itself: its hash is kept, while the units'
+    tuple is hashed again (a Python call per unit) at every question, and the turn rules ask a position's
+    controllers and nets hundreds of thousands of times in a big card's search."""
+    return _reading(position.units, position.rules, position.teams)
+
+
 def netted(position: Position) -> frozenset[Hex]:
     """The netted hexes of ``position`` (memoised: the turn rules ask about one position many times). In team
     play Nets spare teammates (3E TEAM MATCH; :mod:`solver.teams`)."""
-    return _reading(position.units, position.rules, position.teams)[1]
+    return _position_reading(position)[1]
 
 
 def sides(position: Position) -> effects.Sides:
     """Who controls each unit taken over in ``position`` (PL VEGAS: derived, never written)."""
-    return _reading(position.units, position.rules, position.teams)[0]
+    return _position_reading(position)[0]
 
 
 def controller(position: Position, unit: Unit) -> str:
@@ -874,11 +882,12 @@ def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: froze
     # What grants a unit a move is asked first, whether it may move (its controller, a net) only then: most units
     # have neither Mobility nor a Transport, and the turn's enumeration lists the free moves of every state.
     reach = None
+    transports = any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
     for unit in position.units:
         sources = []
         if (unit.tile.mobility or "mobility" in unit.prizes) and Spent(unit.hex, "mobility") not in used:
             sources.append("mobility")
-        if _transport_giver(position, unit, army, nets, used) is not None:
+        if transports and _transport_giver(position, unit, army, nets, used) is not None:
             sources.append("transport")
         if not sources or _mover_problem(position, army, unit.hex, nets, MOVE_OWN) is not None:
             continue
