@@ -1100,12 +1100,12 @@ def _without_cyclic_gc() -> Iterator[None]:
 
 
 #: What deciding on the turn's graph costs (winning_plays, the tries and count_paths), kept in hand before
-#: --max-time: per state expanded and per state only reached. Fitted on bench/scale-play2 (45,000 expanded of
-#: 68,000 reached: 2.55 s) and scale-play3 (10,600 of 178,000: 1.75 s), with a little to spare; and a fixed half
-#: second for the report's words and battle traces that follow.
-_DECISION_SECONDS_PER_STATE = 5e-5
-_DECISION_SECONDS_PER_STATE_REACHED = 8e-6
-_REPORT_SECONDS = 0.5
+#: --max-time: per state expanded and per state only reached, and a fixed part. Fitted on bench/scale-play2
+#: (45,000 expanded of 68,000 reached: 2.55 s; 97,700 of 145,000: 4.5 s) and scale-play3 (10,600 of 178,000:
+#: 1.75 s); the fixed part holds the decision's own half second and the report's words and battle traces.
+_DECISION_SECONDS_PER_STATE = 3.5e-5
+_DECISION_SECONDS_PER_STATE_REACHED = 3.5e-6
+_REPORT_SECONDS = 1.5
 
 
 class _OutOfTime(Exception):
