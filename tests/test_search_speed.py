@@ -122,13 +122,19 @@ def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_ru
     fast, rules = Enumerator(puzzle), Enumerator(puzzle)
     rules.plain = False
     assert fast.plain
+    assert _same_moves(fast, rules, 150) > 1000
+
+
+def _same_moves(fast, rules, walks: int) -> int:
+    """Assert that two enumerators list the same free moves and instants, in the same order, on every state of
+    ``walks`` random walks of ``fast``; how many steps were compared."""
     compared = 0
-    for state in _walk(fast, 150):
+    for state in _walk(fast, walks):
         mine = fast.free_moves(state) + fast.instants(state)
         theirs = rules.free_moves(state) + rules.instants(state)
         assert [(s.action, s.branches) for s in mine] == [(s.action, s.branches) for s in theirs]
         compared += len(mine)
-    assert compared > 1000
+    return compared
 
 
 SMART_HQ_MOVES = """puzzle "Smart HQ moves"
@@ -163,13 +169,7 @@ def test_the_moves_of_an_hq_family_listed_by_the_family_are_what_the_turn_rules_
     fast, rules = Enumerator(puzzle), Enumerator(puzzle)
     rules.plain_families = False
     assert fast.plain_families and not fast.plain
-    compared = 0
-    for state in _walk(fast, 60):
-        mine = fast.free_moves(state) + fast.instants(state)
-        theirs = rules.free_moves(state) + rules.instants(state)
-        assert [(s.action, s.branches) for s in mine] == [(s.action, s.branches) for s in theirs]
-        compared += len(mine)
-    assert compared > 300
+    assert _same_moves(fast, rules, 60) > 300
 
 
 # --- a search cut short by --max-time (issue 15: "report what it proved") -----------------------------------------
