@@ -1174,14 +1174,24 @@ def _grown(position: Position, trace: bool) -> _Grown:
 
     Leaves and choices are relative: an outcome's ``choices`` and a :class:`_Made` hold what was chosen since
     the step they start at (:func:`_absolute` puts the whole lines back)."""
-    merged: dict[tuple, _Grown] = {}
-    careful = False  # every step on a copy (after a step thought choice-free asked one)
-    branched = False
+    try:
+        return _Grower(careful=False).from_(Fight(position, _Script(()), trace), ())
+    except _Unforeseen:
+        return _Grower(careful=True).from_(Fight(position, _Script(()), trace), ())
 
-    def from_(base: Fight, answers: tuple[int, ...]) -> _Grown:
-        nonlocal branched
+
+class _Grower:
+    """:func:`_grown`'s walk and what it keeps. A class, not a closure that calls itself: such a closure is a
+    reference cycle, one per battle, left for the cycle collector."""
+
+    def __init__(self, careful: bool) -> None:
+        self.merged: dict[tuple, _Grown] = {}
+        self.careful = careful  # every step on a copy (after a step thought choice-free asked one)
+        self.branched = False
+
+    def from_(self, base: Fight, answers: tuple[int, ...]) -> _Grown:
         closing = base.cursor == "close"
-        copied = careful or bool(answers) or base.may_choose()
+        copied = self.careful or bool(answers) or base.may_choose()
         if copied:
             fight = base.fork(answers)
         else:
@@ -1192,27 +1202,20 @@ def _grown(position: Position, trace: bool) -> _Grown:
         except _NeedChoice as need:
             if not copied:
                 raise _Unforeseen() from None
-            branched = True  # from now on fights at a phase's end may meet
+            self.branched = True  # from now on fights at a phase's end may meet
             return _Choice(need.army, need.question,
-                          tuple((label, from_(base, answers + (i,))) for i, label in enumerate(need.options)))
+                          tuple((label, self.from_(base, answers + (i,))) for i, label in enumerate(need.options)))
         if outcome is not None:
             return Leaf(outcome)
         made = tuple(fight.oracle.made)
-        if closing and branched:  # a phase has ended: merge the fights that reached the same state
+        if closing and self.branched:  # a phase has ended: merge the fights that reached the same state
             key = fight.key()
-            then = merged.get(key)
+            then = self.merged.get(key)
             if then is None:
-                then = merged[key] = from_(fight, ())
+                then = self.merged[key] = self.from_(fight, ())
         else:
-            then = from_(fight, ())
+            then = self.from_(fight, ())
         return _Made(made, then) if made else then
-
-    try:
-        return from_(Fight(position, _Script(()), trace), ())
-    except _Unforeseen:
-        merged.clear()
-        careful, branched = True, False
-        return from_(Fight(position, _Script(()), trace), ())
 
 
 class _Unforeseen(Exception):

@@ -426,27 +426,33 @@ def goal_hexes(goal: Goal) -> Iterable[Hex]:
 
 def evaluate(card: Card, end: Position, watched: dict[Hex, Hex | None], battles: int) -> Verdict:
     """Play out ``battles`` battles (0, 1 or 2) after the turn and judge the goal with best play."""
-    start_hp = dict(card.start_hp)
+    return _judge_at(card, dict(card.start_hp), watched, end, battles)
 
-    def judge_at(position: Position, remaining: int) -> Verdict:
-        def judge(outcome: battle.Outcome) -> Verdict:
-            if remaining > 1 and all(v > 0 for v in outcome.hq.values()):
-                deeper = judge_at(outcome.position, remaining - 1)
-                return replace(deeper, line=outcome.choices + deeper.line, battles=deeper.battles + 1)
-            verdict = verdict_of({a: outcome.hq.get(a, 0) for a in start_hp}, outcome.position, outcome.choices)
-            return replace(verdict, battles=1)
 
-        def verdict_of(hp: dict[str, int], end: Position, line: tuple[str, ...]) -> Verdict:
-            ending = Ending(start_hp, hp, end, watched)
-            return Verdict(goal_holds(card.goal, card.player, ending), margin(card.player, hp), line,
-                           tuple(sorted(hp.items())))
+def _judge_at(card: Card, start_hp: dict[str, int], watched: dict[Hex, Hex | None], position: Position,
+              remaining: int) -> Verdict:
+    """:func:`evaluate` from ``position`` with ``remaining`` battles to fight. A function of the module, not a
+    closure of :func:`evaluate`: a closure that calls itself is a reference cycle, one per position played out."""
 
-        if remaining == 0:
-            hp = {u.army: u.health for u in position.units if u.is_hq}
-            return verdict_of({a: hp.get(a, 0) for a in start_hp}, position, ())
-        return battle_value(battle.battle_tree(position), card.player, judge)
+    def judge(outcome: battle.Outcome) -> Verdict:
+        if remaining > 1 and all(v > 0 for v in outcome.hq.values()):
+            deeper = _judge_at(card, start_hp, watched, outcome.position, remaining - 1)
+            return replace(deeper, line=outcome.choices + deeper.line, battles=deeper.battles + 1)
+        verdict = _verdict_of(card, start_hp, watched, {a: outcome.hq.get(a, 0) for a in start_hp},
+                              outcome.position, outcome.choices)
+        return replace(verdict, battles=1)
 
-    return judge_at(end, battles)
+    if remaining == 0:
+        hp = {u.army: u.health for u in position.units if u.is_hq}
+        return _verdict_of(card, start_hp, watched, {a: hp.get(a, 0) for a in start_hp}, position, ())
+    return battle_value(battle.battle_tree(position), card.player, judge)
+
+
+def _verdict_of(card: Card, start_hp: dict[str, int], watched: dict[Hex, Hex | None], hp: dict[str, int],
+                end: Position, line: tuple[str, ...]) -> Verdict:
+    ending = Ending(start_hp, hp, end, watched)
+    return Verdict(goal_holds(card.goal, card.player, ending), margin(card.player, hp), line,
+                   tuple(sorted(hp.items())))
 
 
 # --- the state graph -------------------------------------------------------------------------------------------------
