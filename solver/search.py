@@ -11,7 +11,8 @@ How a card is solved (NOTATION §6):
 2. **Evaluate.** Every distinct position the player can stop in is played out: what ``then`` says follows
    (by default the Final Battle), and a battle the play itself causes by filling the board. Choices inside
    a battle are played out as a game: the player picks the best answer, the opponent the worst
-   (:func:`battle_value`). Each distinct position is evaluated once.
+   (:func:`battle_value`). Each distinct position is evaluated once, as soon as the enumeration lists it (so a
+   search stopped by ``--max-time`` has played out what it listed: :class:`_Evaluation`).
 3. **Decide.** Where the opponent chooses during the turn (where a pushed unit goes, which Medic takes a
    Sniper's wound) a play must win on every branch, and the player may adapt after seeing the choice
    (an AND-OR search). A *play* is then identified by the set of end positions it can lead to: plays that
