@@ -282,18 +282,12 @@ def links(units: Units, nets: frozenset[Hex], sides: Sides = NO_TAKEOVERS, point
         holder = taken.get(hex_, unit) if taken else unit
         wanted_enemy = module.target == "enemy"
         near = around(hex_)
-        if sides:
-            works_for = sides.get(holder.hex, holder.army)
-            for d in unit.oriented.links:
-                other = units.get(near[d])
-                if other is not None and (sides.get(other.hex, other.army) != works_for) == wanted_enemy:
-                    found.append((unit, other, holder))
-        else:  # the same, with every unit its army's (no takeover, no teams): the common case, kept lean
-            works_for = holder.army
-            for d in unit.oriented.links:
-                other = units.get(near[d])
-                if other is not None and (other.army != works_for) == wanted_enemy:
-                    found.append((unit, other, holder))
+        works_for = sides.get(holder.hex, holder.army) if sides else holder.army
+        for d in unit.oriented.links:
+            other = units.get(near[d])
+            if other is not None and ((sides.get(other.hex, other.army) if sides else other.army) != works_for) \
+                    == wanted_enemy:
+                found.append((unit, other, holder))
     for family in (points or points_on(units.values())).links:
         found = family.links(units, nets, sides, ground, found)
     return found
@@ -324,13 +318,10 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
         if module_unit.tile.module is not effect:  # links come module by module: one lookup for each
             effect = module_unit.tile.module
             assert isinstance(effect, ModuleEffect)  # only units with a module effect link
-            known = _INCREMENTS.get((effect.type, effect.value))
-            if known is None:
-                adds = _increments(effect, rules, module_unit)
-            elif known is _RULED:
-                adds = _ruled_increments(effect, rules, module_unit)
-            else:
-                adds = known
+            # The rule set answers an option from its own memo (RuleSet.option): asked once per module here.
+            ruled = effect.type in _RULED_EFFECTS and rules.enabled("boss-ranged")
+            known = _INCREMENTS.get((effect.type, effect.value, ruled))
+            adds = known if known is not None else _increments(effect, rules, module_unit, ruled)
         if adds is _TURN:
             continue
         bonus = result.get(target.hex)
@@ -353,44 +344,26 @@ def bonuses(units: Units, nets: frozenset[Hex], rules: RuleSet = DEFAULT_RULES,
     return result
 
 
-#: What one link of an effect adds, by ``(type, value)``: melee, ranged, initiative, toughness, extra actions and the
-#: listing fields, from :data:`EFFECT_FIELDS` (built on first use); :data:`_RULED` for an effect whose fields a rule
-#: option changes (:data:`_RULED_EFFECTS`), looked up in :data:`_RULED_INCREMENTS` with the rules.
-_INCREMENTS: dict[tuple[str, int | None], tuple] = {}
-_RULED_INCREMENTS: dict[tuple[str, int | None, RuleSet], tuple] = {}
+#: What one link of an effect adds, by ``(type, value, boss-ranged)`` (the option only for :data:`_RULED_EFFECTS`,
+#: else False): melee, ranged, initiative, toughness, extra actions and the listing fields, from
+#: :data:`EFFECT_FIELDS` (built on first use).
+_INCREMENTS: dict[tuple[str, int | None, bool], tuple] = {}
 _TURN: tuple = ()
-_RULED: tuple = ("ruled",)
 #: The module effects whose fields depend on a rule option (:func:`effect_fields`): the Boss (RULINGS 13).
 _RULED_EFFECTS = frozenset({"strength-and-initiative-bonus"})
 
 
-def _increments(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
-    if effect.type in _RULED_EFFECTS:
-        _INCREMENTS[effect.type, effect.value] = _RULED
-        return _ruled_increments(effect, rules, module)
-    adds = _INCREMENTS[effect.type, effect.value] = _increments_of(effect, rules, module)
-    return adds
-
-
-def _ruled_increments(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
-    key = (effect.type, effect.value, rules)
-    adds = _RULED_INCREMENTS.get(key)
-    if adds is None:
-        if len(_RULED_INCREMENTS) >= 1024:
-            _RULED_INCREMENTS.clear()
-        adds = _RULED_INCREMENTS[key] = _increments_of(effect, rules, module)
-    return adds
-
-
-def _increments_of(effect: ModuleEffect, rules: RuleSet, module: Unit) -> tuple:
+def _increments(effect: ModuleEffect, rules: RuleSet, module: Unit, ruled: bool) -> tuple:
     try:
         fields = effect_fields(effect.type, rules)
     except RuleNotImplemented:
         raise RuleNotImplemented(f"module effect {effect.type!r} ({module.tile.key})") from None
     value = effect.value or 0
-    return _TURN if effect.type in _TURN_EFFECTS else (
+    adds = _TURN if effect.type in _TURN_EFFECTS else (
         *(value * fields.count(name) for name in ("melee", "ranged", "initiative", "toughness")),
         fields.count("extra_actions"), tuple(name for name in fields if name not in NUMBER_FIELDS))
+    _INCREMENTS[effect.type, effect.value, ruled] = adds
+    return adds
 
 
 # --- the whole reading ----------------------------------------------------------------------------------------
