@@ -225,10 +225,8 @@ class Position:
         return cached
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "units", tuple(sorted(self.units, key=_unit_order)))
-        object.__setattr__(self, "foundations", tuple(sorted(self.foundations, key=_unit_order)))
-        object.__setattr__(self, "hands", tuple(sorted(self.hands)))
-        object.__setattr__(self, "decks", tuple(sorted(self.decks)))
+        for name, order in _FIELD_ORDER.items():
+            object.__setattr__(self, name, order(getattr(self, name)))
         if self.terminals or self.energy or self.terrain or self.turrets or self.held_prizes or self.teams \
                 or self.scores:
             self._order_additions()
@@ -294,16 +292,8 @@ class Position:
             if name not in values:
                 raise TypeError(f"Position has no field {name!r}")
             values[name] = value
-        if "units" in changes:
-            values["units"] = tuple(sorted(values["units"], key=_unit_order))
-        if "foundations" in changes:
-            values["foundations"] = tuple(sorted(values["foundations"], key=_unit_order))
-        if "hands" in changes:
-            values["hands"] = tuple(sorted(values["hands"]))
-        if "decks" in changes:
-            values["decks"] = tuple(sorted(values["decks"]))
         for name in changes:
-            order = _ADDITION_ORDER.get(name)
+            order = _FIELD_ORDER.get(name) or _ADDITION_ORDER.get(name)
             if order is not None:
                 values[name] = order(values[name])
         return clone
@@ -410,6 +400,14 @@ class Position:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(Position))
+#: How ``Position.__post_init__`` puts the units, foundations, hands and decks in canonical order (units by hex), so
+#: that two positions with the same contents are equal however they were built.
+_FIELD_ORDER: dict[str, Callable[[tuple], tuple]] = {
+    "units": lambda units: tuple(sorted(units, key=_unit_order)),
+    "foundations": lambda foundations: tuple(sorted(foundations, key=_unit_order)),
+    "hands": lambda hands: tuple(sorted(hands)),
+    "decks": lambda decks: tuple(sorted(decks)),
+}
 #: How ``Position._order_additions`` puts each NOTATION §10 field in canonical order. 0 Energy and 0 points are the
 #: defaults and are not kept, as the reader does not keep them.
 _ADDITION_ORDER: dict[str, Callable[[tuple], tuple]] = {

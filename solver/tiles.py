@@ -533,7 +533,7 @@ def army_name(text: str) -> str:
 
 def army(text: str) -> Army:
     name = army_name(text)
-    return _labelled_army(name) if LABEL_SEPARATOR in name else _all_armies()[name]
+    return _labelled_army(name) if is_labelled(name) else _all_armies()[name]
 
 
 @cache
@@ -561,7 +561,7 @@ def tile(key: str, default_army: str | None = None) -> Tile:
     else:
         raise ValueError(f"tile {key!r} needs its army, as in moloch:{key}")
     canonical = army_name(army_text)
-    if LABEL_SEPARATOR in canonical:
+    if is_labelled(canonical):
         return _labelled_tile(tile(f"{base_army(canonical)}:{name}"), canonical)
     found = _tile_index().get((canonical, normal_name(name)))
     if found is None:
