@@ -363,10 +363,16 @@ def _fixed(position: Position, unit: Unit) -> bool:
     return module is not None and module.type == "grant-mobility" and not position.rules.enabled("transport-movable")
 
 
+def has_transport(position: Position) -> bool:
+    """Whether a Transport (a module granting Mobility) stands on the board: without one, no unit is moved by one
+    (asked before any link is read: the solver asks it of every state)."""
+    return any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
+
+
 def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
     """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
-    if not any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units):
-        return []  # no Transport on the board: no links to read (the solver asks this for every unit it moves)
+    if not has_transport(position):
+        return []  # no links to read (the solver asks this for every unit it moves)
     units = {u.hex: u for u in position.units}
     taken = sides(position)
     return sorted(module.hex for module, target, side in effects.links(units, nets, taken)
@@ -882,7 +888,7 @@ def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: froze
     # What grants a unit a move is asked first, whether it may move (its controller, a net) only then: most units
     # have neither Mobility nor a Transport, and the turn's enumeration lists the free moves of every state.
     reach = None
-    transports = any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
+    transports = has_transport(position)
     for unit in position.units:
         sources = []
         if (unit.tile.mobility or "mobility" in unit.prizes) and Spent(unit.hex, "mobility") not in used:

@@ -42,7 +42,7 @@ from . import abilities, battle, teams
 from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from .errors import IllegalAction
 from .hexes import Direction, Hex
-from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use, _unit_order
+from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
 from .tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
@@ -71,17 +71,10 @@ def normalised(position: Position) -> Position:
         for u in units))
 
 
-def _with_units(position: Position, units: list[Unit]) -> Position:
-    """``position.with_units(units)`` without rebuilding the other fields (a placement run makes one per run)."""
-    clone = object.__new__(Position)
-    clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash", "_by_hex")})
-    object.__setattr__(clone, "units", tuple(sorted(units, key=_unit_order)))
-    return clone
-
-
 def _turn_of(position: Position, hands: tuple, to_move: str | None) -> Position:
     """``position.replaced(hands=hands, to_move=to_move)`` for ``hands`` taken from another position (so already
-    in canonical order), without rebuilding the rest: the enumeration does this for every action it lists."""
+    in canonical order), keeping the position's lookup by hex, which the units it keeps still fit: the turn rules
+    read it for every action the enumeration lists from the clone."""
     clone = object.__new__(Position)
     clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash",)})
     object.__setattr__(clone, "hands", hands)
@@ -772,7 +765,7 @@ class Enumerator:
         for tile, (hex_, facing) in zip(tiles, cells):
             units.append(Unit(hex_, tile, facing))
             lines.append(str(Place(tile, hex_, facing)))
-        position = _with_units(position, units)
+        position = position.with_units(units)
         if position.terrain or position.foundations:  # what the ground does to a unit placed on it
             for _, (hex_, _) in zip(tiles, cells):
                 position = self.actions.arrived(position, hex_)
@@ -918,10 +911,9 @@ class Enumerator:
         Transport, whose links grant moves and whose own moves are restricted (transport-movable)."""
         return self.plain and self._plain_board(position)
 
-    @staticmethod
-    def _plain_board(position: Position) -> bool:
+    def _plain_board(self, position: Position) -> bool:
         """No Transport on the board (see :meth:`_plain`)."""
-        return not any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
+        return not self.actions.has_transport(position)
 
     def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
         """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
@@ -993,7 +985,7 @@ class Enumerator:
         board_full = self.actions.board_full
         for target, facing in self.actions._turns(position, unit, self._reach[position, tile]):
             moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
-            after = _with_units(position, [moved if u.hex == source else u for u in position.units])
+            after = position.with_units([moved if u.hex == source else u for u in position.units])
             text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
             found.append((target, text, after, tile is not None and board_full(after)))
         self._plain_cache[key] = found
