@@ -90,7 +90,7 @@ def _reading_parser() -> Lark:
     statement is ever asked for. The reader takes them from the tokens instead (:meth:`_Reader.place`), and
     asks :func:`_parser` only for a place its tokens cannot give (an error in a part of a line, mostly)."""
     from . import cache
-    from ._position_parser import GRAMMAR_SHA256, Lark_StandAlone, __version__
+    from ._position_parser import GRAMMAR_SHA256, __version__
 
     parser: Lark = cache.remembered("parser-position-plain", (GRAMMAR_SHA256, __version__), _unplaced_parser)
     return parser

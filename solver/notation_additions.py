@@ -28,7 +28,7 @@ from .resources import terminals
 from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
 if TYPE_CHECKING:
-    from .action_values import Action, BuyEnergy, Procedure
+    from .action_values import Action, Procedure
     from .hexes import Board
     from .scenarios import Reading
 
