@@ -16,7 +16,8 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
-from solver import battle, notation  # noqa: E402
+from solver.engine import battle
+from solver.notation import text as notation  # noqa: E402
 from solver.hexes import Direction, Hex  # noqa: E402
 from solver.position import Position, Unit  # noqa: E402
 from solver.tiles import tile  # noqa: E402

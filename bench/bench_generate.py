@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
-from solver.generate import ARMIES, generate, generate_one  # noqa: E402
+from solver.search.generate import ARMIES, generate, generate_one  # noqa: E402
 
 #: The opponent each army meets in the benchmark (every army once as the player, once as the opponent).
 OPPONENT = {"moloch": "outpost", "outpost": "borgo", "borgo": "hegemony", "hegemony": "moloch",

@@ -23,7 +23,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from solver import notation  # noqa: E402
+from solver.notation import text as notation  # noqa: E402
 
 FILES = (
     "bench/six-units.nhex",

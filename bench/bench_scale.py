@@ -23,8 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
-from solver import notation  # noqa: E402
-from solver.search import Solver  # noqa: E402
+from solver.notation import text as notation  # noqa: E402
+from solver.search.solve import Solver  # noqa: E402
 
 
 def main() -> None:

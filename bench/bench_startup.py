@@ -40,7 +40,7 @@ def main() -> None:
     # argv[0] clean-up.
     fmt = [sys.executable, "-c", "import re, sys; from solver.cli import main; sys.exit(main())", "fmt", str(SMALL)]
     # As an installed nhex starts: from compiled bytecode (pip writes it). With PYTHONDONTWRITEBYTECODE set, a
-    # module changed since its last compile would be compiled again on every start (20 ms for solver.notation).
+    # module changed since its last compile would be compiled again on every start (20 ms for solver.notation.text).
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "solver")], env=environment,
                    stdout=subprocess.DEVNULL, check=True)

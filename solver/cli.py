@@ -21,8 +21,8 @@ from .errors import NotationError, RuleNotImplemented
 if TYPE_CHECKING:  # the sub-commands import what they need when they run (a quick start for every command)
     from rich.console import Console, RenderableType
 
-    from .cards import GameRecord
-    from .notation import Document
+    from .notation.cards import GameRecord
+    from .notation.text import Document
     from .position import Position
     from .tiles import Tile
 
@@ -51,7 +51,7 @@ def _load(args: argparse.Namespace) -> Document:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .cards import GameRecord, Puzzle
+    from .notation.cards import GameRecord, Puzzle
     from .render.terminal import render_document
 
     document = _load(args)
@@ -81,8 +81,8 @@ def _game_picture(record: GameRecord, turn: int | None, record_picture: Renderab
     from rich.console import Group
     from rich.text import Text
 
-    from . import game
-    from .cards import Turn
+    from .turns import game
+    from .notation.cards import Turn
     from .errors import IllegalAction
     from .render.terminal import render_position
 
@@ -121,7 +121,7 @@ def _show_arguments(command: argparse.ArgumentParser) -> None:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     document = _load(args)
-    from .notation import write
+    from .notation.text import write
 
     sys.stdout.write(write(document))
     return EXIT_OK
@@ -171,8 +171,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_battle(args: argparse.Namespace) -> int:
     import json
 
-    from .battle import resolve
-    from .cards import Puzzle
+    from .engine.battle import resolve
+    from .notation.cards import Puzzle
     from .position import Position
     from .render.trace import battle_json, render_battle
 
@@ -207,9 +207,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-    from .cards import Puzzle
+    from .notation.cards import Puzzle
     from .render.report import render_report, report_json
-    from .search import Solver
+    from .search.solve import Solver
 
     puzzle = _load(args)
     if not isinstance(puzzle, Puzzle):
@@ -270,14 +270,15 @@ SHOWN_SOLUTIONS = 5
 
 def cmd_solve_all(args: argparse.Namespace) -> int:
     """``nhex solve-all DIR``: every card of a folder solved, one job per card, here or on a Dask cluster
-    (solver/batch.py); a table (or ``--json``) in the cards' order, whatever ran them."""
+    (solver/search/batch.py); a table (or ``--json``) in the cards' order, whatever ran them."""
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .batch import card_files, exit_status, key_of, read_cards, solve_all
-    from .dispatch import open_dispatcher
+    from .render.report import report_json
+    from .search.batch import card_files, exit_status, key_of, read_cards, solve_all
+    from .search.dispatch import open_dispatcher
 
     _scheduler_ready("solve-all", args.scheduler)
     jobs = read_cards(card_files(args.dir, recursive=args.recursive), naive=args.naive, max_time=args.max_time,
@@ -291,7 +292,7 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
 
             jobs = [replace(jobs[0], jobs=args.jobs or _cores())]
         with open_dispatcher(min(args.jobs or _cores(), max(1, len(jobs))), args.scheduler) as dispatcher:
-            rows = solve_all(jobs, dispatcher, on_row=lambda _: progress.advance(task))
+            rows = solve_all(jobs, dispatcher, report_json, on_row=lambda _: progress.advance(task))
     for row in rows:
         if row["status"] == EXIT_NOT_IMPLEMENTED:
             print(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(
@@ -353,7 +354,7 @@ def _solve_all_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def _scheduler_argument(command: argparse.ArgumentParser) -> None:
-    """``--scheduler``, the same for every command that can run its jobs on a Dask cluster (solver/dispatch.py)."""
+    """``--scheduler``, the same for every command that can run its jobs on a Dask cluster (solver/search/dispatch.py)."""
     command.add_argument("--scheduler", default=None, metavar="ADDRESS",
                          help="run the jobs on this Dask cluster (tcp://HOST:8786, or a scheduler file) instead of "
                               "local processes; needs pip install 'nhex[distributed]'")
@@ -378,7 +379,7 @@ def _read_document(path: str) -> tuple[Document, str, str]:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from .notation import parse, read_source
+        from .notation.text import parse, read_source
 
         text, source = read_source(path)
         return parse(text, source), text, source
@@ -390,8 +391,8 @@ def _read_document(path: str) -> tuple[Document, str, str]:
 def cmd_moves(args: argparse.Namespace) -> int:
     import json
 
-    from .cards import Puzzle
-    from .game import moves_listing
+    from .notation.cards import Puzzle
+    from .turns.game import moves_listing
     from .position import Position
 
     document = _load(args)
@@ -432,8 +433,8 @@ def _with_hand(position: Position, army: str, tiles: Iterable[Tile]) -> Position
 def cmd_check(args: argparse.Namespace) -> int:
     import json
 
-    from .cards import GameRecord, Puzzle
-    from .game import check, check_play, game_json, position_problems
+    from .notation.cards import GameRecord, Puzzle
+    from .turns.game import check, check_play, game_json, position_problems
 
     document = _load(args)
     text, source = args.text, args.source
@@ -493,11 +494,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_campaign(args: argparse.Namespace) -> int:
-    """``nhex campaign FILE...``: game records of a campaign's scenarios, in order (solver/campaign.py)."""
+    """``nhex campaign FILE...``: game records of a campaign's scenarios, in order (solver/turns/campaign.py)."""
     import json
 
-    from . import campaign
-    from .cards import GameRecord
+    from .turns import campaign
+    from .notation.cards import GameRecord
 
     records = []
     for path in args.files:
@@ -570,7 +571,7 @@ def _unit_place(text: str, message: str) -> tuple[int, int]:
 
 def _action_column(text: str, line: int, record: GameRecord, action: str) -> int:
     """The column of ``action`` in the turn line ``line`` of a game record (1: the turn, when it is not found)."""
-    from .cards import Turn
+    from .notation.cards import Turn
 
     lines = text.splitlines()
     turn = next((e for e in record.entries if isinstance(e, Turn) and e.line == line), None)
@@ -620,7 +621,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .generate import NoCard, canonical, card_text, file_name, generate
+    from .search.generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
 
     _scheduler_ready("generate", args.scheduler)
@@ -707,7 +708,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-#: The armies ``nhex generate`` makes cards for: ``solver.generate.ARMIES``, written out here so that building
+#: The armies ``nhex generate`` makes cards for: ``solver.search.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
 GENERATE_ARMIES = ("moloch", "outpost", "borgo", "hegemony", "smart", "vegas", "new-york", "neojungle", "doomsday")
 
@@ -729,7 +730,7 @@ def _generate_arguments(command: argparse.ArgumentParser) -> None:
 
 def cmd_card(args: argparse.Namespace) -> int:
     """``nhex card``: the printable picture of a puzzle card (SVG, or PNG by the file name)."""
-    from .cards import Puzzle
+    from .notation.cards import Puzzle
     from .render.card_svg import card_svg
 
     if args.pdf or args.sheets:
@@ -764,7 +765,7 @@ def _print_cards(args: argparse.Namespace) -> int:
     fronts and backs laid out on A4 pages for printing (solver/render/print_sheet.py)."""
     from pathlib import Path
 
-    from .cards import Puzzle
+    from .notation.cards import Puzzle
     from .render.print_sheet import page_svgs, write_pdf
 
     if args.svg or args.png or args.solution:
@@ -1001,26 +1002,13 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def version() -> str:
-    """nhex's version: the installed package's, else the checkout's pyproject.toml."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version as installed
-
-        return installed("nhex")
-    except PackageNotFoundError:
-        import re
-        from pathlib import Path
-
-        project = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        found = re.search(r'^version = "([^"]+)"', project.read_text(encoding="utf-8"), re.MULTILINE)
-        return found.group(1) if found else "unknown"
-
-
 class _Version(argparse.Action):
     """``--version``, looked up only when asked (importlib.metadata alone costs a start 0.05-0.1 s)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
+        from .resources import version
+
         print(f"nhex {version()}")
         parser.exit()
 

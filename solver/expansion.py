@@ -2,7 +2,7 @@
 and the tables that say which names are allowed.
 
 Plain immutable values only: the rules behind them (what a Fortress does in a battle, how a Turret shoots)
-belong to the rule modules; :func:`solver.features.unimplemented` names the ones nhex does not play yet.
+belong to the rule modules; :func:`solver.engine.features.unimplemented` names the ones nhex does not play yet.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from .hexes import STANDARD, Board, Direction, Hex
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import NEUTRAL_ARMY, Kind, Oriented, Tile
 
-if TYPE_CHECKING:  # a scenario's values are built by solver/scenarios.py, imported only where a file has one
+if TYPE_CHECKING:  # a scenario's values are built by solver/turns/scenarios.py, imported only where a file has one
     from .action_values import Action as Action
     from .action_values import BuyEnergy as BuyEnergy
     from .action_values import Discard as Discard
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # a scenario's values are built by solver/scenarios.py, impor
     from .action_values import Push as Push
     from .action_values import PutPrize as PutPrize
     from .action_values import Use as Use
-    from .scenarios import Scenario
+    from .turns.scenarios import Scenario
 
 HQ_HEALTH = 20
 #: Kind.HQ read once: an enum member read through its class costs a descriptor call in Python 3.11 (issue 15).
@@ -133,7 +133,7 @@ class Unit:
 
     @classmethod
     def parse(cls, text: str) -> Unit:
-        from .notation import parse_unit
+        from .notation.text import parse_unit
 
         return parse_unit(text)
 
@@ -207,7 +207,7 @@ class Position:
     teams: tuple[tuple[str, ...], ...] = ()
     mode: str = "deathmatch"
     scores: tuple[tuple[str, int], ...] = ()
-    #: A scenario's conditions (HQ terrain, free turns, victory, the radio: solver/scenarios.py), None in a plain game.
+    #: A scenario's conditions (HQ terrain, free turns, victory, the radio: solver/turns/scenarios.py), None in a plain game.
     scenario: Scenario | None = None
     locations: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
     #: A position's or a card's `players` line as written (a mirror match's seats, by which pictures mark the players
@@ -394,7 +394,7 @@ class Position:
         return found
 
     def __str__(self) -> str:
-        from .notation import write_position
+        from .notation.text import write_position
 
         return write_position(self)
 
@@ -441,7 +441,7 @@ def position_toughness(position: Position, unit: Unit) -> int:
                 or other.army != unit.army:
             continue
         if nets is None:
-            from .effects import by_hex, netted  # the Nets are derived from the whole position
+            from .engine.effects import by_hex, netted  # the Nets are derived from the whole position
 
             nets = netted(by_hex(position))
         if other.hex not in nets:

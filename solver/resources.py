@@ -87,3 +87,16 @@ def army_files() -> list[tuple[str, str]]:
             with open(os.path.join(folder, name), encoding="utf-8") as stream:
                 files.append((name, stream.read()))
     return files
+
+
+def version() -> str:
+    """nhex's version: the installed package's, else the checkout's pyproject.toml."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as installed
+
+        return installed("nhex")
+    except PackageNotFoundError:
+        project = os.path.join(os.path.dirname(_PACKAGE), "pyproject.toml")
+        with open(project, encoding="utf-8") as stream:
+            found = re.search(r'^version = "([^"]+)"', stream.read(), re.MULTILINE)
+        return found.group(1) if found else "unknown"

@@ -123,7 +123,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "the return among them; 2E RULES: 'Mercenary, when played, belongs to one's army just as any other tile'.",
         source="house ruling (2E silent)",
     ),
-    # --- between battles (solver/actions.py, solver/game.py) ---
+    # --- between battles (solver/turns/actions.py, solver/turns/game.py) ---
     RuleOption(
         "pusher-when-placed", "yes", ("yes", "no"),
         "The New York Pusher may make its free push in the turn it is placed.",
@@ -255,7 +255,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         edition_defaults=(("2.0", "no"),),
         source="3E",
     ),
-    # --- Babel 13 scenarios and the campaign (solver/scenarios.py, solver/campaign.py) ---
+    # --- Babel 13 scenarios and the campaign (solver/turns/scenarios.py, solver/turns/campaign.py) ---
     RuleOption(
         "free-turn-draw", "three", ("three", "opening"),
         "A scenario's free turns (B13 SCENARIO 2): the starting player draws up to 3 tiles in the first of them "

@@ -496,7 +496,7 @@ LABEL_SEPARATOR = "/"
 
 
 #: A tile's key as traces and messages write it, ``army:tile``, or a labelled player's ``army/label:tile`` (a regular
-#: expression: the words of a card (solver/idea.py, solver/generate.py) and the exit-4 message (solver/cli.py) find
+#: expression: the words of a card (solver/search/idea.py, solver/search/generate.py) and the exit-4 message (solver/cli.py) find
 #: the tiles they name by it).
 KEY_PATTERN = r"[a-z][a-z0-9-]*(?:/[a-z0-9-]+)?:[a-z0-9][a-z0-9-]*"
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from solver import battle, notation
+from solver.engine import battle
+from solver.notation import text as notation
 from solver.position import Position
 
 

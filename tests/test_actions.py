@@ -1,4 +1,4 @@
-"""Between battles: one test per rule of solver/actions.py.
+"""Between battles: one test per rule of solver/turns/actions.py.
 
 Each docstring names the passage the test checks. 3E is ../shared/rules/rulebook-en-3rd-edition.txt and
 2E the 2nd edition. ES and PL are the army sheets (rulebook-es-armies-doomsday-puzzles.txt and
@@ -11,11 +11,11 @@ from dataclasses import replace
 
 import pytest
 
-from solver import actions
-from solver.actions import ChoiceRequired, Spent, apply, legal_actions, player_actions, results, spend
+from solver.turns import actions
+from solver.turns.actions import ChoiceRequired, Spent, apply, legal_actions, player_actions, results, spend
 from solver.errors import IllegalAction, RuleNotImplemented
 from solver.hexes import Direction, Hex
-from solver.notation import parse_action, parse_position
+from solver.notation.text import parse_action, parse_position
 from solver.position import Move, Place, Position, Use
 from solver.rules import RuleSet
 from solver.tiles import tile

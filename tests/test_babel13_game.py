@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver import game
+from solver.turns import game
 from solver.hexes import Hex
-from solver.notation import parse
+from solver.notation.text import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "tests" / "data" / "games" / "new-york-vs-neojungle-b13.nhex"

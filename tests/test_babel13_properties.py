@@ -8,7 +8,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from solver import actions, battle
+from solver.turns import actions
+from solver.engine import battle
 from solver.hexes import STANDARD, Direction
 from solver.position import Position, Unit
 from solver.tiles import Kind, army, tile

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from solver import battle, notation
+from solver.engine import battle
+from solver.notation import text as notation
 from solver.hexes import Hex
 
 from battle_helpers import fight, outcomes, position
@@ -457,7 +458,7 @@ def test_netted_unit_does_not_attack_but_its_armor_works():
 
 def test_two_nets_aimed_at_each_other_cancel():
     """3E USING NETS: two Nets aimed at each other nullify each other; both Net Fighters are free."""
-    from solver.effects import netted
+    from solver.engine.effects import netted
 
     pos = position("""
         c3 moloch:net-fighter N
@@ -468,7 +469,7 @@ def test_two_nets_aimed_at_each_other_cancel():
 
 def test_a_netted_net_fighter_nets_nobody():
     """3E USING NETS: the netted Net Fighter 'would be disabled and unable to affect any units'."""
-    from solver.effects import netted
+    from solver.engine.effects import netted
 
     pos = position("""
         c4 moloch:net-fighter N
@@ -482,7 +483,7 @@ def test_a_netted_net_fighter_nets_nobody():
 def test_ring_of_three_net_fighters_leaves_all_free_and_their_other_nets_work():
     """3E USING NETS: three Net Fighters netting each other are non-netted; 'their nets in other directions
     work normally'."""
-    from solver.effects import netted
+    from solver.engine.effects import netted
 
     pos = position("""
         c3 moloch:net-fighter N
@@ -495,7 +496,7 @@ def test_ring_of_three_net_fighters_leaves_all_free_and_their_other_nets_work():
 
 def test_a_ring_broken_from_outside_resolves_as_a_chain():
     """RULINGS 2: the member netted from outside nets nobody, and the rest resolves as a chain."""
-    from solver.effects import netted
+    from solver.engine.effects import netted
 
     pos = position("""
         c3 moloch:net-fighter N
@@ -697,7 +698,7 @@ def test_rotating_the_2e_example_rotates_the_outcome(steps):
 @pytest.fixture
 def shotgun_marked_missing(monkeypatch):
     """Every expansion ability may get its rules: mark one as missing to test the refusal itself."""
-    from solver import abilities
+    from solver.engine import points as abilities
 
     monkeypatch.setitem(abilities.NOT_IMPLEMENTED, "shotgun", "the Shotgun (New York, Babel 13)")
     abilities.missing_rule.cache_clear()

@@ -3,7 +3,7 @@ with the same lines and end states, the same distinct outcomes, traced or not.
 
 The fast battle plays a battle with no choice straight through, keeps a steady fight's reading when only units with
 no Net and no module leave (``Fight.forget``), and explores choices from the state where they fall, merging fights
-that reach the same state at a phase's end. The plain one (:func:`solver.battle.replayed`) replays every line of
+that reach the same state at a phase's end. The plain one (:func:`solver.engine.battle.replayed`) replays every line of
 choices from the start and reads the position afresh after every removal.
 
 Seeded and small in CI; ``NHEX_PATHS_SWEEP=N`` runs N positions.
@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from solver import battle
+from solver.engine import battle
 from solver.errors import RuleNotImplemented
 from solver.hexes import STANDARD, Direction
 from solver.position import Position, Unit

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import battle
+from solver.engine import battle
 from solver.hexes import STANDARD, Direction
 from solver.position import Position, Unit
 from solver.tiles import Kind, army

@@ -18,9 +18,10 @@ from itertools import product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import battle, effects, explain, notation
-from solver.battle import _chain_ends, _medic_options, _medics_of
-from solver.effects import Bonus
+from solver.engine import battle, effects, explain
+from solver.notation import text as notation
+from solver.engine.battle import _chain_ends, _medic_options, _medics_of
+from solver.engine.effects import Bonus
 from solver.hexes import STANDARD, Direction, Hex
 from solver.position import Position, Unit
 from solver.tiles import Kind, army, tile

@@ -11,8 +11,8 @@ import pickle
 import random
 from dataclasses import replace
 
-from solver import notation
-from solver.battle import Fight, _Script
+from solver.notation import text as notation
+from solver.engine.battle import Fight, _Script
 from solver.hexes import DIRECTIONS, STANDARD, Direction, Hex, around
 from solver.position import Unit
 from solver.rules import DEFAULT_RULES, RuleSet

@@ -55,6 +55,6 @@ def test_nhex_works_with_an_unwritable_cache_folder(tmp_path):
 
 def test_the_generate_armies_of_the_command_line_are_the_generators():
     from solver.cli import GENERATE_ARMIES
-    from solver.generate import ARMIES
+    from solver.search.generate import ARMIES
 
     assert GENERATE_ARMIES == ARMIES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.campaign import campaign_winner, free_turns, scenario_result
+from solver.turns.campaign import campaign_winner, free_turns, scenario_result
 
 
 def test_the_scenario_winner_is_the_hq_with_fewer_injuries_and_regains_three():
@@ -58,7 +58,9 @@ def test_a_scenario_has_two_sides():
 
 # --- the scenarios' allied units: another army's units commanded by a player (`owner=`) ---------------------------
 
-from solver import effects, game, notation  # noqa: E402
+from solver.engine import effects
+from solver.turns import game
+from solver.notation import text as notation  # noqa: E402
 from solver.errors import NotationError  # noqa: E402
 from solver.hexes import Hex  # noqa: E402
 

@@ -14,7 +14,7 @@ import pytest
 
 from solver.cli import main
 from solver.hexes import Hex
-from solver.notation import load, parse
+from solver.notation.text import load, parse
 from solver.render.card_svg import ARMY_COLOURS, BOARD_ORIGIN, GOLD, SIZE, _pixel, back, card_svg, front, key_marks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solver.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from solver.notation import load, write
+from solver.notation.text import load, write
 
 HERE = Path(__file__).parent
 CROSSFIRE = str(HERE / "data" / "notation-crossfire.nhex")

@@ -1,5 +1,5 @@
-"""Jobs run here, in local processes or on a Dask cluster, with the same results (solver/dispatch.py,
-solver/batch.py; issue 15 "Beyond one machine": same seeds, same cards, whatever the scheduler).
+"""Jobs run here, in local processes or on a Dask cluster, with the same results (solver/search/dispatch.py,
+solver/search/batch.py; issue 15 "Beyond one machine": same seeds, same cards, whatever the scheduler).
 
 The cluster is a ``distributed.LocalCluster`` in this process (two workers of one thread each, no worker
 processes: it starts in a twentieth of a second); the jobs still travel through the scheduler, pickled, as they
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-import solver.dispatch as dispatch
+import solver.search.dispatch as dispatch
 from solver.cli import main
-from solver.dispatch import DaskCluster, DispatchError, Processes, Serial, open_dispatcher
-from solver.generate import card_text, generate
+from solver.search.dispatch import DaskCluster, DispatchError, Processes, Serial, open_dispatcher
+from solver.search.generate import card_text, generate
 
 distributed = pytest.importorskip("distributed")  # the test extra installs it: CI always runs these
 
@@ -233,7 +233,7 @@ def test_solve_all_names_a_card_that_needs_a_missing_rule_and_solves_the_others(
         cards: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """NOTATION §9: exit 4 for a card that needs a rule nhex does not implement, named at the line that needs
     it, as `nhex solve` reports it; in a batch the other cards are still solved (their rows are in the JSON)."""
-    from solver import abilities
+    from solver.engine import points as abilities
 
     monkeypatch.setitem(abilities.NOT_IMPLEMENTED, "shotgun", "the Shotgun (New York, Babel 13)")
     abilities.missing_rule.cache_clear()

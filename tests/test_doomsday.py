@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver import battle, effects, notation
+from solver.engine import battle, effects
+from solver.notation import text as notation
 from solver.hexes import Hex
 
 
@@ -356,7 +357,7 @@ def test_instant_only_wounds_the_trap():
 
 # --- the HQ's rotation (RULINGS 55) ---------------------------------------------------------------------------------
 
-from solver import actions  # noqa: E402
+from solver.turns import actions  # noqa: E402
 from solver.errors import IllegalAction  # noqa: E402
 from solver.position import Move  # noqa: E402
 
@@ -476,7 +477,7 @@ players doomsday moloch
 def test_a_doomsday_game_record_replays_with_the_hqs_rotation_and_a_battle():
     """ES CG: "En su turno puede girar una unidad amiga" (in its turn it may turn one friendly unit), written
     `move HEX HEX FACING by hq` (NOTATION §10.4); nothing of the army is refused in a record (issue 13)."""
-    from solver.game import check
+    from solver.turns.game import check
 
     report = check(notation.parse(DOOMSDAY_GAME))
     assert report.verdict == "legal", (report.line, report.action, report.problem)
@@ -484,7 +485,7 @@ def test_a_doomsday_game_record_replays_with_the_hqs_rotation_and_a_battle():
 
 def test_a_second_hq_rotation_in_one_turn_is_illegal_in_a_record():
     """RULINGS 55: once in its player's turn."""
-    from solver.game import check
+    from solver.turns.game import check
 
     record = DOOMSDAY_GAME.replace("move c5 c5 N by hq;", "move c5 c5 N by hq; move c5 c5 NW by hq;")
     report = check(notation.parse(record))
@@ -541,7 +542,7 @@ def test_doomsday_small_bomb_wounds_friend_and_foe_on_three_adjacent_hexes_but_n
     adyacentes atacados. No afecta a los CGs." (It deals 1 wound to each unit, friend or foe, on the 3 adjacent
     hexes attacked. It does not affect HQs.) The Tripler (toughness 1: "Resistente") and the Blocker keep one
     wound each; the Hybrid dies; on b3 c3 c4 the Doomsday HQ is spared."""
-    from solver import actions
+    from solver.turns import actions
 
     (only,) = actions.results(position(SMALL_BOMB), notation.parse_action("use small-bomb b3 b4 c4", "doomsday"),
                               "doomsday")
@@ -555,7 +556,7 @@ def test_doomsday_small_bomb_wounds_friend_and_foe_on_three_adjacent_hexes_but_n
 
 def test_doomsday_small_bomb_hexes_must_be_mutually_adjacent():
     """ES sheet: "los 3 hexágonos adyacentes" (the 3 adjacent hexes); B13 Small bomb: "mutually adjacent"."""
-    from solver import actions
+    from solver.turns import actions
     from solver.errors import IllegalAction
 
     with pytest.raises(IllegalAction, match="mutually adjacent"):
@@ -566,7 +567,7 @@ def test_doomsday_small_bomb_only_kills_a_trap_and_sets_off_the_mad_bomber():
     """RULINGS 53: an instant only wounds the Trap ("Cualquier ataque enemigo en el lado marcado activa Trap": an
     instant comes from no side), and one wound kills it; RULINGS 56: any hit, an instant's too, sets the Mad Bomber
     off: 1 wound to every adjacent unit but HQs (2E Mad Bomber as non player character)."""
-    from solver import actions
+    from solver.turns import actions
 
     text = """
         c1 doomsday:hq
@@ -594,7 +595,7 @@ def test_a_whole_doomsday_game_record_replays_with_the_hqs_rotations():
     own turn; RULINGS 55) and every battle to Moloch's win at the Final Battle."""
     from pathlib import Path
 
-    from solver import game
+    from solver.turns import game
 
     text = (Path(__file__).parent / "data" / "games" / "doomsday-vs-moloch-bomber.nhex").read_text()
     assert text.count("by hq") >= 5

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from solver import actions, battle, game
+from solver.turns import actions, game
+from solver.engine import battle
 from solver.abilities import duel_board
 from solver.abilities.duel_board import MAX_ENERGY, bought, cells, energy
 from solver.cli import main
 from solver.errors import IllegalAction
 from solver.hexes import Direction, Hex
-from solver.notation import parse, parse_action, parse_position
+from solver.notation.text import parse, parse_action, parse_position
 from solver.position import BuyEnergy, Procedure, Unit
 from solver.tiles import tile
 
@@ -423,7 +424,7 @@ def test_both_hqs_destroyed_in_one_battle_is_a_draw():
 def test_the_family_is_present_only_on_a_duel_board():
     """The Duel board is no tile: the family is present where the position states terminals or energy
     (NOTATION §10.2), and a Procedure elsewhere is refused, naming the missing board."""
-    from solver.abilities import turn_points
+    from solver.engine.points import turn_points
     from solver.errors import RuleNotImplemented
 
     plain = parse_position("to-move moloch\nc3 moloch:hq\nc1 moloch:hybrid S\na1 outpost:hq\n")
@@ -456,8 +457,8 @@ def test_the_solver_plays_procedures_short_circuit_is_sound_with_the_laser_as_ke
     PROCEDURY). The only win is the Laser between the HQ and the Medic, then the Hybrid on the last empty hex;
     the other order fills the board first and the Battle ends the turn (PL PRZEBIEG GRY: "Rozegranie Bitwy
     kończy turę gracza")."""
-    from solver import notation
-    from solver.search import Solver
+    from solver.notation import text as notation
+    from solver.search.solve import Solver
 
     path = Path(__file__).parent.parent / "puzzles" / "25-short-circuit.nhex"
     puzzle = notation.load(str(path))
@@ -492,8 +493,8 @@ def test_the_pl_example_game_ends_its_battle_with_the_books_hq_health():
 def test_three_points_of_contact_is_sound_with_erase_as_key():
     """puzzles/26-three-points-of-contact.nhex: PL KASACJA, "Jedna wroga jednostka sąsiadująca z 3 naszymi
     Ogniwami ... zostaje unicestwiona" (one enemy unit adjacent to 3 of our Cells is annihilated)."""
-    from solver import notation
-    from solver.search import Solver
+    from solver.notation import text as notation
+    from solver.search.solve import Solver
 
     puzzle = notation.load(str(Path(__file__).parent.parent / "puzzles" / "26-three-points-of-contact.nhex"))
     report = Solver(puzzle, jobs=1).solve()
@@ -519,8 +520,8 @@ def test_the_solver_lets_the_owner_choose_where_a_procedure_pushes():
     """PL PROCEDURY, ODEPCHNIĘCIE as Push Back (RULINGS 28): the pushed unit's owner picks the hex, so a push wins
     only if it wins wherever the unit goes (NOTATION §6: 'whatever the opponent chooses'). The HQ (a Cell on c3)
     pushes the Brawler off it: to b1, c1 or d1. From b1 the Brawler still hits the Hybrid on b2."""
-    from solver import notation
-    from solver.search import Solver
+    from solver.notation import text as notation
+    from solver.search.solve import Solver
 
     safe = Solver(notation.parse(SHOVE.format(goal="survive"), "<card>"), jobs=1).solve()
     assert safe.verdict == "sound"

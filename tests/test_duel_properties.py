@@ -7,10 +7,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from solver import actions, battle, effects
+from solver.turns import actions
+from solver.engine import battle, effects
 from solver.hexes import STANDARD, Direction
 from solver.position import Position, Unit
-from solver.search import normalised
+from solver.search.solve import normalised
 from solver.tiles import Kind, army, tile
 
 HEXES = sorted(STANDARD.hexes)

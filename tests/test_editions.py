@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from solver import game
+from solver.turns import game
 from solver.cli import main
-from solver.notation import parse
+from solver.notation.text import parse
 from solver.rules import EDITIONS, OPTIONS, RuleSet, rule_option
 
 # A tie after the Final Battle: the Outpost draws its last tile in turn 1, Moloch plays turn 2, the Final Battle

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from solver import game
+from solver.turns import game
 from solver.cli import main
-from solver.notation import parse
+from solver.notation.text import parse
 from solver.tiles import army as army_data
 
 DATA = Path(__file__).parent / "data" / "games"

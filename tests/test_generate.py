@@ -1,4 +1,4 @@
-"""The puzzle generator (solver/generate.py, docs/GENERATOR.md).
+"""The puzzle generator (solver/search/generate.py, docs/GENERATOR.md).
 
 The stored cards in puzzles/generated/ are each proven again here: the solver finds exactly one winning play,
 it is the card's solution, the key beats the best failing play by the margin rule, and the card grades at
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import solver.generate as generate_module
+import solver.search.generate as generate_module
 from solver.cli import main
-from solver.generate import (
+from solver.search.generate import (
     ARMIES,
     BANDS,
     MARGIN_GAP,
@@ -30,8 +30,8 @@ from solver.generate import (
     regrade,
     replay,
 )
-from solver.notation import load, parse, write
-from solver.search import Solver
+from solver.notation.text import load, parse, write
+from solver.search.solve import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = sorted((ROOT / "puzzles" / "generated").glob("*.nhex"))
@@ -117,7 +117,7 @@ def test_the_same_seed_gives_the_same_card_in_another_interpreter() -> None:
     import subprocess
     import sys
 
-    program = ("from solver.generate import generate_one, card_text; "
+    program = ("from solver.search.generate import generate_one, card_text; "
                "print(card_text(generate_one('moloch', 'borgo', 1, 'hash-seed')))")
     texts = set()
     for hash_seed in ("1", "2"):
@@ -307,7 +307,7 @@ c3 new-york:pusher N
 def test_venom_in_the_keys_battle_and_not_without_the_key_is_an_idea() -> None:
     """Babel 13, Neojungle, venom: a unit wounded by the Nightshade is poisoned. The event is in the key's battle
     and not in the battle without any tile: the idea "venom"."""
-    from solver import battle
+    from solver.engine import battle
     from solver.hexes import Direction, Hex
     from solver.position import Unit
     from solver.tiles import tile

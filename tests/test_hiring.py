@@ -2,7 +2,7 @@
 Bomber's way back onto a player's draw pile.
 
 2E = ../shared/rules/rulebook-en-2nd-edition.txt, SPECIAL EXPANSION: 4 MERCENARIES FROM ALABAMA (RULES; Mad Bomber
-as non player character; Mad Bomber as a mercenary); RULINGS 56-57; NOTATION §7, §10.4. The module: solver/hiring.py.
+as non player character; Mad Bomber as a mercenary); RULINGS 56-57; NOTATION §7, §10.4. The module: solver/turns/hiring.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from solver import game, hiring, notation
+from solver.turns import game, hiring
+from solver.notation import text as notation
 from solver.errors import IllegalAction
 from solver.position import Draw
 from solver.tiles import tile

@@ -1,5 +1,5 @@
 """The idea of a card in words (issue 16): why the key wins and why a try fails, found by counterfactuals over the
-battle traces (solver/idea.py), and the words of generated cards (solver/card_words.py)."""
+battle traces (solver/search/idea.py), and the words of generated cards (solver/search/card_words.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from solver import idea, notation
-from solver.card_words import THEMES, event_words, story, title
-from solver.fight import Event
+from solver.search import idea
+from solver.notation import text as notation
+from solver.search.card_words import THEMES, event_words, story, title
+from solver.engine.fight import Event
 from solver.render.report import render_report
-from solver.search import Solver
+from solver.search.solve import Solver
 
 HERE = Path(__file__).parent
 PUZZLES = HERE.parent / "puzzles"

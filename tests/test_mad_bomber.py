@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from solver import actions, notation
+from solver.turns import actions
+from solver.notation import text as notation
 from solver.errors import RuleNotImplemented
 from solver.hexes import Hex
 from solver.render.trace import battle_json

@@ -1,4 +1,4 @@
-"""The notation's generated parser (solver/_position_parser.py, written by ``python -m solver.make_parser``) is
+"""The notation's generated parser (solver/notation/_parser.py, written by ``python -m solver.notation.make_parser``) is
 the parser of today's grammar/position.lark: made from that very text, and reading every notation file of the
 repository exactly as a parser Lark builds from the grammar reads it (the same trees, the same errors at the same
 places). Issue 10, "Fast start": the generated module spares every start Lark's grammar compiler.
@@ -12,8 +12,8 @@ import pytest
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedInput
 
-from solver import _position_parser, make_parser
-from solver.notation import _parser
+from solver.notation import _parser as _position_parser, make_parser
+from solver.notation.text import _parser
 from solver.resources import grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ FILES = sorted({*ROOT.glob("puzzles/**/*.nhex"), *ROOT.glob("tests/**/*.nhex"), 
 
 def test_the_generated_parser_is_made_from_todays_grammar():
     assert _position_parser.GRAMMAR_SHA256 == make_parser.grammar_hash(), (
-        "grammar/position.lark changed: run `python -m solver.make_parser` and commit solver/_position_parser.py")
+        "grammar/position.lark changed: run `python -m solver.notation.make_parser` and commit solver/notation/_parser.py")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_the_generated_parser_raises_lark_errors_where_lark_does(built: Lark):
 
 
 def test_the_parser_read_back_from_the_cache_reads_each_file_as_the_one_built(tmp_path, monkeypatch):
-    """A start loads the parser pickled in the user's cache (solver/notation.py, solver/cache.py)."""
+    """A start loads the parser pickled in the user's cache (solver/notation/text.py, solver/cache.py)."""
     from solver import cache
 
     monkeypatch.setenv("NHEX_CACHE_DIR", str(tmp_path))

@@ -3,7 +3,7 @@ latter Medic wanted twice in one phase. 3E = ../shared/rules/rulebook-en-3rd-edi
 
 from __future__ import annotations
 
-from solver import battle
+from solver.engine import battle
 
 from battle_helpers import outcomes
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver import actions, battle
+from solver.turns import actions
+from solver.engine import battle
 from solver.errors import IllegalAction
 from solver.hexes import Direction, Hex
 from solver.position import Place, Position, Use

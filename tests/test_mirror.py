@@ -26,10 +26,12 @@ from hypothesis import strategies as st
 
 from battle_helpers import fight, position, units
 from test_roundtrip import Copies, game_records, goals, positions as any_positions, puzzles, rule_sets
-from solver import battle, effects, game, notation
+from solver.engine import battle, effects
+from solver.turns import game
+from solver.notation import text as notation
 from solver.errors import NotationError
 from solver.hexes import STANDARD, Direction
-from solver.cards import ExpectHp, ExpectWinner, GameRecord, Puzzle, Turn
+from solver.notation.cards import ExpectHp, ExpectWinner, GameRecord, Puzzle, Turn
 from solver.position import Discard, Draw, Place, Position, Unit
 from solver.tiles import ARMY_NAMES, Kind, army, base_army, tile
 from cli_helpers import nhex

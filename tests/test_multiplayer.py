@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from solver import actions, battle, game, notation
+from solver.turns import actions, game
+from solver.engine import battle
+from solver.notation import text as notation
 from solver.cli import main
 from solver.hexes import Hex
 
@@ -524,7 +526,7 @@ def test_the_solver_lets_a_players_module_boost_its_teammates_unit():
     """3E TEAM MATCH: "Module and HQ bonuses also affect friendly units." Borgo's Officer linked to the allied Moloch
     Hunter-Killer makes its blow 2, enough for the Outpost HQ; every winning play is an Officer linking it. Without
     the team lines the Hunter-Killer is an enemy's unit and nothing wins."""
-    from solver.search import Solver
+    from solver.search.solve import Solver
 
     teamed = Solver(notation.parse(TEAM_CARD.format(teams="team borgo moloch\nteam outpost hegemony")), jobs=1).solve()
     assert teamed.verdict == "cooked" and teamed.solutions
@@ -539,7 +541,7 @@ def test_a_card_in_the_score_mode_with_teams_counts_the_teams_points(teams, wins
     a higher score wins." Borgo 10 and Moloch 18 make 28 against the Outpost's and Hegemony's 27: a card's `win` for
     Borgo holds (the solver had set Borgo's own 10 against the best other army, its teammate's 18 included). Alone,
     Borgo's 10 is behind."""
-    from solver.search import Ending, goal_holds
+    from solver.search.solve import Ending, goal_holds
 
     puzzle = notation.parse(f'puzzle "g"\nplayer borgo\noffer borgo:medic\ngoal win\nmode score\n{teams}'
                             "score borgo 10\nscore moloch 18\nscore outpost 15\nscore hegemony 12\n"

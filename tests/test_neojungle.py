@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from solver import actions, battle, notation
+from solver.turns import actions
+from solver.engine import battle
+from solver.notation import text as notation
 from solver.hexes import Hex
 from solver.position import Position
 
@@ -157,7 +159,7 @@ def test_venom_wounds_carry_over_to_every_battle():
 
 # --- the Motherland (B13 NEOJUNGLE, HQ; EXAMPLE OF THE MOTHERLAND; MODULES AND THE MOTHERLAND; RULINGS 38) -------
 
-from solver import effects  # noqa: E402
+from solver.engine import effects  # noqa: E402
 
 
 def bonuses(text: str) -> dict[str, effects.Bonus]:
@@ -304,7 +306,7 @@ def test_the_motherland_works_in_a_team_match_and_no_ally_belongs_to_it():
 
 import pytest  # noqa: E402
 
-from solver.actions import legal_actions  # noqa: E402
+from solver.turns.actions import legal_actions  # noqa: E402
 from solver.errors import IllegalAction  # noqa: E402
 from solver.position import Place, Use  # noqa: E402
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from solver import actions, notation
+from solver.turns import actions
+from solver.notation import text as notation
 from solver.hexes import Hex
 from solver.position import Position
 
@@ -191,7 +192,7 @@ def test_rocket_takes_no_firepower_bonus():
 
 # --- Spies (B13 DESCRIPTION OF NEW ICONS, Spy; RULINGS 35) --------------------------------------------------------
 
-from solver import effects  # noqa: E402
+from solver.engine import effects  # noqa: E402
 
 
 def bonuses(text: str) -> dict[str, effects.Bonus]:
@@ -248,7 +249,7 @@ def test_enemy_medic_linked_to_a_spy_saves_it_its_owner_choosing():
 
 import pytest  # noqa: E402
 
-from solver.actions import NOTHING_USED, legal_actions, player_actions, results, spend  # noqa: E402
+from solver.turns.actions import NOTHING_USED, legal_actions, player_actions, results, spend  # noqa: E402
 from solver.errors import IllegalAction  # noqa: E402
 from solver.position import Push  # noqa: E402
 

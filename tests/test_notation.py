@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from solver import cards
-from solver.cards import GameRecord, Puzzle
+from solver.notation import cards
+from solver.notation.cards import GameRecord, Puzzle
 from solver.errors import NotationError
 from solver.hexes import EXTENDED, Direction, Hex
-from solver.notation import load, parse, parse_action, parse_position, parse_unit, write
+from solver.notation.text import load, parse, parse_action, parse_position, parse_unit, write
 from solver.position import Discard, Draw, Move, Place, PlaceHQ, Position, ProblemKind, Unit, Use
 from solver.tiles import tile
 
@@ -377,7 +377,7 @@ def test_a_goal_nested_beyond_reason_is_a_notation_error():
 
 def test_a_turn_may_pass():
     """nhex extension of NOTATION §7: `N. ARMY: pass`, a turn in which nothing happens."""
-    from solver.cards import GameRecord
+    from solver.notation.cards import GameRecord
     from solver.position import Pass
 
     record = parse("game\nplayers outpost moloch\n1. outpost: hq c3\n2. moloch: hq c1\n3. outpost: pass\n")

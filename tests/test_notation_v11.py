@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from solver import actions, battle, cards, game
-from solver.cards import GameRecord
+from solver.turns import actions, game
+from solver.engine import battle
+from solver.notation import cards
+from solver.notation.cards import GameRecord
 from solver.errors import NotationError, RuleNotImplemented
 from solver.expansion import Location, TerrainElement, Turret
-from solver.features import unimplemented
+from solver.engine.features import unimplemented
 from solver.hexes import Direction, Hex
-from solver.notation import parse, parse_action, parse_unit, write
+from solver.notation.text import parse, parse_action, parse_unit, write
 from solver.position import (BuyEnergy, Move, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Unit, Use,
                              position_toughness)
 from solver.rules import RuleSet

@@ -1,4 +1,4 @@
-"""How the ability families become present (solver/abilities/__init__.py): by the tiles they are carried by, or by
+"""How the ability families become present (solver/engine/points.py): by the tiles they are carried by, or by
 a feature of the position (``Ability.position_features``: a non-empty field, or a derived feature). One mechanism
 for battles and for the turns between them."""
 
@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from solver import abilities
-from solver.abilities import Ability, duel_board, multiplayer, prizes, terrain, terrain_turn
-from solver.notation import parse
+from solver.engine import points as abilities
+from solver.engine.points import Ability
+from solver.abilities import duel_board, multiplayer, prizes, terrain, terrain_turn
+from solver.notation.text import parse
 
 HQS = "a1 outpost:hq\ne3 moloch:hq\n"
 

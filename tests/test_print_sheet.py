@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.notation import load
+from solver.notation.text import load
 from solver.render.card_svg import back
 from solver.render.print_sheet import CARD_MM, PAGE_MM, back_slot, page_svgs, slots
 

@@ -6,10 +6,11 @@ import pytest
 
 from battle_helpers import fight as outcome
 from battle_helpers import outcomes, units
-from solver import actions, battle
+from solver.turns import actions
+from solver.engine import battle
 from solver.errors import IllegalAction, RuleNotImplemented
 from solver.hexes import Hex
-from solver.notation import parse, parse_action
+from solver.notation.text import parse, parse_action
 from solver.position import Move, PutPrize
 
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import notation
-from solver._position_parser import Token, Tree, UnexpectedInput
+from solver.notation import text as notation
+from solver.notation._parser import Token, Tree, UnexpectedInput
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted({*ROOT.glob("puzzles/**/*.nhex"), *ROOT.glob("tests/**/*.nhex"), *ROOT.glob("bench/*.nhex")})

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from solver.hexes import DIRECTIONS, EXTENDED, STANDARD, Board, Hex
-from solver.notation import load, parse
+from solver.notation.text import load, parse
 from solver.position import Position, Unit
 from solver.render.terminal import (ARMY_COLOURS, edge_mark, render_board, render_document, render_tiles,
                                     short_name)

@@ -1,5 +1,5 @@
 """Babel 13 scenarios and the campaign (rulebook-en-babel13.txt, CAMPAIGN: THE BABEL 13 MISSION, SCENARIO 1-5,
-SPECIAL CAMPAIGN RULES, VICTORY): the scenario statements (README, notation extensions; solver/scenarios.py), the book's
+SPECIAL CAMPAIGN RULES, VICTORY): the scenario statements (README, notation extensions; solver/turns/scenarios.py), the book's
 scenarios as data (solver/terrain/babel13.scenarios), game records of scenarios and `nhex campaign`."""
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from solver import battle, campaign, game, notation, scenarios
+from solver.engine import battle
+from solver.turns import campaign, game, scenarios
+from solver.notation import text as notation
 from solver.errors import NotationError, RuleNotImplemented
-from solver.game import moves_listing
+from solver.turns.game import moves_listing
 from solver.hexes import Hex
 from solver.rules import RuleSet
 from cli_helpers import nhex

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from solver import notation
-from solver.cards import Puzzle
+from solver.notation import text as notation
+from solver.notation.cards import Puzzle
 from solver.cli import main
 from solver.render.report import render_report
-from solver.search import Solver, effective_key, goal_holds, normalised, Ending
+from solver.search.solve import Solver, effective_key, goal_holds, normalised, Ending
 
 HERE = Path(__file__).parent
 CARDS = sorted((HERE.parent / "puzzles").glob("*.nhex"))
@@ -252,7 +252,7 @@ def test_a_play_that_fills_the_board_fights_that_battle_and_then_the_final_one()
 
 def _plays(report) -> set[frozenset]:
     """The winning plays of a report, each as the set of its end positions' play identities."""
-    from solver.search import play_identity
+    from solver.search.solve import play_identity
 
     return {frozenset(play_identity(p) for p in s.ends) for s in report.solutions}
 

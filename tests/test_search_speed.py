@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from solver import notation
+from solver.notation import text as notation
 from solver.hexes import Direction, Hex
 from solver.position import Unit
-from solver.search import Solver, play_identity
+from solver.search.solve import Solver, play_identity
 from solver.tiles import tile
 
 HERE = Path(__file__).parent
@@ -37,7 +37,7 @@ def test_a_fireblast_turned_to_take_a_friendly_shot_is_another_play_than_one_tur
 def test_a_quartermasters_melee_edge_towards_a_distant_enemy_is_not_blank():
     """Hegemony Quartermaster (PL Kwatermistrz: one linked unit may turn one attack from melee to ranged): a melee
     edge facing an enemy two hexes away may shoot, so turning it away is another play."""
-    from solver.search import effective_key
+    from solver.search.solve import effective_key
 
     text = "c5 hegemony:hq hp=5\nc1 moloch:hq hp=5\nc3 hegemony:runner {facing}\n"
     keys = {}
@@ -116,7 +116,7 @@ def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_ru
     Net Fighter (3E NET: it 'cannot ... move'), a Recon Center placed makes moves 2 hexes (ES/PL Recon Center:
     every move, or only the Move tile's under option recon-center-moves=move-tile), the Mobile Armor's spent
     Mobility follows it when the Move tile moves it (3E MOBILITY: once a turn), and the goal watches it."""
-    from solver.search import Enumerator
+    from solver.search.solve import Enumerator
 
     puzzle = notation.parse(text)
     fast, rules = Enumerator(puzzle), Enumerator(puzzle)
@@ -163,7 +163,7 @@ def test_the_moves_of_an_hq_family_listed_by_the_family_are_what_the_turn_rules_
     RULINGS 55; the Smart HQ's move, RULINGS 21), the search lists Mobility moves as on a plain board and asks the
     families for their own moves instead of listing the whole turn (Enumerator.plain_families): the very steps the
     turn rules give, in the same order."""
-    from solver.search import Enumerator
+    from solver.search.solve import Enumerator
 
     puzzle = notation.parse(text)
     fast, rules = Enumerator(puzzle), Enumerator(puzzle)
@@ -177,7 +177,7 @@ def test_the_moves_of_an_hq_family_listed_by_the_family_are_what_the_turn_rules_
 
 def _cut_after(monkeypatch, states: int) -> None:
     """The enumeration runs out of time once ``states`` states are expanded: --max-time without the clock."""
-    from solver import search
+    from solver.search import solve as search
 
     def check_time(self) -> None:
         if self.graph is not None and len(self.graph.steps) >= states:
@@ -226,7 +226,7 @@ def test_a_stopped_search_with_two_winning_plays_says_the_card_is_cooked(monkeyp
 
 def _tries_by_every_order(solver, graph, value):
     """The strongest failing plays as the first solver found them: every line of up to 7 steps walked on its own."""
-    from solver.search import Try
+    from solver.search.solve import Try
 
     seen = {}
 
@@ -266,7 +266,7 @@ def _tries_by_every_order(solver, graph, value):
 def test_the_tries_are_those_of_walking_every_order(monkeypatch, name):
     """find_tries keeps each state's least line per number of steps instead of walking every order (a big card has
     hundreds of thousands): the tries, their lines and refutations must be the same as the walk of every order."""
-    from solver import search
+    from solver.search import solve as search
 
     captured = {}
     original = search.Solver.find_tries

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from solver import actions, battle, notation
+from solver.turns import actions
+from solver.engine import battle
+from solver.notation import text as notation
 from solver.errors import IllegalAction
 from solver.hexes import Direction, Hex
 from solver.position import Move, Place, Position, Use
@@ -190,7 +192,7 @@ def test_a_smart_hq_on_the_board_does_not_stop_ordinary_placements():
     assert "place vegas:shooter b3 N" in {str(a) for a in actions.legal_actions(v, "vegas")}
 
 
-# --- in a game record (solver/game.py) -------------------------------------------------------------------------
+# --- in a game record (solver/turns/game.py) -------------------------------------------------------------------------
 
 DUEL = """
 game
@@ -203,7 +205,7 @@ a1 vegas:hq
 
 
 def _check(text: str):
-    from solver import game
+    from solver.turns import game
     record = notation.parse(text)
     return game.check(record)
 
@@ -252,7 +254,7 @@ def test_a_bio_droid_back_on_an_empty_pile_does_not_undo_the_last_draw():
 def test_the_solver_counts_a_swapped_transporter_as_gone():
     """PL SMART, Transporter: "może zdjąć z planszy Transporter" (it is taken off the board): a goal naming the
     Transporter's hex follows the Transporter, not the tile put in its place."""
-    from solver.search import Enumerator
+    from solver.search.solve import Enumerator
     card = notation.parse('''puzzle "t"
 player smart
 offer smart:ripper

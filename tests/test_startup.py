@@ -52,13 +52,13 @@ def test_a_wrong_command_is_named_among_all_the_commands(capsys: pytest.CaptureF
 
 
 def test_reading_a_position_imports_no_lark_and_no_puzzle_cards():
-    """``nhex fmt`` of a position runs on the generated parser (solver/make_parser.py) and never imports Lark,
+    """``nhex fmt`` of a position runs on the generated parser (solver/notation/make_parser.py) and never imports Lark,
     the card and record values, rich, json or pathlib; nor shutil (argparse's formatter would import it for the
     terminal's width) or unicodedata (names in ASCII need no folding of diacritics), nor the scenario rules or the actions of a turn."""
     probe = ("import sys, runpy; sys.argv = ['nhex', 'fmt', 'bench/six-units.nhex']\n"
              "try:\n    runpy.run_module('solver.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "print(sorted(m for m in ('lark', 'solver.cards', 'rich', 'json', 'pathlib', 'shutil', 'unicodedata',"
-             " 'solver.scenarios', 'solver.action_values')"
+             "print(sorted(m for m in ('lark', 'solver.notation.cards', 'rich', 'json', 'pathlib', 'shutil', 'unicodedata',"
+             " 'solver.turns.scenarios', 'solver.action_values')"
              " if m in sys.modules),"
              " file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)

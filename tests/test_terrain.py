@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from battle_helpers import fight as outcome
 from battle_helpers import units
-from solver import battle
+from solver.engine import battle
 from solver.errors import NotationError, RuleNotImplemented
 from solver.expansion import TERRAIN_FEATURES, TerrainElement
 from solver.hexes import STANDARD, Direction, Hex
-from solver.notation import parse
+from solver.notation.text import parse
 from solver.position import Position, Unit
 from solver.terrain import RULES, parse as parse_terrain, terrain_set
 from solver.tiles import Kind, army
@@ -356,8 +356,8 @@ def test_instants_leave_foundations_in_a_hidden_bunker_or_thick_forest():
     THICK): "instants do nothing there". The hexes themselves are spared, so a foundation on them is too, though
     "They can be destroyed only by damaging Instant Action Tiles" (B13 FOUNDATION TILES): an Air Strike over a
     Mine in the Bunker, Roots in the Forest and a Mine in the open destroys the last one only."""
-    from solver import actions
-    from solver.notation import parse_action
+    from solver.turns import actions
+    from solver.notation.text import parse_action
 
     position = parse("terrain bunker hidden b3\nterrain forest thick c4\na1 moloch:hq\ne1 vegas:hq\nd4 neojungle:hq\n"
                      "b3 vegas:mine\nc4 neojungle:roots\nd3 vegas:mine\nc2 vegas:guardian N\nto-move moloch\n"
@@ -372,8 +372,8 @@ def test_a_sniper_or_small_bomb_on_roots_in_a_hidden_bunker_is_spent_in_vain(use
     """B13 SCENARIO 4, Bunker Hidden: "Bunker hexes are not affected by Instant Attacks": the Roots stay and the
     tile is used up (as a Grenade on a unit in Thick Forest: test_an_instant_tile_does_nothing_in_thick_forest_or_a_
     hidden_bunker). The Sniper was listed among the legal actions but refused when played."""
-    from solver import actions
-    from solver.notation import parse_action
+    from solver.turns import actions
+    from solver.notation.text import parse_action
 
     army = use.split()[1].split(":")[0]
     position = parse(f"terrain bunker hidden b3\na1 new-york:hq\ne1 vegas:hq\nd4 neojungle:hq\nb3 neojungle:roots\n"
@@ -446,8 +446,8 @@ def test_the_thicket_card_is_sound_and_its_thick_forest_decides_it():
     Brawler on c2 wins; without the forest the Heavy Machine Gun wins from afar too (a cook)."""
     from pathlib import Path
 
-    from solver.notation import load, parse as parse_card
-    from solver.search import Solver
+    from solver.notation.text import load, parse as parse_card
+    from solver.search.solve import Solver
 
     path = Path(__file__).parent.parent / "puzzles" / "27-into-the-thicket.nhex"
     report = Solver(load(str(path)), jobs=1).solve()

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import actions
+from solver.turns import actions
 from solver.errors import IllegalAction
 from solver.expansion import TERRAIN_FEATURES, TerrainElement
 from solver.hexes import STANDARD, Direction, Hex
-from solver.notation import parse, parse_action
+from solver.notation.text import parse, parse_action
 from solver.position import Move, Place, Position, Unit
 from solver.tiles import army as army_of, tile as tile_of
 
@@ -235,7 +235,7 @@ def _rotate(action, steps: int):
 def test_nhex_moves_lists_dismal_moves_and_prize_actions():
     """`nhex moves` groups a family's actions by their keyword (B13 FOREST, DISMAL; PRIZE MARKERS); Closed Rock
     is never offered."""
-    from solver.game import moves_listing
+    from solver.turns.game import moves_listing
 
     position = parse("to-move moloch\nterrain forest dismal b1 c1\nterrain rock closed c3\na1 outpost:hq\n"
                      "e1 moloch:hq\nb1 moloch:blocker N\nprizes moloch accelerator\nhand moloch moloch:hybrid\n")
@@ -262,7 +262,7 @@ prizes moloch mobility
 def test_a_game_record_with_terrain_and_prizes_is_checked_turn_by_turn():
     """`nhex check` plays the Babel 13 actions of a record: a held prize put on a unit whose Mobility marker then
     moves it, a Dismal Forest move, a Commando falling into a Hole (B13 HOLE, FATAL)."""
-    from solver import game
+    from solver.turns import game
 
     report = game.check(parse(GAME, "<test>"))
     assert report.ok

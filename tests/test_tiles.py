@@ -217,6 +217,6 @@ def test_polish_and_english_aliases_name_their_tile(written, meant):
 
 
 def test_moloch_wartownik_parses_on_a_unit_line():
-    from solver.notation import parse_unit
+    from solver.notation.text import parse_unit
 
     assert parse_unit("c3 moloch:wartownik N").tile.key == "moloch:guard"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from solver import battle, notation
+from solver.engine import battle
+from solver.notation import text as notation
 from solver.cli import main
 
 

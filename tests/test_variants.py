@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from solver import battle, game, notation
+from solver.engine import battle
+from solver.turns import game
+from solver.notation import text as notation
 from solver.errors import RuleNotImplemented
 from cli_helpers import nhex
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from solver import actions, battle, effects, notation
+from solver.turns import actions
+from solver.engine import battle, effects
+from solver.notation import text as notation
 from solver.errors import IllegalAction
 from solver.hexes import Hex
 
@@ -293,7 +295,7 @@ def test_a_unit_taken_over_during_a_battle_may_be_turned_right_after_it():
     during a Battle, Vegas may turn it right after the Battle.) RULINGS 18; NOTATION §10.2: the rotation follows
     the last action before the battle. The Shooter kills the Net Fighter holding the Agitator in phase 3; in
     phase 2 the Agitator takes the Ripper."""
-    from solver import game
+    from solver.turns import game
     record = """
 game
 players vegas smart
@@ -346,7 +348,7 @@ def test_the_solver_lets_vegas_turn_a_unit_the_players_move_hands_it():
     """RULINGS 18; PL VEGAS, Sztab: the takeover rotation is Vegas's at the moment of takeover, whoever's turn it
     is. Smart moving its Ripper onto the Agitator's link lets Vegas turn it against the Smart HQ: that play no
     longer keeps the Smart HQ whole, while moving it elsewhere does."""
-    from solver.search import Solver
+    from solver.search.solve import Solver
     card = notation.parse('''puzzle "t"
 player smart
 offer smart:move
@@ -386,7 +388,7 @@ def test_the_former_armys_modules_no_longer_boost_a_taken_unit():
 
 def test_the_solver_follows_both_units_of_a_castling():
     """PL ROSZADA: the two units "mogą zamienić się miejscami" (swap places): a goal naming one of them follows it."""
-    from solver.search import Enumerator
+    from solver.search.solve import Enumerator
     card = notation.parse('''puzzle "t"
 player vegas
 offer vegas:castling

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Iterable
 from ..errors import IllegalAction
 from ..position import Move
 from ..tiles import Kind
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..position import Action, Position, Unit
 
 ABILITY = "rotate-one-unit-per-turn"
@@ -45,7 +45,7 @@ class DoomsdayHQRotation(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import _same_look, distinct_facings, netted
+        from ..turns.actions import _same_look, distinct_facings, netted
 
         hq = _granting_hq(position, army)
         if hq is None or _spent(used):
@@ -81,7 +81,7 @@ class DoomsdayHQRotation(Ability):
         if isinstance(action, Move) and action.by == "hq":
             hq = _granting_hq(position, army)
             if hq is not None:
-                from ..actions import Spent
+                from ..turns.actions import Spent
 
                 return used | {Spent(hq.hex, SOURCE)}
         return used
@@ -97,7 +97,7 @@ def _spent(used: frozenset[Spent]) -> bool:
 
 
 def _problem(position: Position, action: Move, army: str, hq: Unit, used: frozenset[Spent]) -> str | None:
-    from ..actions import _same_look, netted
+    from ..turns.actions import _same_look, netted
 
     if _spent(used):
         return ONCE

@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 from ..errors import IllegalAction
 from ..hexes import DIRECTIONS, Hex
 from ..position import BuyEnergy, Procedure, Unit
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from ..actions import Spent
-    from ..effects import Reading
+    from ..turns.actions import Spent
+    from ..engine.effects import Reading
     from ..position import Action, Position
     from ..rules import RuleSet
 
@@ -74,7 +74,7 @@ _BOUGHT_HEX = Hex(99, 99)
 
 
 def _bought_mark() -> Spent:
-    from ..actions import Spent
+    from ..turns.actions import Spent
 
     return Spent(_BOUGHT_HEX, "energy-purchase")
 
@@ -103,7 +103,7 @@ def _reading(position: Position) -> Reading:
 @lru_cache(maxsize=4096)
 def _read(units: tuple[Unit, ...], rules: RuleSet) -> Reading:
     """Who controls what and the nets (memoised: a listing asks about one position many times)."""
-    from .. import effects
+    from ..engine import effects
 
     return effects.read({u.hex: u for u in units}, rules)
 
@@ -119,7 +119,7 @@ def cells(position: Position) -> Mapping[Hex, str]:
 def _cells(units: tuple[Unit, ...], rules: RuleSet, terminals: tuple[Hex, ...]) -> Mapping[Hex, str]:
     """:func:`cells`, memoised like :func:`_read`: the listing of one state's Procedures asks for every one of
     them (read-only: a mapping shared by its callers)."""
-    from .. import effects
+    from ..engine import effects
 
     reading = _read(units, rules)
     by_hex = {u.hex: u for u in units}
@@ -136,7 +136,7 @@ def own_cells(position: Position, army: str) -> list[Hex]:
 
 
 def _enemy(position: Position, unit: Unit, army: str) -> bool:
-    from .. import effects
+    from ..engine import effects
 
     return effects.side(unit, _reading(position).sides) != army
 
@@ -218,7 +218,7 @@ def buy(position: Position, action: BuyEnergy, army: str) -> Position:
         hand = position.hand(army)
         if action.tile not in hand:
             raise IllegalAction(text, ENERGY_TILE)
-        from ..actions import _without
+        from ..turns.actions import _without
 
         position = position.replaced(hands=_without(position.hands, army, action.tile))
     else:
@@ -244,7 +244,7 @@ def buy(position: Position, action: BuyEnergy, army: str) -> Position:
 def procedures(position: Position, army: str, every_destination: bool) -> Iterator[Procedure]:
     """Every Procedure ``army`` can pay for now, in the order of PL PROCEDURY. Rotations to a facing that looks
     the same, and swaps that leave the board as it was, are left out (they change nothing)."""
-    from ..actions import _push_problem, distinct_facings, netted, push_destinations
+    from ..turns.actions import _push_problem, distinct_facings, netted, push_destinations
 
     points = energy(position, army)
     if points < 1 or not position.terminals:
@@ -322,7 +322,7 @@ def run(position: Position, action: Procedure, army: str) -> tuple[tuple[str, Po
         ua, ub = _own_cell(position, a, own, text), _own_cell(position, b, own, text)
         if ua.is_hq or ub.is_hq:
             raise IllegalAction(text, SWAP_HQ)
-        from ..actions import _arrived
+        from ..turns.actions import _arrived
 
         units = [u for u in paid.units if u.hex not in (a, b)]
         units += [replace(ua, hex=b, facing=fa), replace(ub, hex=a, facing=fb)]
@@ -377,7 +377,7 @@ def _push(position: Position, paid: Position, action: Procedure, army: str, own:
           ) -> tuple[tuple[str, Position], ...]:
     """PL ODEPCHNIĘCIE: "Jedno własne Ogniwo może odepchnąć jedną jednostkę wroga", as the Push Back instant
     (RULINGS 28): an adjacent enemy, one hex further, on a hex its owner chooses."""
-    from ..actions import PUSH_DEST, _arrived, _moved, _push_problem, netted, push_destinations
+    from ..turns.actions import PUSH_DEST, _arrived, _moved, _push_problem, netted, push_destinations
 
     text = str(action)
     pusher, target = action.hexes[0], action.hexes[1]
@@ -403,7 +403,7 @@ def _annihilated(position: Position, targets: list[Unit], cause: str) -> tuple[t
     chroni przed Laserem, Kasacją i Detonacją"); one result per distinct way the wounded side uses its Medics."""
     if not targets:
         return (("", position),)
-    from .. import battle
+    from ..engine import battle
 
     boni = _reading(position).bonuses
     hits = [(u.hex, u.health + (boni[u.hex].toughness if u.hex in boni else 0)) for u in targets]

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fight import Hit
-from . import Ability
+from ..engine.fight import Hit
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..engine.battle import Fight
+    from ..engine.effects import Bonus
     from ..position import Unit
 
 

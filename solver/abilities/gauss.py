@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fight import Hit
+from ..engine.fight import Hit
 from ..hexes import Direction, Hex
 from ..tiles import Edge
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..engine.battle import Fight
+    from ..engine.effects import Bonus
     from ..position import Unit
 
 

@@ -14,7 +14,7 @@ Along each linked side the module reaches the unit on the first hex and the unit
 stands on the first (a friend, an enemy, nothing), never a third hex; it works only on units of the side it
 works for (never on an enemy: the three modules help friends); a netted module gives nothing (3E NET). The
 second hex is the first hex's neighbour in the same direction; on the standard and extended boards (convex) it
-is on the board only when the first is. The plain links of :func:`solver.effects.links` leave such modules to
+is on the board only when the first is. The plain links of :func:`solver.engine.effects.links` leave such modules to
 this family (the point ``links``); a module a free Scoper holds works for the Scoper's side (RULINGS 8).
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..hexes import Hex
 from ..tiles import Tile
-from . import Ability, Units
+from ..engine.points import Ability, Units
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..position import Unit
@@ -37,7 +37,7 @@ class LongLinks(Ability):
 
     def links(self, units: Units, nets: frozenset[Hex], sides: Mapping[Hex, str], ground: Sequence[Unit],
               found: list[tuple[Unit, Unit, Unit]]) -> list[tuple[Unit, Unit, Unit]]:
-        from ..effects import captured_modules
+        from ..engine.effects import captured_modules
 
         taken = None
         extra = []

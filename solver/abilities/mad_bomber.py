@@ -20,7 +20,7 @@ Where the neutral Bomber goes is reported with the battle's outcome as ``mad_bom
 the detonator's opponent with two armies, None when several armies hit him in one phase. With three or more
 armies "the player to the right" needs the seating, which only a game record has: `nhex battle --json` refuses it
 (exit 4). ``mad_bomber_hit_by`` (an additive key, README) names the armies that set him off, neutral or hired; a
-game record puts him on a pile from it (solver/hiring.py; where the hired one goes is unsettled, RULINGS 57: rule
+game record puts him on a pile from it (solver/turns/hiring.py; where the hired one goes is unsettled, RULINGS 57: rule
 option ``hired-bomber``). Between battles an instant's hit blasts him the same way (the
 instant's army is the detonator), but the position keeps no piles: where he goes then is not tracked.
 """
@@ -29,23 +29,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..fight import Hit, Unsettled
+from ..engine.fight import Hit, Unsettled
 from ..hexes import Hex
 from ..tiles import NEUTRAL_ARMY
-from . import Ability
+from ..engine.points import Ability
+from ..turns.mercenaries import BOMBER, HIT_BY
 from .redirection import netted_now
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
+    from ..engine.battle import Fight
     from ..position import Unit
 
-BOMBER = "mad-bomber"
 RULE = "RULINGS 56; 2E Mad Bomber as non player character"
 HIRED_RULE = "RULINGS 57; 2E Mad Bomber as a mercenary"
 REPORT = "mad_bomber_goes_to"
-#: Who set him off in a battle, neutral or hired (an additive extension of NOTATION §10.8, README): the armies
-#: whose hits reached him in the phase he blew up or died. A game record places him from it (solver/hiring.py).
-HIT_BY = "mad_bomber_hit_by"
 #: The next player's seat for him: "the player to the right of the player who detonated" (2E).
 SEATING = ("where the Mad Bomber goes with three or more armies: 'the player to the right of the player who "
            "detonated' needs the seating of a game record (2E Mad Bomber as non player character)")
@@ -100,7 +97,7 @@ def _blasted(fight: Fight, bomber: Unit, target: Unit) -> bool:
 
 def _detonator(fight: Fight, hit: Hit) -> str:
     """The army whose attack hit him: the attacking unit's controller, or an instant tile's army (its key, which
-    the hit carries as its note: :func:`solver.battle.wound`)."""
+    the hit carries as its note: :func:`solver.engine.battle.wound`)."""
     if hit.source is not None:
         source = fight.units.get(hit.source)
         if source is not None:
@@ -116,5 +113,5 @@ def _goes_to(fight: Fight, detonators: set[str]) -> str | Unsettled | None:
     others = [a for a in armies if a != detonator]
     if len(armies) == 2 and len(others) == 1:
         return others[0]
-    # A position has no seating; a game record has (solver/hiring.py reads HIT_BY): the JSON refuses by name.
+    # A position has no seating; a game record has (solver/turns/hiring.py reads HIT_BY): the JSON refuses by name.
     return Unsettled(SEATING)

@@ -21,7 +21,7 @@ unit), RULINGS 42 (an HQ).
 
 The family owns: placing a Mine (``turn_actions``/``turn_results`` for ``place … mine``), a unit arriving on one
 (``arrived``), instants that destroy one (a Sniper on an enemy Mine's hex; a Grenade, Air Strike or Bomb whose
-area holds Mines), and the Mine's part in a battle: none (it is inert; :func:`solver.battle` accepts a
+area holds Mines), and the Mine's part in a battle: none (it is inert; :func:`solver.engine.battle` accepts a
 foundation a family carries). New York's Mine is the same tile rule (B13 FOUNDATION TILES, Mine), so the family
 is carried by every foundation tile named ``mine``.
 """
@@ -34,11 +34,11 @@ from ..errors import IllegalAction, RuleNotImplemented
 from ..hexes import Direction, Hex
 from ..position import Place, Unit, Use
 from ..tiles import Kind, Tile
-from . import Ability
+from ..engine.points import Ability
 from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..position import Action, Position
 
 MINE_FREE_HEX = ("a foundation goes only on a free hex (PL ŻETONY PODŁOŻA: \"Żeton Podłoża można położyć tylko na "
@@ -77,7 +77,7 @@ class Mines(Ability):
     # --- placing a Mine ---
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import board_full
+        from ..turns.actions import board_full
         if board_full(position):
             return
         for tile in dict.fromkeys(position.hand(army)):
@@ -100,7 +100,7 @@ class Mines(Ability):
         return None
 
     def _place(self, position: Position, place: Place, army: str) -> Position:
-        from .. import actions
+        from ..turns import actions
         tile = place.tile
         if tile.army != army:
             raise IllegalAction(str(place), actions.OWN_TILES)
@@ -118,7 +118,7 @@ class Mines(Ability):
                  ) -> tuple[tuple[str, Position], ...] | None:
         """Instants destroy Mines: "Mogą zostać zniszczone tylko przez atak za pomocą Żetonów Natychmiastowych (np.
         Snajper, albo też Granat, czy Bomba …)" (only an instant's attack destroys them)."""
-        from .. import actions
+        from ..turns import actions
         name = use.tile.name
         target = use.targets[0] if use.targets else None
         if target is None or not any(is_mine(f.tile) for f in position.foundations):
@@ -165,7 +165,7 @@ class Mines(Ability):
         cleared = without_mines(position, (hex_,))
         if unit.is_hq:
             return cleared  # "Mina zostaje automatycznie zniszczona, nie czyniąc Sztabowi żadnej szkody"
-        from .. import battle, effects
+        from ..engine import battle, effects
         units = {u.hex: u for u in position.units}
         bonus = effects.read(units, position.rules).bonuses.get(hex_)
         wounds = unit.health + (bonus.toughness if bonus else 0)

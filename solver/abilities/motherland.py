@@ -31,7 +31,7 @@ from ..hexes import Hex, around
 from ..position import Unit
 from ..teams import plays_for
 from ..tiles import Tile
-from . import Ability
+from ..engine.points import Ability
 
 RULE = "B13 NEOJUNGLE, HQ; MODULES AND THE MOTHERLAND; ROOTS ISSUES; RULINGS 38"
 Link = tuple[Unit, Unit, Unit]

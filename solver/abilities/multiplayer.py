@@ -1,20 +1,20 @@
 """The multiplayer modes' battle rules (3E THE MULTIPLAYER MODE): a fallen army leaves the board at the end of
 the battle (deathmatch), and HQ wounds become points (the score mode). Team play is a matter of who is whose
 ally, which :mod:`solver.teams` derives for the reading of the position; the turn order, the Final Battle and
-victory are :mod:`solver.game`'s.
+victory are :mod:`solver.turns.game`'s.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..fight import Hit
+from ..engine.fight import Hit
 from ..hexes import Hex
 from ..teams import allied
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
+    from ..engine.battle import Fight
     from ..position import Unit
 
 #: 3E DEATHMATCH WITH AN OPTIONAL SCORE RULE: "Players may never score more than 20 points."

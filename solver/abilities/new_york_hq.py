@@ -6,7 +6,7 @@ nonadjacent to the HQ, or when the HQ is caught in a net, the unit immediately l
 and it could die immediately as a result".
 
 The point itself is an ordinary link bonus (module effect ``toughness-bonus`` on the HQ's six link icons, read by
-:func:`solver.effects.bonuses`). This family owns its *loss* (RULINGS 30):
+:func:`solver.engine.effects.bonuses`). This family owns its *loss* (RULINGS 30):
 
 * in a battle, when the HQ is destroyed a unit that lived by its point dies at the end of that phase, with the
   HQ (RULINGS 14: a destroyed unit keeps its effects until the end of its phase) — the point ``after_damage``;
@@ -23,10 +23,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping
 
 from ..hexes import Hex
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
+    from ..engine.battle import Fight
     from ..position import Position, Unit
 
 RULE = "RULINGS 30; B13 NEW YORK, HQ: the unit 'immediately loses the additional Toughness'"
@@ -44,7 +44,7 @@ class HQToughness(Ability):
         units = fight.units
         if not any(h in units and _gives_toughness(units[h]) for h in removed):
             return  # only a giver leaving the board lowers anyone's toughness (a Net can only come off now)
-        from .. import effects  # effects imports this package
+        from ..engine import effects  # effects imports this package
 
         standing = {h: u for h, u in units.items() if h not in removed}
         reading = effects.read(standing, fight.rules, fight.points, fight.teams, fight.position.foundations)

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction, RuleNotImplemented
 from ..expansion import PRIZES_PER_UNIT, UNIQUE_PRIZES
-from ..fight import Hit
-from . import Ability
+from ..engine.fight import Hit
+from ..engine.points import Ability
 from .explosion import blast
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..turns.actions import Spent
+    from ..engine.battle import Fight
+    from ..engine.effects import Bonus
     from ..hexes import Hex
     from ..position import Action, Position, Unit
 
@@ -44,7 +44,7 @@ class Prizes(Ability):
     position_features = frozenset({"held_prizes", "unit-prizes"})
 
     def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
-        from ..effects import Bonus
+        from ..engine.effects import Bonus
 
         for hex_, unit in fight.units.items():
             if not unit.prizes:

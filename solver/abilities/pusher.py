@@ -4,8 +4,8 @@ B13 DESCRIPTION OF NEW ICONS, Push Back: "The unit with the Push Back can - once
 back one enemy unit freely." RULINGS 36: it is the Push Back instant (3E PUSH BACK) with the Pusher as the
 pushing unit: an adjacent enemy unit goes one hex further, its owner choosing among the free hexes; a netted
 Pusher cannot push, nor can a netted unit be pushed (3E USING NETS); pushing an HQ follows ``push-back-hq``.
-Written ``push PUSHER TARGET DEST`` (NOTATION §10.3); :func:`solver.actions.player_actions` lists it once per
-target without its destination (the pushed unit's owner's choice; :func:`solver.actions.results` gives each).
+Written ``push PUSHER TARGET DEST`` (NOTATION §10.3); :func:`solver.turns.actions.player_actions` lists it once per
+target without its destination (the pushed unit's owner's choice; :func:`solver.turns.actions.results` gives each).
 
 Whether it may push in the turn it is placed is unsettled (RULINGS 36): the option ``pusher-when-placed``
 (default ``yes``: "once during each of his turns" names no exception, and the push is the tile's ability, which
@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction
 from ..position import Place, Push
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..hexes import Hex
     from ..position import Action, Position, Unit
 
@@ -40,7 +40,7 @@ class Pusher(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from .. import actions
+        from ..turns import actions
 
         if actions.board_full(position):
             return
@@ -58,7 +58,7 @@ class Pusher(Ability):
                     yield Push(unit.hex, target, None)  # type: ignore[arg-type]  # the owner's choice follows
 
     def _problem(self, position: Position, army: str, hex_: Hex, used: frozenset[Spent]) -> str | None:
-        from ..actions import Spent
+        from ..turns.actions import Spent
 
         if Spent(hex_, PUSHED) in used:
             return PUSHER_ONCE
@@ -70,7 +70,7 @@ class Pusher(Ability):
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not isinstance(action, Push):
             return None
-        from .. import actions
+        from ..turns import actions
 
         if not _can_push(position.unit_at(action.pusher)):
             raise IllegalAction(str(action), PUSHER_ONLY)
@@ -94,7 +94,7 @@ class Pusher(Ability):
                      for dest in allowed)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
-        from ..actions import Spent
+        from ..turns.actions import Spent
 
         if isinstance(action, Push):
             return used | {Spent(action.pusher, PUSHED)}

@@ -4,7 +4,7 @@ edge from melee to ranged or back, at its own strength.
 RULINGS 9; ES/PL Hegemony sheets (PL Kwatermistrz). The converted attack counts both melee and ranged bonuses (PL). An
 edge with two attacks (the Universal Soldier's melee 1 and ranged 1, RULINGS 12) still makes two attacks after
 one of them is converted, each meeting armor on its own (3E ARMOR: armor "protects from all Strength 1 Ranged
-attacks"). Optional: its owner's choice, so :func:`solver.battle.resolve` enumerates it.
+attacks"). Optional: its owner's choice, so :func:`solver.engine.battle.resolve` enumerates it.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..fight import Strike
-from . import Ability
+from ..engine.fight import Strike
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..engine.battle import Fight
+    from ..engine.effects import Bonus
     from ..position import Unit
 
 

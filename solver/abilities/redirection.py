@@ -19,20 +19,20 @@ attack for a Medic — the battle already keys an attack by (shooter, target).
 
 :func:`follow` is the one function that follows a shot through a redirector, for any kind of shot, reached through
 the point ``shot_meets`` like every family that stops or turns a shot: the shooter's ranged attack goes on with
-:meth:`solver.battle.Fight.fire`, a Gauss beam with its own walk (``go_on``, :mod:`solver.abilities.gauss`).
+:meth:`solver.engine.battle.Fight.fire`, a Gauss beam with its own walk (``go_on``, :mod:`solver.abilities.gauss`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .. import effects
-from ..fight import Hit
+from ..engine import effects
+from ..engine.fight import Hit
 from ..hexes import DIRECTIONS, Direction, Hex
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
+    from ..engine.battle import Fight
     from ..position import Unit
 
 RULE = "RULINGS 50; ES Tripler, Doom Net Fighter, Fireblast"

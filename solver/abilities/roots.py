@@ -29,11 +29,11 @@ from ..errors import IllegalAction, RuleNotImplemented
 from ..hexes import Direction, Hex
 from ..position import Place, Unit, Use
 from ..tiles import Kind, Tile
-from . import Ability
+from ..engine.points import Ability
 from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..position import Action, Position
 
 FREE_HEX = "a foundation goes only on an empty hex (B13 FOUNDATION TILES)"
@@ -59,7 +59,7 @@ class Roots(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import board_full
+        from ..turns.actions import board_full
 
         if board_full(position):
             return
@@ -90,7 +90,7 @@ class Roots(Ability):
         return position  # a unit may stand on Roots; nothing happens (B13 FOUNDATION TILES)
 
     def _place(self, position: Position, place: Place, army: str) -> Position:
-        from .. import actions
+        from ..turns import actions
 
         if place.tile.army != army:
             raise IllegalAction(str(place), actions.OWN_TILES)
@@ -104,7 +104,7 @@ class Roots(Ability):
 
     def _touch(self, position: Position, use: Use, army: str) -> list[Hex]:
         """The hexes of ``use`` holding Roots, after checking the parts that are the Roots' own."""
-        from .. import actions
+        from ..turns import actions
 
         name = use.tile.name
         if name in ("sniper", "grenade"):
@@ -132,7 +132,8 @@ class Roots(Ability):
         return roots
 
     def _instant(self, position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...] | None:
-        from .. import actions, battle
+        from ..turns import actions
+        from ..engine import battle
 
         roots = self._touch(position, use, army)
         if not roots:
@@ -156,7 +157,7 @@ class Roots(Ability):
 
 
 def _grenade_reach(position: Position, army: str, target: Hex) -> bool:
-    from .. import actions
+    from ..turns import actions
 
     hq = position.hq(army)
     return hq is not None and hq.hex not in actions.netted(position) and hq.hex.distance(target) == 1

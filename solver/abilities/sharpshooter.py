@@ -18,7 +18,7 @@ terrain. Units do not move during a battle, so "as long as it stays" is the hex 
 * a Gauss beam already wounds every enemy on its line: there is nothing to choose.
 
 A player choice of the battle, asked of the shooter's controller for each of its ranged attacks and enumerated
-like the Medics' choices (:func:`solver.battle.battle_tree`). The shot keeps its bonuses (Officer II). A family
+like the Medics' choices (:func:`solver.engine.battle.battle_tree`). The shot keeps its bonuses (Officer II). A family
 that stops a shot on the way (the point ``shot_meets``: High ground, Thick Forest, a Warehouse, a redirector) ends
 the line of choice there; the hex where it ends is a target of its own when something is there (an enemy, a
 Warehouse the shot wounds, a redirector turning it). The line is first looked along with nothing kept (a family
@@ -30,15 +30,15 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Callable, TypeVar
 
-from ..fight import Hit
+from ..engine.fight import Hit
 from ..hexes import Direction, Hex
 from ..terrain import Feature
-from . import Ability
+from ..engine.points import Ability
 from .terrain import rule_at
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..engine.battle import Fight
+    from ..engine.effects import Bonus
     from ..position import Unit
 
 RULE = "B13 DESCRIPTION OF NEW ICONS, Sharpshooter; RULINGS 32"

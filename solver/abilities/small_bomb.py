@@ -20,11 +20,11 @@ from ..errors import IllegalAction
 from ..hexes import Hex
 from ..position import Use
 from ..tiles import Kind
-from . import Ability
+from ..engine.points import Ability
 from .terrain import spares_foundations
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..position import Action, Position
 
 NAME = "small-bomb"
@@ -58,7 +58,7 @@ class SmallBomb(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import board_full
+        from ..turns.actions import board_full
 
         tiles = [t for t in dict.fromkeys(position.hand(army)) if t.name == NAME and t.kind is Kind.INSTANT
                  and t.army == army]
@@ -75,7 +75,8 @@ class SmallBomb(Ability):
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not (isinstance(action, Use) and action.tile.name == NAME and action.tile.kind is Kind.INSTANT):
             return None
-        from .. import actions, battle
+        from ..turns import actions
+        from ..engine import battle
 
         hands = actions._from_hand(position, action, action.tile, army)
         if action.tile.army != army:

@@ -37,11 +37,11 @@ from ..errors import IllegalAction
 from ..hexes import Hex
 from ..position import Move, Place, Use
 from ..tiles import Kind
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
-    from ..battle import Fight
+    from ..turns.actions import Spent
+    from ..engine.battle import Fight
     from ..position import Action, Position, Unit
 
 HQ_MOVE = "grant-move-and-rotate"
@@ -66,7 +66,7 @@ class SmartHQ(Ability):
     module_effects = frozenset({HQ_MOVE})
 
     def _granted(self, position: Position, army: str, unit: Unit) -> bool:
-        from ..actions import netted
+        from ..turns.actions import netted
         if unit.is_hq:
             return False
         nets = netted(position)
@@ -79,7 +79,7 @@ class SmartHQ(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from .. import actions
+        from ..turns import actions
         nets = actions.netted(position)
         reach = actions._recon_reach(position, army, nets, False)
         for unit in list(actions._movable(position, army, nets)):
@@ -92,7 +92,7 @@ class SmartHQ(Ability):
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not isinstance(action, Move) or action.by != "hq":
             return None
-        from .. import actions
+        from ..turns import actions
         actions._supported(position)
         nets = actions.netted(position)
         problem = actions._mover_problem(position, army, action.source, nets, actions.FREE_MOVE_OWN)
@@ -113,7 +113,7 @@ class SmartHQ(Ability):
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         if isinstance(action, Move) and action.by == "hq":
-            from ..actions import Spent
+            from ..turns.actions import Spent
             return used | {Spent(action.target, "hq")}
         return used
 
@@ -124,7 +124,7 @@ class Transporter(Ability):
     tile_abilities = frozenset({"transport"})
 
     def _swappable(self, position: Position, army: str, hex_: Hex) -> bool:
-        from ..actions import controller, netted
+        from ..turns.actions import controller, netted
         unit = position.unit_at(hex_)
         if unit is None or "transport" not in unit.tile.abilities or controller(position, unit) != army:
             return False
@@ -134,7 +134,7 @@ class Transporter(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import board_full, distinct_facings
+        from ..turns.actions import board_full, distinct_facings
         if board_full(position):
             return
         hexes = [u.hex for u in position.units if self._swappable(position, army, u.hex)]
@@ -150,7 +150,7 @@ class Transporter(Ability):
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not isinstance(action, Place) or action.by != "transporter":
             return None
-        from .. import actions
+        from ..turns import actions
         actions._supported(position)
         tile = action.tile
         if tile.kind not in (Kind.WARRIOR, Kind.MODULE):
@@ -195,7 +195,7 @@ class Terror(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import board_full
+        from ..turns.actions import board_full
         if board_full(position):
             return
         for tile in dict.fromkeys(position.hand(army)):
@@ -206,7 +206,7 @@ class Terror(Ability):
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not isinstance(action, Use) or action.tile.name != "terror":
             return None
-        from .. import actions
+        from ..turns import actions
         if action.tile.army != army:
             raise IllegalAction(str(action), actions.OWN_TILES)
         if actions.board_full(position):

@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 
 from ..hexes import Hex, around
 from ..position import Unit
-from . import Ability
+from ..engine.points import Ability
 
 Link = tuple[Unit, Unit, Unit]
 

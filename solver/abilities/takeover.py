@@ -8,11 +8,11 @@ linked to the Vegas HQ — which has ONE direction of its ability — is taken o
 every respect as Vegas's own … it stays taken while linked. An enemy HQ cannot be taken.) Agitator: "cechę
 Przejęcia Kontroli, analogiczną jak cecha Sztabu" (the same ability as the HQ's).
 
-This family owns the point ``takeovers`` (:func:`solver.effects.takeovers`): control is derived from where the
+This family owns the point ``takeovers`` (:func:`solver.engine.effects.takeovers`): control is derived from where the
 tiles stand, read again at the start of every battle phase (RULINGS 17), so a unit is released the moment its
 taker dies, is netted or is pushed away, and taken the moment a taker links it. Everything else — a taken
 module boosting Vegas, a taken unit's former HQ striking it, Vegas Medics saving it, nets and shots treating it as
-Vegas — follows from :func:`solver.effects.side`, which every rule already asks.
+Vegas — follows from :func:`solver.engine.effects.side`, which every rule already asks.
 
 PL VEGAS, Sytuacje szczególne:
 
@@ -43,10 +43,10 @@ from ..errors import IllegalAction
 from ..hexes import Hex, around
 from ..position import Move
 from ..tiles import Kind
-from . import Ability, Units
+from ..engine.points import Ability, Units
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..position import Action, Position, Unit
     from ..rules import RuleSet
 
@@ -84,7 +84,7 @@ def linked(units: Units, taker: Unit) -> list[Unit]:
 
 def controlled(units: Units, rules: RuleSet | None = None) -> dict[Hex, str]:
     """Who controls each unit taken over, by hex (see the module docstring for the reading)."""
-    from ..effects import netted  # the reading of nets needs the takeovers: imported when used
+    from ..engine.effects import netted  # the reading of nets needs the takeovers: imported when used
 
     active = takers(units)
     if not active:
@@ -141,7 +141,7 @@ def _held_by_scopers(units: Units, active: list[Unit], nets: frozenset[Hex], sid
 
 
 def sides_of(position: Position) -> dict:
-    from ..actions import sides
+    from ..turns.actions import sides
     return dict(sides(position))
 
 
@@ -169,7 +169,7 @@ class ControlTakeover(Ability):
         """Units just taken over by ``army`` (None: by anyone)."""
         if not any(s.source == SNAPSHOT for s in used):
             return []
-        from ..actions import sides
+        from ..turns.actions import sides
         before = {s.hex for s in used if s.source == HELD_BEFORE}
         held = sides(position)
         return [u for u in position.units if u.hex in held and (army is None or held[u.hex] == army)
@@ -180,7 +180,7 @@ class ControlTakeover(Ability):
         """Every way the other armies may turn the units they have just taken over (their decision, RULINGS 18),
         for a search that plays only ``player``'s actions: ``(label, position, used)``, the first one turning
         nothing. Only ``[("", position, used)]`` when nothing is pending."""
-        from ..actions import Spent, _moved, distinct_facings
+        from ..turns.actions import Spent, _moved, distinct_facings
         theirs = [u for u in self._just_taken(position, None, used) if sides_of(position).get(u.hex) != player]
         results = [("", position, used)]
         for unit in theirs:
@@ -200,7 +200,7 @@ class ControlTakeover(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import _same_look, distinct_facings
+        from ..turns.actions import _same_look, distinct_facings
         for unit in self._just_taken(position, army, used):
             for facing in distinct_facings(unit.tile):
                 if not _same_look(unit.tile, facing, unit.facing):
@@ -210,7 +210,7 @@ class ControlTakeover(Ability):
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not isinstance(action, Move) or action.by != BY_TAKEOVER:
             return None
-        from .. import actions
+        from ..turns import actions
         if action.target != action.source:
             raise IllegalAction(str(action), TAKEOVER_IN_PLACE)
         unit = position.unit_at(action.source)
@@ -223,7 +223,7 @@ class ControlTakeover(Ability):
         return (("", position.replaced(units=actions._moved(position, unit.hex, unit.hex, action.facing))),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
-        from ..actions import Spent, sides
+        from ..turns.actions import Spent, sides
         kept = {s for s in used if s.source not in (HELD_BEFORE, SNAPSHOT)}
         if isinstance(action, Move) and action.by == BY_TAKEOVER:
             # Turned once: the unit is no longer "just taken"; others taken by the same action still are.

@@ -22,7 +22,7 @@ of the battle loop. One function per rule, named after it; every passage is B13 
                                        takes its Prize markers, several armies at once destroy them.
 ``control-panel``                      point ``act``: the unit on it does none of its normal actions.
 ``sharpshooter`` (Watchtower)          played by :mod:`solver.abilities.sharpshooter`, which owns the ability.
-Turrets                                refused by name (:mod:`solver.features`): the book gives no Turret
+Turrets                                refused by name (:mod:`solver.engine.features`): the book gives no Turret
                                        initiative, strength or attack edges.
 
 The rules that act between battles (``closed``, ``fatal``, ``bars-*``, ``sinks-tough``, ``push-kills``,
@@ -37,14 +37,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from ..errors import RuleNotImplemented
 from ..expansion import TerrainElement
-from ..fight import Hit, Strike
+from ..engine.fight import Hit, Strike
 from ..hexes import Direction, Hex
 from ..terrain import Feature, terrain_set
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..engine.battle import Fight
+    from ..engine.effects import Bonus
     from ..position import Unit
 
 #: Wounds that kill any unit (a drowning): more than any toughness a unit can have.
@@ -95,7 +95,7 @@ class Terrain(Ability):
 
     # --- toughness (Fortress) ---
     def boost(self, fight: Fight, bonuses: dict[Hex, Bonus]) -> None:
-        from ..effects import Bonus
+        from ..engine.effects import Bonus
 
         terrain = fight.position.terrain
         for hex_, unit in fight.units.items():

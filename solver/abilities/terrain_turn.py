@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Iterable
 from ..errors import IllegalAction
 from ..hexes import Direction, Hex
 from ..tiles import Tile
-from . import Ability
+from ..engine.points import Ability
 from .terrain import element_of, features_at, rule_at
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..position import Action, Position, Unit
 
 
@@ -106,7 +106,7 @@ class TerrainTurn(Ability):
     # --- `move … by dismal`, `move … by control-panel` ---
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import distinct_facings, netted
+        from ..turns.actions import distinct_facings, netted
         from ..position import Move
 
         nets = netted(position)
@@ -125,7 +125,7 @@ class TerrainTurn(Ability):
 
     def turn_results(self, position: Position, action: Action, army: str,
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
-        from ..actions import _moved, netted
+        from ..turns.actions import _moved, netted
         from ..position import Move
 
         if not isinstance(action, Move) or action.by not in ("dismal", "control-panel"):
@@ -142,7 +142,7 @@ class TerrainTurn(Ability):
             if problem is not None:
                 raise IllegalAction(str(action), f"{problem} ({passage})")
             after = position.replaced(units=_moved(position, action.source, action.target, action.facing))
-            from ..actions import arrived
+            from ..turns.actions import arrived
 
             return (("", arrived(after, action.target)),)
         passage = "B13 THE CONTROL PANEL"
@@ -157,7 +157,7 @@ class TerrainTurn(Ability):
         return (("", position.replaced(turrets=turrets)),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
-        from ..actions import Spent
+        from ..turns.actions import Spent
         from ..position import Move
 
         if isinstance(action, Move) and action.by in ("dismal", "control-panel"):
@@ -206,7 +206,7 @@ def _dismal_mover(position: Position, unit: Unit, army: str, nets: frozenset[Hex
 
 def _dismal_targets(position: Position, unit: Unit) -> list[Hex]:
     """Empty hexes of the unit's Forest element and of the Forest elements adjacent to it, the unit may enter."""
-    from ..actions import barred
+    from ..turns.actions import barred
 
     terrain = position.terrain
     home = element_of(terrain, unit.hex)

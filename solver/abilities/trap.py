@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..fight import Hit
+from ..engine.fight import Hit
 from ..hexes import Hex
-from . import Ability
+from ..engine.points import Ability
 from .redirection import netted_now
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
+    from ..engine.battle import Fight
 
 RULE = "RULINGS 53; ES Trap"
 #: The attacks that set it off: melee, ranged, a Gauss beam (RULINGS 53).

@@ -11,7 +11,7 @@ się przy tym obrócić. Zasieciowana jednostka nie może wykonać Roszady." (Tw
 swap places but may not turn while doing it. A netted unit cannot castle.) RULINGS 40; B13 Castling.
 ``use vegas:castling HEX HEX`` (unordered, NOTATION §10.1).
 
-"Own" is who controls the unit (:func:`solver.actions.controller`): a unit Vegas has taken over is Vegas's "in
+"Own" is who controls the unit (:func:`solver.turns.actions.controller`): a unit Vegas has taken over is Vegas's "in
 every respect" (PL VEGAS, Sztab).
 """
 
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Iterable
 from ..errors import IllegalAction
 from ..position import Use
 from ..tiles import Kind, Tile
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Spent
+    from ..turns.actions import Spent
     from ..hexes import Hex
     from ..position import Action, Position
 
@@ -43,7 +43,7 @@ def _usable(position: Position, action: Action, name: str, army: str) -> bool:
 
 def _common(position: Position, use: Use, army: str) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
     """The checks every instant shares, and the hands without it."""
-    from .. import actions
+    from ..turns import actions
     if use.tile.army != army:
         raise IllegalAction(str(use), actions.OWN_TILES)
     if actions.board_full(position):
@@ -53,7 +53,7 @@ def _common(position: Position, use: Use, army: str) -> tuple[tuple[str, tuple[T
 
 
 def _own_free(position: Position, army: str, hex_: Hex) -> bool:
-    from ..actions import controller, netted
+    from ..turns.actions import controller, netted
     unit = position.unit_at(hex_)
     return unit is not None and controller(position, unit) == army and hex_ not in netted(position)
 
@@ -68,7 +68,7 @@ class Rotation(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import _same_look, board_full, distinct_facings
+        from ..turns.actions import _same_look, board_full, distinct_facings
         tiles = _in_hand(position, army, "rotation")
         if not tiles or board_full(position):
             return
@@ -85,7 +85,7 @@ class Rotation(Ability):
         if not _usable(position, action, "rotation", army):
             return None
         assert isinstance(action, Use)
-        from .. import actions
+        from ..turns import actions
         hands = _common(position, action, army)
         hex_ = action.targets[0]
         unit = position.unit_at(hex_)
@@ -102,7 +102,7 @@ class Castling(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..actions import board_full
+        from ..turns.actions import board_full
         tiles = _in_hand(position, army, "castling")
         if not tiles or board_full(position):
             return
@@ -119,7 +119,7 @@ class Castling(Ability):
         if not _usable(position, action, "castling", army):
             return None
         assert isinstance(action, Use)
-        from .. import actions
+        from ..turns import actions
         hands = _common(position, action, army)
         a, b = action.targets
         if a.distance(b) != 1 or not _own_free(position, army, a) or not _own_free(position, army, b):

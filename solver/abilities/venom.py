@@ -29,13 +29,13 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Mapping
 
-from ..fight import Hit
+from ..engine.fight import Hit
 from ..hexes import Hex
 from ..tiles import Tile, base_army
-from . import Ability
+from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..battle import Fight
+    from ..engine.battle import Fight
 
 #: Venom markers of one Neojungle army (B13 VENOM ISSUES: "only two Venom markers of Neojungle in play").
 MARKERS = 2

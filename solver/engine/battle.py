@@ -3,7 +3,7 @@
 3E BATTLE: "players' units of the same Initiative act simultaneously"; "destroyed units remain on the board
 until the end of the Initiative phase in which they were destroyed" and keep their effects until then; HQ
 damage is marked at the end of the phase. This module reads nets and module bonuses from
-:mod:`solver.effects` at the start of every phase and never computes them itself.
+:mod:`solver.engine.effects` at the start of every phase and never computes them itself.
 
 Glossary (see also :mod:`solver.hexes`):
 
@@ -30,15 +30,15 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import AbstractSet, Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
-from . import abilities, effects, explain
+from . import points as abilities, effects, explain
 from .effects import Bonus, edges_of
-from .errors import RuleNotImplemented
+from ..errors import RuleNotImplemented
 from .features import refuse
 from .fight import Attack, Event, Hit, Strike
-from .hexes import Direction, Hex, around
-from .position import Position, Unit
-from .tiles import Kind
-from .rules import RuleSet
+from ..hexes import Direction, Hex, around
+from ..position import Position, Unit
+from ..tiles import Kind
+from ..rules import RuleSet
 
 # --- results ----------------------------------------------------------------------------------------------------
 
@@ -198,7 +198,7 @@ _MOVED_SLOTS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[object, int], .
 
 def _prepare(position: Position) -> tuple[abilities.Points, bool, tuple[tuple[str, tuple], ...]]:
     """The families at each point of a battle on ``position``, once the battle has refused what it cannot play:
-    §10 features (:func:`solver.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
+    §10 features (:func:`solver.engine.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
     whether the fight is steady (:attr:`Fight.steady`); the loop's points with families, as ``(Fight attribute,
     families)`` (:data:`_LOOP_POINTS`)."""
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
@@ -592,7 +592,7 @@ class Fight:
 
     def explain(self, reading: effects.Reading, phase: int | None) -> None:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
-        captures, takeovers and initiatives that take effect or end now (:mod:`solver.explain`)."""
+        captures, takeovers and initiatives that take effect or end now (:mod:`solver.engine.explain`)."""
         units = self.state.units
         self.sources = explain.sources(units, reading.nets, self.rules, reading.allies, self.points,
                                        self.position.foundations)

@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .abilities import Points, points_on
-from .errors import RuleNotImplemented
-from .teams import keys as team_keys
-from .hexes import Hex, around
-from .position import Position, Unit
-from .rules import DEFAULT_RULES, RuleSet
-from .tiles import Edge, Kind, ModuleEffect
+from .points import Points, points_on
+from ..errors import RuleNotImplemented
+from ..teams import keys as team_keys
+from ..hexes import Hex, around
+from ..position import Position, Unit
+from ..rules import DEFAULT_RULES, RuleSet
+from ..tiles import Edge, Kind, ModuleEffect
 
 Units = Mapping[Hex, Unit]
 #: Who controls each unit whose controller is not its commander (a takeover); every other unit is its army's.
@@ -201,7 +201,7 @@ _TURN_EFFECTS = frozenset({"grant-mobility", "grant-move-and-rotate", "double-mo
 #: a linked unit. ``extra_actions`` adds one action per link, ``medics`` and ``quartermasters`` list the module's
 #: hex, every other field adds the effect's value. Effects with no field act elsewhere: control (takeovers,
 #: :func:`captured_modules`), the Motherland's matrix (a family's links, RULINGS 38), the turn effects. Both
-#: :func:`bonuses` and the judge's trace (:func:`solver.explain.sources`) read it through :func:`effect_fields`.
+#: :func:`bonuses` and the judge's trace (:func:`solver.engine.explain.sources`) read it through :func:`effect_fields`.
 EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
     "melee-bonus": ("melee",),
     "ranged-bonus": ("ranged",),

@@ -2,8 +2,8 @@
 which modules a Scoper holds, who controls a taken-over unit, and how every unit's initiative was made.
 
 Computed only when a battle is traced: the untraced battle (the solver's hot path) reads the summed
-:class:`~solver.effects.Bonus` only and never comes here. Everything is derived again from the units, nets and
-sides the battle read (:func:`solver.effects.read`), with the same links (:func:`solver.effects.links`), so it
+:class:`~solver.engine.effects.Bonus` only and never comes here. Everything is derived again from the units, nets and
+sides the battle read (:func:`solver.engine.effects.read`), with the same links (:func:`solver.engine.effects.links`), so it
 names the very links that made the bonuses; a property test checks that the sources add up to the bonuses.
 """
 
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from . import effects
-from .abilities import Points
+from .points import Points
 from .effects import Bonus, Sides, Units
-from .position import Unit
-from .hexes import Hex
-from .rules import RuleSet
-from .teams import plays_for
+from ..position import Unit
+from ..hexes import Hex
+from ..rules import RuleSet
+from ..teams import plays_for
 
 @dataclass(frozen=True, slots=True)
 class Source:
@@ -37,7 +37,7 @@ class Source:
 def sources(units: Units, nets: frozenset[Hex], rules: RuleSet, sides: Sides = effects.NO_TAKEOVERS,
             points: Points | None = None, ground: Sequence[Unit] = ()) -> dict[Hex, list[Source]]:
     """Every unit's bonuses one by one, with the module or HQ giving each (3E MODULES; RULINGS 5-8, 13), read
-    from the same links as :func:`solver.effects.bonuses` (the families' links too)."""
+    from the same links as :func:`solver.engine.effects.bonuses` (the families' links too)."""
     found: dict[Hex, list[Source]] = {}
     for module, target, holder in effects.links(units, nets, sides, points, ground):
         if target.hex == module.hex:

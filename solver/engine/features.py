@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import GameRecord
-from .errors import RuleNotImplemented
-from .expansion import Location
-from .position import BuyEnergy, Position, Procedure, Push, Use
+from ..notation.cards import GameRecord
+from ..errors import RuleNotImplemented
+from ..expansion import Location
+from ..position import BuyEnergy, Position, Procedure, Push, Use
 
 Action = object  # any action value; only the §10 ones are looked at
 
@@ -51,7 +51,7 @@ def unimplemented(position: Position, *, battle: bool = False) -> list[Feature]:
                 "neither the rulebook nor the tile reference gives a Turret's initiative, strength or attacking "
                 "edges)", f"turret {turret.hex.label}")
     # The Mad Bomber (RULINGS 56-57) plays in battles and between them (solver/abilities/mad_bomber.py) and in
-    # game records (solver/hiring.py).
+    # game records (solver/turns/hiring.py).
     return found
 
 
@@ -72,7 +72,7 @@ def unimplemented_action(action: Action) -> Feature | None:
 
 def unimplemented_in_record(record: GameRecord) -> list[Feature]:
     """The §10 features of a game record the engine lacks: its start position's, its seating's, its lines'."""
-    # Mercenaries and the Mad Bomber: solver/hiring.py keeps who hired which tile and the Bomber's way back onto a
+    # Mercenaries and the Mad Bomber: solver/turns/hiring.py keeps who hired which tile and the Bomber's way back onto a
     # draw pile.
     found = unimplemented(record.position)
     return found

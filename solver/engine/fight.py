@@ -1,4 +1,4 @@
-"""The values a battle passes between its loop (:mod:`solver.battle`) and the ability families
+"""The values a battle passes between its loop (:mod:`solver.engine.battle`) and the ability families
 (:mod:`solver.abilities`): what one unit strikes with, the hits that land at the end of a phase, trace events.
 
 They live in a module of their own so that the loop and the abilities can both import them without importing
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hexes import Direction, Hex
+from ..hexes import Direction, Hex
 
 #: One attack, whose wounds a Medic absorbs together: ``(source, target, n)``; the source is None for an instant tile;
 #: ``n`` tells apart several attacks of one source on one target (:attr:`Hit.attack`), 0 for most.
@@ -69,7 +69,7 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Unsettled:
-    """A report value (:attr:`solver.battle.Outcome.reports`) that the position alone cannot settle: ``rule`` names
+    """A report value (:attr:`solver.engine.battle.Outcome.reports`) that the position alone cannot settle: ``rule`` names
     what is missing (the Mad Bomber's destination with three or more armies needs a game record's seating). Writing
     it out is refused with that rule (exit 4); a game record settles it from what it knows."""
 

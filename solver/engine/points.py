@@ -1,18 +1,18 @@
-"""Ability families, and the named points of the loops where they act.
+"""The named points of the loops where ability families act, and the base class of every family.
 
-The battle loop (:mod:`solver.battle`), the reading of a position (:mod:`solver.effects`) and the turn rules
-(:mod:`solver.actions`) know no army and no special tile. They name *points* — the moments where the rules let
+The battle loop (:mod:`solver.engine.battle`), the reading of a position (:mod:`solver.engine.effects`) and the turn rules
+(:mod:`solver.turns.actions`) know no army and no special tile. They name *points* — the moments where the rules let
 something special happen — and ask the ability families present on the board what happens there. Each family
 (the Clown's explosion, the Gauss beam, the Quartermaster, the Scoper, control takeover, redirection, long
-links, venom, the Motherland, foundations, terrain, …) lives in one module of this package that owns its rule,
+links, venom, the Motherland, foundations, terrain, …) lives in one module of :mod:`solver.abilities` that owns its rule,
 and the army files name which ability a tile has (``ability``, ``module`` and edge icons). Adding an army adds
-data and, where its rules are new, a module here; the loops do not change.
+data and, where its rules are new, a module there; the loops do not change.
 
 This is python-chess's variant pattern and OpenSpiel's game hooks: the core names the hook, the family fills it.
 
 The points
 ----------
-Reading a position (:func:`solver.effects.read`), at the start of every battle phase and between battles:
+Reading a position (:func:`solver.engine.effects.read`), at the start of every battle phase and between battles:
 
 ``takeovers(units, rules)``
     Units whose control passes to another army ("who controls this unit" is derived, never written).
@@ -22,7 +22,7 @@ Reading a position (:func:`solver.effects.read`), at the start of every battle p
     reaching two hexes, RULINGS 54; a Spy linking itself to enemy modules; the Motherland passing a module's bonus
     to every member). ``ground`` holds the foundation tiles (Roots belong to the Motherland).
 
-A battle (:mod:`solver.battle`):
+A battle (:mod:`solver.engine.battle`):
 
 ``battle_start(fight)``
     Hits dealt before the first initiative phase (venom).
@@ -38,7 +38,7 @@ A battle (:mod:`solver.battle`):
 ``shot_meets(fight, shooter, hex, direction, strength, phase, go_on=None)``
     A ranged attack entering a hex; an ability may stop or turn it there (redirection, terrain). ``go_on(hex,
     direction)`` is how this kind of shot flies on from a hex (a Gauss beam's own walk); ``None``: as a plain
-    ranged attack (:meth:`solver.battle.Fight.fire`).
+    ranged attack (:meth:`solver.engine.battle.Fight.fire`).
 ``reactions(fight, phase, hits)``
     Hits that other hits set off as they land (a Trap, a Mad Bomber).
 ``hq_wounds(fight, phase, hex, hits)``
@@ -54,7 +54,7 @@ A battle (:mod:`solver.battle`):
     The hits of an Instant tile (Sniper, Grenade, Bomb ...) before they land; a family may drop some (Thick
     Forest and Hidden Bunkers are immune to instants).
 
-Between battles (:mod:`solver.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
+Between battles (:mod:`solver.turns.actions`): ``turn_actions`` lists the actions an ability grants, ``turn_results``
 applies one, ``turn_problem`` says why one is illegal, ``turn_over`` says that the family has closed the turn to
 every action but its own (the Duel board's Energy purchases). ``barred(position, tile, hex, army)`` says why a tile
 may not be placed, moved or pushed onto a hex (Closed terrain, Jungle, a Tight Bunker), ``never_filled(position)``
@@ -63,7 +63,7 @@ to a push (a Rocky Hill); these three are asked only when the position has terra
 
 A family keeps what it must remember during one battle in ``fight.memo`` (under its own key, as dicts, lists and
 sets of plain values), nowhere else: a battle with choices goes on from copies of the fight where a choice falls
-(:meth:`solver.battle.Fight.fork` copies the memo) and merges fights whose states, memo included, are equal.
+(:meth:`solver.engine.battle.Fight.fork` copies the memo) and merges fights whose states, memo included, are equal.
 
 Each point's default does nothing; a family overrides the points it needs. A family is *present* when a tile on
 the board (or in a hand) carries one of its triggers, or when the position has one of its ``position_features``,
@@ -83,14 +83,14 @@ import pkgutil
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
-from ..fight import Hit, Strike
+from .fight import Hit, Strike
 from ..hexes import Direction, Hex
 from ..tiles import Edge, Kind, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from ..actions import Spent
-    from ..battle import Fight
-    from ..effects import Bonus
+    from ..turns.actions import Spent
+    from .battle import Fight
+    from .effects import Bonus
     from ..position import Action, Position, Unit
     from ..rules import RuleSet
 
@@ -177,7 +177,7 @@ class Ability:
     def instant_hits(self, fight: Fight, hits: list[Hit]) -> list[Hit]:
         return hits
 
-    # --- between battles (solver/actions.py) ---
+    # --- between battles (solver/turns/actions.py) ---
     #: Instant tiles (by tile name) whose use this family owns: Rotation, Castling, Small Bomb, Terror, ...
     instants: frozenset[str] = frozenset()
 
@@ -238,15 +238,21 @@ def missing_rule(tile: Tile) -> str | None:
     return next((NOT_IMPLEMENTED[n] for n in sorted(names) if n in NOT_IMPLEMENTED), None)
 
 
+#: The package whose modules are the ability families (solver/abilities/).
+FAMILIES_PACKAGE = "solver.abilities"
+
+
 @lru_cache(maxsize=None)
 def families() -> tuple[type[Ability], ...]:
-    """Every ability family nhex implements: each :class:`Ability` subclass defined in a module of this package,
+    """Every ability family nhex implements: each :class:`Ability` subclass defined in a module of solver/abilities/,
     found by looking (so a new family is one new module, and no list needs editing), in the order of their
     ``order`` and then their names, which is the order they act in at a shared point."""
     found: list[type[Ability]] = []
-    # Imported here, once: the family modules import this package for the Ability base class.
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    # The families are found by name, not imported: they stand above the engine and the turn rules (they import
+    # both), and this module is how those loops reach them.
+    package = importlib.import_module(FAMILIES_PACKAGE)
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{FAMILIES_PACKAGE}.{info.name}")
         for value in vars(module).values():
             if (isinstance(value, type) and issubclass(value, Ability) and value is not Ability
                     and value.__module__ == module.__name__):

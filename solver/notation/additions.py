@@ -1,7 +1,7 @@
 """Reading and writing the NOTATION §10 (v1.1) additions: Duel board, Babel 13 terrain and prizes, the Mad
 Bomber, multiplayer, and the actions and record lines they bring.
 
-:class:`AdditionsReader` is a mixin of :class:`solver.notation._Reader` (the v1 reader): it adds one
+:class:`AdditionsReader` is a mixin of :class:`solver.notation.text._Reader` (the v1 reader): it adds one
 ``stmt_*`` method per new statement, reads the new actions, and checks what only the whole file can tell
 (a Turret's Base, a ``universal-N`` marker in play twice, the venom markers, the seating of teammates).
 Kept apart from ``notation.py`` so that v1 stays as it was and each addition is found in one place.
@@ -16,21 +16,21 @@ from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from lark import Token, Tree
-else:  # the notation's generated parser (solver/make_parser.py) makes the tokens and trees read here
-    from ._position_parser import Token, Tree
+else:  # the notation's generated parser (solver/notation/make_parser.py) makes the tokens and trees read here
+    from ._parser import Token, Tree
 
-from .errors import NotationError, RuleNotImplemented
-from .expansion import (COMPULSORY_FEATURES, PRIZE_NAMES, PRIZES_PER_UNIT, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES,
+from ..errors import NotationError, RuleNotImplemented
+from ..expansion import (COMPULSORY_FEATURES, PRIZE_NAMES, PRIZES_PER_UNIT, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES,
                         UNIQUE_PRIZES, VENOM_PER_ARMY, Location, TerrainElement, Turret, prize_order)
-from .hexes import Direction, Hex
-from .position import MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Position, Unit
-from .resources import terminals
-from .tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
+from ..hexes import Direction, Hex
+from ..position import MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, Position, Unit
+from ..resources import terminals
+from ..tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_army, normal_name, tile
 
 if TYPE_CHECKING:
-    from .action_values import Action, Procedure
-    from .hexes import Board
-    from .scenarios import Reading
+    from ..action_values import Action, Procedure
+    from ..hexes import Board
+    from ..turns.scenarios import Reading
 
 #: Statements of §10 that belong to game records only, and those that may also stand in positions.
 GAME_ONLY = {"expect_winner", "expect_draw", "expect_score"}
@@ -63,7 +63,7 @@ class Additions:
     scored: set[str] = field(default_factory=set)
     players_node: Tree[Token] | None = None
     locations: list[tuple[str, Location]] = field(default_factory=list)
-    #: The scenario statements read so far (solver/scenarios.py, imported only by a file that has one).
+    #: The scenario statements read so far (solver/turns/scenarios.py, imported only by a file that has one).
     scenario: Reading | None = None
 
 
@@ -73,7 +73,7 @@ tile_named = lru_cache(maxsize=4096)(tile)
 
 
 class AdditionsReader:
-    """The §10 part of the notation reader (mixed into :class:`solver.notation._Reader`)."""
+    """The §10 part of the notation reader (mixed into :class:`solver.notation.text._Reader`)."""
 
     if TYPE_CHECKING:  # provided by the v1 reader
         source: str
@@ -331,8 +331,8 @@ class AdditionsReader:
 
     # --- record lines (§10.7) -------------------------------------------------------------------------------
     def stmt_scenario_rule(self, node: Tree[Token], *_: Token | Tree[Token]) -> None:
-        """A scenario statement (README, notation extensions; read by solver/scenarios.py)."""
-        from . import scenarios
+        """A scenario statement (README, notation extensions; read by solver/turns/scenarios.py)."""
+        from ..turns import scenarios
 
         if self.add.scenario is None:
             self.add.scenario = scenarios.Reading()
@@ -372,7 +372,7 @@ class AdditionsReader:
 
     # --- actions (§10.2, §10.3) -------------------------------------------------------------------------------
     def addition_action(self, node: Tree[Token], army: str) -> Action:
-        from .action_values import BuyEnergy, Push, PutPrize
+        from ..action_values import BuyEnergy, Push, PutPrize
 
         children = terminals(node)
         if node.data == "procedure":
@@ -395,7 +395,7 @@ class AdditionsReader:
         return BuyEnergy(hq_health=int(value))
 
     def procedure(self, node: Tree[Token], children: list[Token]) -> Procedure:
-        from .action_values import Procedure
+        from ..action_values import Procedure
 
         kind_token, *arguments = children
         kind = normal_name(kind_token)
@@ -421,7 +421,7 @@ class AdditionsReader:
 
     def check_purchases_last(self, nodes: list[Tree[Token]], actions: tuple[Action, ...]) -> None:
         """Purchases come last in a turn: `energy …` may only be followed by `energy …` (NOTATION §10.2)."""
-        from .action_values import BuyEnergy
+        from ..action_values import BuyEnergy
 
         bought = False
         for node, action in zip(nodes, actions):
@@ -462,7 +462,7 @@ class AdditionsReader:
             self.check_seating()
         problem = None
         if position.scenario is not None:
-            from .scenarios import consistency_problem
+            from ..turns.scenarios import consistency_problem
 
             problem = consistency_problem(position, self.source, record=self.kind == "game")
         if problem is not None:

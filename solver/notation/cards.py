@@ -1,16 +1,16 @@
 """Puzzle cards and game records (NOTATION §6-7): a position plus what the card or the record says.
 
-Goals are a small expression tree; :mod:`solver.search` decides whether one holds.
+Goals are a small expression tree; :mod:`solver.search.solve` decides whether one holds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .expansion import Location
-from .hexes import Hex
-from .position import Action, Position
-from .tiles import Tile
+from ..expansion import Location
+from ..hexes import Hex
+from ..position import Action, Position
+from ..tiles import Tile
 
 COMPARISONS = (">=", ">", "<=", "<", "==")
 THEN = ("final-battle", "battle", "nothing")

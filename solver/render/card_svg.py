@@ -26,8 +26,8 @@ from typing import Iterable, Sequence
 
 import drawsvg as draw  # type: ignore[import-untyped]  # drawsvg ships no type hints
 
-from .. import effects
-from ..cards import Puzzle
+from ..engine import effects
+from ..notation.cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Move, Place, Position, PutPrize, Use
@@ -678,7 +678,7 @@ def _goal_words(puzzle: Puzzle) -> str:
 
 def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, Hex | None]]]:
     """The board after the key (as far as it can be replayed), the hexes it fills, and its moves and targets."""
-    from .. import actions as rules
+    from ..turns import actions as rules
 
     position = replace(puzzle.position, hands=((puzzle.player, puzzle.offer),), to_move=puzzle.player)
     used = rules.NOTHING_USED

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..cards import Puzzle
+from ..notation.cards import Puzzle
 from .card_svg import HEIGHT, WIDTH, card_svg
 
 #: A4 in millimetres; the pages' SVG user unit is 0.1 mm.

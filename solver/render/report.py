@@ -7,11 +7,11 @@ from rich.panel import Panel
 from rich.text import Text
 from rich.tree import Tree
 
-from ..battle import resolve
-from ..cards import Puzzle
-from ..idea import why_fails, why_wins
+from ..engine.battle import resolve
+from ..notation.cards import Puzzle
+from ..search.idea import why_fails, why_wins
 from ..position import Position
-from ..search import Report, Try
+from ..search.solve import Report, Try
 from .trace import render_outcome
 
 _VERDICT = {"sound": ("SOUND", "bold green"), "cooked": ("COOKED", "bold yellow"), "none": ("NO SOLUTION", "bold red")}
@@ -20,7 +20,7 @@ _VERDICT = {"sound": ("SOUND", "bold green"), "cooked": ("COOKED", "bold yellow"
 def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle | None = None) -> dict:
     """NOTATION §9. A search stopped at a limit proves nothing (issue 10): ``solved`` is false, ``verdict`` null,
     ``solutions`` empty, and the winning plays found so far are under ``found``, with ``stopped`` saying why.
-    Given the ``puzzle``, each solution has a ``why`` and each try a ``why`` (:mod:`solver.idea`)."""
+    Given the ``puzzle``, each solution has a ``why`` and each try a ``why`` (:mod:`solver.search.idea`)."""
     plays = [{"actions": list(s.actions), "hq": dict(sorted(s.hq.items())), "duals": [list(d) for d in s.duals]}
              for s in report.solutions]
     if puzzle is not None:
@@ -128,7 +128,7 @@ def _refuters(attempt_end: Position, player: str, line: tuple[str, ...]) -> list
 
 
 def _why_fails(puzzle: Puzzle, report: Report, attempt: Try) -> str:
-    """A try's refutation in words, against the first solution's battle (:func:`solver.idea.why_fails`)."""
+    """A try's refutation in words, against the first solution's battle (:func:`solver.search.idea.why_fails`)."""
     key = report.solutions[0] if report.solutions else None
     return why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions if key else None,
                      None, key.verdict.line if key else None)

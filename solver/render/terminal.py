@@ -28,8 +28,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .. import effects
-from ..cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
+from ..engine import effects
+from ..notation.cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit

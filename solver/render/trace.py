@@ -8,9 +8,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
-from ..battle import Outcome
+from ..engine.battle import Outcome
 from ..errors import RuleNotImplemented
-from ..fight import Event, Unsettled
+from ..engine.fight import Event, Unsettled
 from ..position import Position
 
 _STYLE = {
@@ -65,7 +65,7 @@ def battle_json(outcomes: tuple[Outcome, ...], trace: bool = False, before: Posi
     for outcome in outcomes:
         entry = outcome_json(outcome)
         if before is not None and before.scenario is not None:
-            from ..scenarios import standing
+            from ..turns.scenarios import standing
 
             now = standing(before, outcome.hq)
             if now is not None:
@@ -110,8 +110,8 @@ def render_battle(before: Position, outcomes: tuple[Outcome, ...],
     parts: list[RenderableType] = []
     for i, outcome in enumerate(outcomes, start=1):
         tree = render_outcome(outcome, i, len(outcomes))
-        if before.scenario is not None:  # a scenario: its injuries and who leads (solver/scenarios.py)
-            from ..scenarios import standing
+        if before.scenario is not None:  # a scenario: its injuries and who leads (solver/turns/scenarios.py)
+            from ..turns.scenarios import standing
 
             now = standing(before, outcome.hq)
             for line in now.lines() if now is not None else ():

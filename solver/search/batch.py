@@ -1,4 +1,4 @@
-"""``nhex solve-all DIR``: every puzzle card of a folder solved, one job per card (solver/dispatch.py).
+"""``nhex solve-all DIR``: every puzzle card of a folder solved, one job per card (solver/search/dispatch.py).
 
 The cards are read here first, so that a malformed one is reported (``FILE:LINE:COLUMN``, exit 2) before any
 work starts; each job then gets the card's *text* (a cluster's workers need not see this file system), reads it
@@ -16,11 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..errors import NotationError, RuleNotImplemented
 from .dispatch import Dispatcher
-from .errors import NotationError, RuleNotImplemented
+
+#: How a solve's report is written as NOTATION §9's JSON (solver.render.report.report_json).
+ReportJson = Callable[..., dict[str, Any]]
 
 EXIT_OK, EXIT_NO, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 3, 4
 
@@ -50,8 +54,8 @@ def read_cards(paths: Sequence[Path], **options: Any) -> list[CardJob]:
     """Every card read and checked once here (a malformed card or a file that is not a puzzle card raises
     :class:`NotationError` with its place); a card whose reading needs a missing rule is still a job, whose
     row says so."""
-    from .cards import Puzzle
-    from .notation import parse, read_source
+    from ..notation.cards import Puzzle
+    from ..notation.text import parse, read_source
 
     jobs = []
     for path in paths:
@@ -68,14 +72,14 @@ def read_cards(paths: Sequence[Path], **options: Any) -> list[CardJob]:
     return jobs
 
 
-def solve_text(job: CardJob) -> dict[str, Any]:
-    """One card solved (a pure job): NOTATION §9's ``nhex solve --json`` object with ``file`` and ``status``;
-    for a card that needs a missing rule, ``status`` 4 and the rule with its place (``rule``, ``line``,
-    ``column``; 0 where the engine did not know it)."""
-    from .cards import Puzzle
-    from .notation import parse
-    from .render.report import report_json
-    from .search import Solver
+def solve_text(job: CardJob, report_json: ReportJson) -> dict[str, Any]:
+    """One card solved (a pure job): NOTATION §9's ``nhex solve --json`` object, as ``report_json`` writes it
+    (:func:`solver.render.report.report_json`, handed down by the command line, which stands above both), with
+    ``file`` and ``status``; for a card that needs a missing rule, ``status`` 4 and the rule with its place
+    (``rule``, ``line``, ``column``; 0 where the engine did not know it)."""
+    from ..notation.cards import Puzzle
+    from ..notation.text import parse
+    from .solve import Solver
 
     try:
         puzzle = parse(job.text, job.file)
@@ -91,13 +95,13 @@ def solve_text(job: CardJob) -> dict[str, Any]:
     return {"file": job.file, "status": status, **report_json(report, puzzle=puzzle)}
 
 
-def solve_all(jobs: Sequence[CardJob], dispatcher: Dispatcher,
+def solve_all(jobs: Sequence[CardJob], dispatcher: Dispatcher, report_json: ReportJson,
               on_row: Callable[[dict[str, Any]], None] | None = None,
               idle: Callable[[], None] | None = None) -> list[dict[str, Any]]:
     """Every card solved by ``dispatcher``; the rows in the cards' order. ``on_row`` hears of each row as it
     comes back (in any order)."""
     rows: list[dict[str, Any] | None] = [None] * len(jobs)
-    for index, row in dispatcher.results(solve_text, jobs, ordered=False, idle=idle):
+    for index, row in dispatcher.results(partial(solve_text, report_json=report_json), jobs, ordered=False, idle=idle):
         rows[index] = row
         if on_row is not None:
             on_row(row)

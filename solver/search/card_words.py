@@ -1,7 +1,7 @@
 """The words of a generated card: its title (the theme, never the key's tile or hex), its story (varied, in the
 armies' colours) and the lines of its explanation (trace events said for players).
 
-The idea itself is found by :mod:`solver.idea`; this module only chooses words. Choices that vary (which title of a
+The idea itself is found by :mod:`solver.search.idea`; this module only chooses words. Choices that vary (which title of a
 theme, which story opening) are made from a stable hash of the card's own text, so the same card always gets the
 same words, in any process (no global random state).
 """
@@ -12,10 +12,10 @@ import re
 import zlib
 from typing import Sequence
 
-from .fight import Event
+from ..engine.fight import Event
 from .idea import army_title, capital, plain
 
-#: Titles by the rule that carries the key's idea (:class:`solver.idea.Finding` ``rule``), none naming a tile.
+#: Titles by the rule that carries the key's idea (:class:`solver.search.idea.Finding` ``rule``), none naming a tile.
 THEMES: dict[str, tuple[str, ...]] = {
     "a net lifted": ("Cut the Net", "Slipping the Net", "Loose Threads", "Untangled"),
     "a net cast": ("Net Drop", "Caught in the Net", "Tangled Up", "Hold Fast"),

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .errors import NhexError
+from ..errors import NhexError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -235,9 +235,9 @@ def open_dispatcher(jobs: int = 1, scheduler: str | None = None, *, initializer:
 def fingerprint() -> str:
     """nhex's version and a digest of its code and data (every file of the ``solver`` package, grammars and
     armies included): two processes with the same fingerprint make the same cards from the same seed."""
-    from .cli import version
+    from ..resources import version
 
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     grammar = root.parent / "grammar"
     # Installed, the grammars are solver/grammar/; in a checkout, grammar/ beside solver/: the same names here.

@@ -40,16 +40,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import battle, card_words, effects, idea, search
+from ..engine import battle, effects
+from . import card_words, idea, solve as search
 from .card_words import event_words
 from .idea import tile_title
-from .cards import Puzzle, Win
-from .errors import NhexError, RuleNotImplemented
-from .hexes import DIRECTIONS, STANDARD, Direction, Hex
-from .mirror import mirror_pair
-from .notation import parse_action, write
-from .position import Action, Move, Place, Position, Unit, Use
-from .tiles import KEY_PATTERN, Kind, Tile, army, base_army, tile
+from ..notation.cards import Puzzle, Win
+from ..errors import NhexError, RuleNotImplemented
+from ..hexes import DIRECTIONS, STANDARD, Direction, Hex
+from ..mirror import mirror_pair
+from ..notation.text import parse_action, write
+from ..position import Action, Move, Place, Position, Unit, Use
+from ..tiles import KEY_PATTERN, Kind, Tile, army, base_army, tile
 
 #: The armies a card may be generated for, as the player or as the opponent: the base game's four and the
 #: expansions' (the Mercenaries are hired tiles, not an army).
@@ -278,7 +279,7 @@ def parse_line(line: str, player: str) -> Action | None:
 def replay(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Action, ...] | None:
     """The key's lines as actions, each legal where it is played; a Push Back gets its destination written
     when there is only one. None when the key depends on a choice of the opponent."""
-    from . import actions as rules
+    from ..turns import actions as rules
 
     player = puzzle.player
     position = replace(puzzle.position, hands=((player, puzzle.offer),), to_move=player)
@@ -731,7 +732,7 @@ def describe(line: str, player: str, position: Position | None = None) -> str:
 
 def _described(puzzle: Puzzle, lines: Sequence[str]) -> list[str]:
     """The lines in words, each naming the units as they stand when it is played."""
-    from . import actions as rules
+    from ..turns import actions as rules
 
     player = puzzle.player
     position = replace(puzzle.position, hands=((player, puzzle.offer),), to_move=player)
@@ -788,7 +789,7 @@ _IDEAS = {"instant": "an instant tile", "module": "a module's link", "net": "a n
 def explain(puzzle: Puzzle, key: Sequence[str], outcome: battle.Outcome | None, graded: Grade,
             best_try: tuple[tuple[str, ...], int, battle.Outcome | None] | None, why: str = "",
             fails: str = "") -> str:
-    """The explanation printed on the back of the card: the key, the idea (``why``, :func:`solver.idea.why_wins`),
+    """The explanation printed on the back of the card: the key, the idea (``why``, :func:`solver.search.idea.why_wins`),
     the key's battle trace, and the best try with why it fails (``fails``)."""
     player, opponent = puzzle.player, _opponent(puzzle)
     mine, theirs = army(player).title, army(opponent).title
@@ -1045,7 +1046,7 @@ def _count_draft(_reason: str) -> None:
 
 
 def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated | None, int]:
-    """One attempt at one card (a pure job for solver/dispatch.py), with the number of drafts it played out."""
+    """One attempt at one card (a pure job for solver/search/dispatch.py), with the number of drafts it played out."""
     player, opponent, level, seed, index, attempt = args
     drafts = [0]
 
@@ -1062,7 +1063,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
              max_attempts: int = 20, scheduler: str | None = None) -> list[Generated]:
     """``count`` distinct cards. Card ``i`` is the first of its attempts ``(seed, i, 0), (seed, i, 1), …`` that
     is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs`` nor on
-    ``scheduler`` (a Dask cluster's address: the attempts run there, solver/dispatch.py).
+    ``scheduler`` (a Dask cluster's address: the attempts run there, solver/search/dispatch.py).
 
     ``on_card`` hears of every card made (a rotated duplicate too, before it is replaced); ``on_drafts`` of the
     number of drafts played out so far, about twice a second (with a scheduler: as each attempt comes back).

@@ -1,6 +1,6 @@
 """The idea of a card in words: why its key wins and why a try fails, found by counterfactuals over battle traces.
 
-A judge's trace (:mod:`solver.battle`, :mod:`solver.explain`) says everything that happened: every hit with the
+A judge's trace (:mod:`solver.engine.battle`, :mod:`solver.engine.explain`) says everything that happened: every hit with the
 bonuses that made it and their sources, who nets whom, initiatives moved by modules, takeovers, Medics, deaths,
 and the families' own events (redirection, venom, terrain, ...). What a player wants is the one difference that
 matters. So the key's battle is compared with the battle of a counterfactual: the key with one of its actions left
@@ -26,11 +26,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from . import battle
-from .cards import Puzzle
-from .errors import NhexError
-from .position import Action, Move, Place, Position, PutPrize, Unit, Use
-from .tiles import KEY_PATTERN, Kind, army, tile
+from ..engine import battle
+from ..notation.cards import Puzzle
+from ..errors import NhexError
+from ..position import Action, Move, Place, Position, PutPrize, Unit, Use
+from ..tiles import KEY_PATTERN, Kind, army, tile
 
 # --- names ----------------------------------------------------------------------------------------------------------
 
@@ -136,7 +136,7 @@ class Digest:
     start: Position | None = None  # the card's board before the player's turn
 
     def key_at(self, hex_: str) -> str | None:
-        from .hexes import Hex
+        from ..hexes import Hex
 
         try:
             unit = self.position.unit_at(Hex.parse(hex_))
@@ -499,7 +499,7 @@ def _special(better: Digest, worse: Digest, hex_: str) -> tuple[str, str, str, t
 
 
 def _unit(d: Digest, hex_: str) -> Unit | None:
-    from .hexes import Hex
+    from ..hexes import Hex
 
     try:
         return d.position.unit_at(Hex.parse(hex_))
@@ -608,8 +608,8 @@ def _start(puzzle: Puzzle) -> Position:
 def play(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Position, list[tuple[str, Action, Position]]]:
     """Play the lines that are legal in turn (a line that depends on a left-out one is skipped): the end
     position, ready for battle, and each action played with the board it was played on."""
-    from . import actions as rules
-    from .notation import parse_action
+    from ..turns import actions as rules
+    from ..notation.text import parse_action
 
     position, used = _start(puzzle), rules.NOTHING_USED
     done = []
@@ -715,7 +715,7 @@ def _direct(action: Action, before: Position, after: Position, player: str) -> s
 
 def _blows_up(unit: Unit) -> bool:
     """Whether a hit sets the unit off, its blast wounding its neighbours (the Mad Bomber; a Trap)."""
-    from .abilities.mad_bomber import MadBomber
+    from ..abilities.mad_bomber import MadBomber
 
     return MadBomber.carried_by(unit.tile) or "trap" in unit.tile.abilities
 

@@ -38,12 +38,13 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
-from . import abilities, battle, teams
-from .cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
-from .errors import IllegalAction
-from .hexes import Direction, Hex
-from .position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
-from .tiles import Kind, Tile
+from ..engine import points as abilities, battle
+from .. import teams
+from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
+from ..errors import IllegalAction
+from ..hexes import Direction, Hex
+from ..position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
+from ..tiles import Kind, Tile
 
 # --- normal forms ---------------------------------------------------------------------------------------------------
 
@@ -54,7 +55,7 @@ _Icon = tuple[str] | tuple[str, int] | tuple[str, frozenset[str]]
 @cache
 def _representative(tile: Tile, facing: Direction) -> Direction:
     """The facing that stands for every facing giving the tile the same edges (NOTATION: duals)."""
-    from .actions import distinct_facings
+    from ..turns.actions import distinct_facings
 
     edges = tile.oriented(facing).edges
     return next(f for f in distinct_facings(tile) if tile.oriented(f).edges == edges)
@@ -515,7 +516,7 @@ def _respent(used: frozenset, source: Hex, target: Hex) -> frozenset:
     entries follow it, and entries left on ``target`` by a unit gone from there are dropped."""
     if not used:
         return used
-    from .actions import Spent
+    from ..turns.actions import Spent
 
     kept = set()
     for s in used:
@@ -533,7 +534,7 @@ class Enumerator:
     """Builds the graph of everything the player can do this turn."""
 
     def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module: ModuleType | None = None) -> None:
-        from . import actions  # the turn rules: legal instants and free moves, and what they do
+        from ..turns import actions  # the turn rules: legal instants and free moves, and what they do
 
         self.actions = actions_module or actions
         self.puzzle = puzzle
@@ -542,7 +543,7 @@ class Enumerator:
         self.naive = naive
         # Ability families acting between battles (a Mine, the Smart HQ, a takeover, the Transporter): their
         # placements and free moves go through the turn rules instead of the fast paths below.
-        from . import abilities
+        from ..engine import points as abilities
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
         points = abilities.turn_points_of(frozenset(tiles | set(puzzle.offer)))
         self.families = bool(points.turn_actions or points.arrived or points.spent)
@@ -551,8 +552,8 @@ class Enumerator:
         # are those of the card's position: a turn adds none of them without a family (which turns this off).
         # Of the families, only the HQs' pure moves qualify (the Doomsday HQ's rotation, the Smart HQ's move: a
         # turn or a move of an own unit, with nothing on arrival but the ground's rules, which are excluded here).
-        from .abilities.doomsday_hq import DoomsdayHQRotation
-        from .abilities.smart import SmartHQ
+        from ..abilities.doomsday_hq import DoomsdayHQRotation
+        from ..abilities.smart import SmartHQ
         start = puzzle.position
         plain_families = not points.arrived and all(
             isinstance(family, (DoomsdayHQRotation, SmartHQ)) for family in points.turn_actions + points.spent)
@@ -694,7 +695,7 @@ class Enumerator:
     def opponent_turns(self, step: Step) -> Step:
         """A takeover the player's action causes lets the taking army turn the unit at once (RULINGS 18): each
         way it may is one more branch of the opponent's choice."""
-        from .abilities.takeover import ControlTakeover
+        from ..abilities.takeover import ControlTakeover
         branches = []
         for label, nxt in step.branches:
             if not any(u.tile.module is not None and u.tile.module.type == "control-takeover"
@@ -1020,7 +1021,7 @@ class Enumerator:
         position = state.position
         if not position.terminals or not position.energy:
             return []
-        from .abilities.duel_board import procedure_moves
+        from ..abilities.duel_board import procedure_moves
 
         position = position.replaced(hands=(), to_move=self.player)
         found = []
@@ -1469,7 +1470,7 @@ class Solver:
     def finds_intended(self, solutions: list[Solution], effective: Callable[[Position], tuple]) -> bool:
         """Whether the card's own solution is among the winning plays: it is played out on the card's position
         and its end compared with theirs, so that an equivalent facing or another order still counts."""
-        from . import actions
+        from ..turns import actions
 
         position = self.puzzle.position
         used = actions.NOTHING_USED

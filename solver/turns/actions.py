@@ -1,10 +1,10 @@
 """Between battles: what a player may do with the tiles in front of them and the units on the board.
 
 The rules are 3E USING TILES, INSTANT ACTION TILES, MOBILITY, MODULES and USING NETS, plus the Recon Center
-and the Transport from the army sheets (ES, PL). Battles belong to :mod:`solver.battle`. The order of a turn
-(drawing, the compulsory discard, when a Battle follows) belongs to :mod:`solver.game`.
+and the Transport from the army sheets (ES, PL). Battles belong to :mod:`solver.engine.battle`. The order of a turn
+(drawing, the compulsory discard, when a Battle follows) belongs to :mod:`solver.turns.game`.
 
-Glossary (see also :mod:`solver.hexes` and :mod:`solver.battle`):
+Glossary (see also :mod:`solver.hexes` and :mod:`solver.engine.battle`):
 
 own unit
     A unit the acting player controls (:func:`controller`: its army, or the army that took it over).
@@ -22,7 +22,7 @@ choice
     :func:`results` lists every answer. :func:`apply` needs the answer written into the action, or no
     choice at all.
 
-Nets and modules follow from where the tiles stand (NOTATION §4). They are asked of :mod:`solver.effects`
+Nets and modules follow from where the tiles stand (NOTATION §4). They are asked of :mod:`solver.engine.effects`
 for the position an action starts from, so they work the moment a tile lands (3E NET: "Nets disable the
 opponents as soon as they are placed on the board"; 3E MODULES: "immediately—not just during the Battle").
 
@@ -36,13 +36,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from . import abilities, battle, effects, mercenaries, teams
-from .errors import IllegalAction, NhexError, RuleNotImplemented
-from .features import refuse, refuse_action
-from .hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
-from .position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
-from .rules import RuleSet
-from .tiles import Kind, Tile, army as army_data
+from ..engine import points as abilities, battle, effects
+from . import mercenaries
+from .. import teams
+from ..errors import IllegalAction, NhexError, RuleNotImplemented
+from ..engine.features import refuse, refuse_action
+from ..hexes import DIRECTIONS, STANDARD, Board, Direction, Hex
+from ..position import HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Position, Unit, Use
+from ..rules import RuleSet
+from ..tiles import Kind, Tile, army as army_data
 
 #: Instants by tile name. Other armies' tiles with these names follow the same texts (NOTATION §5).
 _INSTANTS = frozenset({"battle", "move", "push-back", "sniper", "grenade", "air-strike", "bomb"})
@@ -672,7 +674,7 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
     Raises :class:`~solver.errors.IllegalAction` naming the rule the action breaks. Raises
     :class:`ChoiceRequired` when the result depends on another player's choice (use :func:`results`).
     ``used`` holds the free moves already taken this turn. A Battle tile or a full board means a Battle
-    follows (:func:`starts_battle`); this module leaves the fighting to :mod:`solver.battle`.
+    follows (:func:`starts_battle`); this module leaves the fighting to :mod:`solver.engine.battle`.
     """
     claimed = _claimed(position, action, army, used)
     if claimed is not None:
@@ -718,7 +720,7 @@ def _arrived(position: Position, hex_: Hex) -> Position:
     return position
 
 
-#: Public name of the arrival point for the solver's own placements (solver.search).
+#: Public name of the arrival point for the solver's own placements (solver.search.solve).
 arrived = _arrived
 
 

@@ -21,8 +21,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
-    from .cards import GameRecord
-    from .position import Unit
+    from ..notation.cards import GameRecord
+    from ..position import Unit
 
 #: An HQ's Hit Points never exceed this (B13 SPECIAL CAMPAIGN RULES: "Headquarters cannot have more than 20").
 MAX_HP = 20
@@ -100,7 +100,7 @@ class Played:
     title: str | None
     start_hp: dict[str, int]
     result: ScenarioResult | None
-    report: object  # solver.game.CheckReport
+    report: object  # solver.turns.game.CheckReport
     filled: tuple[str, ...] = ()  # the lines the campaign supplied (start-hp, free-turns ...)
     radio: tuple[str, str | None] | None = None  # (marker, army holding it at the end or None)
     recovered: tuple[tuple[str, int], ...] = ()  # Hit Points regained at the start (SCENARIO 4)
@@ -139,7 +139,7 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
     from dataclasses import replace
 
     from . import game, scenarios
-    from .errors import NotationError, RuleNotImplemented
+    from ..errors import NotationError, RuleNotImplemented
 
     played: list[Played] = []
     carried: dict[str, int] | None = None

@@ -1,11 +1,11 @@
 """Whole games: the turn structure, the battles between turns, the end of the game, and checking a record.
 
 3E GAME SEQUENCE, DRAWING TILES, UNLUCKY DRAW, BATTLE, ENDING THE GAME and VICTORY. What one action may do
-is :mod:`solver.actions`' business and how a battle goes is :mod:`solver.battle`'s. This module keeps what
+is :mod:`solver.turns.actions`' business and how a battle goes is :mod:`solver.engine.battle`'s. This module keeps what
 a position does not hold: which tiles are left to draw, the discard piles, whose turn it is, who drew the
 last tile, and whether the game is over (:class:`GameState`).
 
-Glossary (see also :mod:`solver.actions`):
+Glossary (see also :mod:`solver.turns.actions`):
 
 pool
     An army's tiles that nobody has seen yet: its draw pile. A game record names every tile drawn, so the
@@ -32,13 +32,14 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from . import actions, battle, hiring, scenarios
-from .cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
-from .errors import IllegalAction, NhexError, RuleNotImplemented
-from .features import refuse_record
-from .position import (HQ_HEALTH, HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ,
+from . import actions, hiring, scenarios
+from ..engine import battle
+from ..notation.cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
+from ..errors import IllegalAction, NhexError, RuleNotImplemented
+from ..engine.features import refuse_record
+from ..position import (HQ_HEALTH, HAND_SIZE, HAND_SIZE_REINFORCEMENT, Action, BuyEnergy, Discard, Draw, Move, Pass, Place, PlaceHQ,
                        Position, Procedure, Unit, Use)
-from .tiles import Kind, Tile, army as army_data
+from ..tiles import Kind, Tile, army as army_data
 
 # --- the rules of a turn, one sentence each ---------------------------------------------------------------------
 
@@ -142,10 +143,10 @@ class GameState:
     on_top: Piles = ()
     #: Armies whose next turn allows no placement (an opponent's Terror: RULINGS 23).
     terror: frozenset[str] = frozenset()
-    #: Each army's hired mercenary tiles, and the mercenary tiles out of the game (:mod:`solver.hiring`).
+    #: Each army's hired mercenary tiles, and the mercenary tiles out of the game (:mod:`solver.turns.hiring`).
     hired: Piles = ()
     gone: tuple[Tile, ...] = ()
-    #: A scenario's (solver/scenarios.py): each HQ's Hit Points at the start, from which injuries count, and the
+    #: A scenario's (solver/turns/scenarios.py): each HQ's Hit Points at the start, from which injuries count, and the
     #: free turns left to the army that takes them (B13 SCENARIO 2, Start).
     start_hp: tuple[tuple[str, int], ...] = ()
     free_left: int = 0
@@ -315,7 +316,7 @@ def _to_discards(state: GameState, before: Position, after: Position) -> GameSta
     discards, pools, on_top = state.discards, state.pools, state.on_top
     for (army, tile), n in _gone(before.units, after.units).items():
         if hiring.is_bomber(tile):
-            continue  # he goes onto a pile, or out of the game (solver.hiring.left_board)
+            continue  # he goes onto a pile, or out of the game (solver.turns.hiring.left_board)
         if "regenerate" in tile.abilities and (after.deck(tile.army) or 0) > (before.deck(tile.army) or 0):
             pools = _with_pile(pools, tile.army, [tile] * n)
             on_top = _with_pile(on_top, tile.army, [tile] * n)

@@ -2,8 +2,8 @@
 from the board (or a discard) onto a player's draw pile (2E SPECIAL EXPANSION: 4 MERCENARIES FROM ALABAMA).
 
 What one action does with a mercenary tile (drawn without touching the deck, placed as the placing army's unit) is
-:mod:`solver.mercenaries`'; how the Bomber fights is :mod:`solver.abilities.mad_bomber`'s. This module keeps what
-only a game record knows, in :class:`solver.game.GameState`: ``hired`` (each army's hired tiles) and the Bomber on
+:mod:`solver.turns.mercenaries`'; how the Bomber fights is :mod:`solver.abilities.mad_bomber`'s. This module keeps what
+only a game record knows, in :class:`solver.turns.game.GameState`: ``hired`` (each army's hired tiles) and the Bomber on
 top of a pile (``on_top``, as the Smart Bio-droid's return: RULINGS 24), or out of the game (``gone``).
 
 The rules, one sentence each (2E):
@@ -35,12 +35,11 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
-from .abilities.mad_bomber import BOMBER, HIT_BY
-from .errors import IllegalAction, RuleNotImplemented
-from .hexes import CENTRE
-from .mercenaries import is_mercenary
-from .position import Draw, Position, Unit
-from .tiles import NEUTRAL_ARMY, Tile
+from ..errors import IllegalAction, RuleNotImplemented
+from ..hexes import CENTRE
+from .mercenaries import BOMBER, HIT_BY, is_mercenary
+from ..position import Draw, Position, Unit
+from ..tiles import NEUTRAL_ARMY, Tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import GameState
@@ -95,10 +94,10 @@ def hired_at_start(position: Position) -> tuple[tuple[str, tuple[Tile, ...]], ..
 
 
 def drawn(state: GameState, draw: Draw, army: str, position: Position) -> tuple[Position, dict[str, tuple[Tile, ...]]]:
-    """``position`` (after :func:`solver.actions.apply` of ``draw``) with the pile counting off a Bomber drawn from
+    """``position`` (after :func:`solver.turns.actions.apply` of ``draw``) with the pile counting off a Bomber drawn from
     its top, and the armies' hires with this draw's; raises :class:`IllegalAction` for a hire the rules forbid.
 
-    The tiles on top of the pile are the first drawn (:func:`solver.game._draw` checks that); every other mercenary
+    The tiles on top of the pile are the first drawn (:func:`solver.turns.game._draw` checks that); every other mercenary
     tile of the draw is a hire."""
     on_top = dict(state.on_top).get(army, ())[:len(draw.tiles)]
     from_top = Counter(t for t in on_top if is_mercenary(t))

@@ -13,7 +13,7 @@ it leaves the deck as it was (:func:`draws_from_deck`), and placed it becomes th
 Bomber somewhere on the board, discard him or keep him - just like with normal tiles"); with
 ``mad-bomber=mercenary`` the placing player "puts his army marker ... on him" (2E, Mad Bomber as a mercenary).
 How many each player hires ("one or two", "one") and "once per game" need the whole game: a game record keeps them
-(solver/hiring.py, with the Mad Bomber's way back onto a draw pile).
+(solver/turns/hiring.py, with the Mad Bomber's way back onto a draw pile).
 
 The four Mercenaries' tiles have no data in any source found (``reference/tiles/mercenaries.json``): naming one is
 exit 4 (solver/tiles.py). Adding them is one file: their ``tile`` entries in ``solver/armies/mercenary.army``.
@@ -21,10 +21,13 @@ exit 4 (solver/tiles.py). Adding them is one file: their ``tile`` entries in ``s
 
 from __future__ import annotations
 
-from .rules import RuleSet
-from .tiles import NEUTRAL_ARMY, Tile
+from ..rules import RuleSet
+from ..tiles import NEUTRAL_ARMY, Tile
 
 BOMBER = "mad-bomber"
+#: Who set him off in a battle, neutral or hired (an additive extension of NOTATION §10.8, README): the armies
+#: whose hits reached him in the phase he blew up or died. A game record places him from it (solver/turns/hiring.py).
+HIT_BY = "mad_bomber_hit_by"
 
 
 def is_mercenary(tile: Tile) -> bool:

@@ -22,7 +22,7 @@ besides is one :class:`Scenario` value, written as these statements (each one li
 Where the book's scenario depends on the previous one, its data says so with two words that stand for the campaign's
 result: ``previous-winner`` (an army) and ``injury-difference`` (a number), and ``radio=captured|lost``. A lone record
 holding them cannot be played (exit 4, naming what is missing) unless it writes the value itself; ``nhex campaign``
-fills them in from the previous scenarios (:mod:`solver.campaign`).
+fills them in from the previous scenarios (:mod:`solver.turns.campaign`).
 
 The rules played here are one function each, called from one place of the turn rules and the game: ``hq_barred``
 (the family in :mod:`solver.abilities.scenario`), :func:`placed_hq`, :func:`following`, :func:`opening_limit`,
@@ -36,14 +36,14 @@ from functools import lru_cache
 import os
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .expansion import PRIZE_NAMES, TERRAIN_FEATURES, TerrainElement
-from .tiles import NEUTRAL_ARMY
+from ..expansion import PRIZE_NAMES, TERRAIN_FEATURES, TerrainElement
+from ..tiles import NEUTRAL_ARMY
 
 if TYPE_CHECKING:
     from lark import Token, Tree
 
-    from .hexes import Hex
-    from .position import Position, Unit
+    from ..hexes import Hex
+    from ..position import Position, Unit
 
 #: Words that stand for the previous scenario's result in the book's data (and in a record played in a campaign).
 PREVIOUS_WINNER = "previous-winner"
@@ -141,7 +141,7 @@ def _quote(text: str) -> str:
 # --- the book's scenarios: data ------------------------------------------------------------------------------------
 
 #: The book's scenarios (a path as text: a start that reads a position imports no pathlib, tests/test_startup.py).
-DATA = os.path.join(os.path.dirname(__file__), "terrain", "babel13.scenarios")
+DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "terrain", "babel13.scenarios")
 DATA_NAME = os.path.basename(DATA)
 
 
@@ -149,7 +149,7 @@ DATA_NAME = os.path.basename(DATA)
 def book() -> dict[str, Scenario]:
     """The scenarios of ``solver/terrain/babel13.scenarios``, by name: each block from its ``scenario`` line to the
     next is read as a position of scenario statements (the notation's own reader)."""
-    from .notation import parse_position
+    from ..notation.text import parse_position
 
     with open(DATA, encoding="utf-8") as stream:
         text = stream.read()
@@ -218,7 +218,7 @@ def source(scenario: Scenario, part: str = "") -> str:
     return f"the scenario's lines; {GENERAL}"
 
 
-# --- reading (called by the notation reader, solver/notation_additions.py) ----------------------------------------
+# --- reading (called by the notation reader, solver/notation/additions.py) ----------------------------------------
 
 
 @dataclass
@@ -242,8 +242,8 @@ class Reading:
 
 def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  # noqa: C901 - one branch per keyword
     """One scenario statement: checks its words and stores what it says in ``reading``, or raises the reader's
-    located error (``reader``: the notation's reader, solver/notation.py)."""
-    from .tiles import normal_name
+    located error (``reader``: the notation's reader, solver/notation/text.py)."""
+    from ..tiles import normal_name
 
     word, *rest = node.children
     items: list[Any] = list(rest)
@@ -343,7 +343,7 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         parts["victory"] = kind
         if "tie" in attributes:
             text, token = attributes["tie"]
-            from ._position_parser import Token as LarkToken
+            from ..notation._parser import Token as LarkToken
 
             parts["tie"] = army(LarkToken("NAME", text, start_pos=token.start_pos, line=token.line,
                                           column=token.column))
@@ -502,7 +502,7 @@ def reinforcement_problem(scenario: Scenario | None, position: Position) -> str 
         count = sum(1 for u in position.units if u.owner == who and u.tile.army == ally)
         if count:
             used.append((who, condition))
-        if count > most and most == 0:  # a campaign has settled the condition (solver.campaign)
+        if count > most and most == 0:  # a campaign has settled the condition (solver.turns.campaign)
             return (f"{count} {ally} unit{'s' if count != 1 else ''} commanded by {who} at the start, but {who} gets no "
                     f"reinforcements: the radio was {'not ' if condition == 'captured' else ''}captured in the previous "
                     f"scenario ({source(scenario, 'Start')})")
@@ -644,7 +644,7 @@ class Standing:
 def standing(before: Position, hq_after: dict[str, int]) -> Standing | None:
     """The scenario's injuries after a battle of ``before`` that left the HQs with ``hq_after`` (0: destroyed), or
     None outside a scenario. An HQ's start is its ``start-hp``, else its health in ``before`` (as `nhex check` counts
-    from the health a record starts with, solver/game.py)."""
+    from the health a record starts with, solver/turns/game.py)."""
     scenario = of(before)
     if scenario is None or not hq_after:
         return None

@@ -18,8 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from solver import actions, game, hiring, notation  # noqa: E402
-from solver.cards import Turn  # noqa: E402
+from solver.turns import actions, game, hiring
+from solver.notation import text as notation  # noqa: E402
+from solver.notation.cards import Turn  # noqa: E402
 from solver.errors import IllegalAction  # noqa: E402
 from solver.position import Action, Discard, Draw, Move, Pass, Place, PlaceHQ, Use  # noqa: E402
 from solver.tiles import tile  # noqa: E402
