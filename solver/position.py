@@ -16,7 +16,7 @@ from .hexes import STANDARD, Board, Direction, Hex
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import NEUTRAL_ARMY, Kind, Oriented, Tile
 
-if TYPE_CHECKING:  # a scenario's values are built by solver/turns/scenarios.py, imported only where a file has one
+if TYPE_CHECKING:  # a scenario's values are built by solver/notation/scenarios.py, imported only where a file has one
     from .action_values import Action as Action
     from .action_values import BuyEnergy as BuyEnergy
     from .action_values import Discard as Discard
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # a scenario's values are built by solver/turns/scenarios.py,
     from .action_values import Push as Push
     from .action_values import PutPrize as PutPrize
     from .action_values import Use as Use
-    from .turns.scenarios import Scenario
+    from .notation.scenarios import Scenario
 
 HQ_HEALTH = 20
 #: Kind.HQ read once: an enum member read through its class costs a descriptor call in Python 3.11 (issue 15).
@@ -207,7 +207,7 @@ class Position:
     teams: tuple[tuple[str, ...], ...] = ()
     mode: str = "deathmatch"
     scores: tuple[tuple[str, int], ...] = ()
-    #: A scenario's conditions (HQ terrain, free turns, victory, the radio: solver/turns/scenarios.py), None in a plain game.
+    #: A scenario's conditions (HQ terrain, free turns, victory, the radio: solver/notation/scenarios.py), None in a plain game.
     scenario: Scenario | None = None
     locations: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
     #: A position's or a card's `players` line as written (a mirror match's seats, by which pictures mark the players

@@ -255,7 +255,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         edition_defaults=(("2.0", "no"),),
         source="3E",
     ),
-    # --- Babel 13 scenarios and the campaign (solver/turns/scenarios.py, solver/turns/campaign.py) ---
+    # --- Babel 13 scenarios and the campaign (solver/notation/scenarios.py, solver/turns/campaign.py) ---
     RuleOption(
         "free-turn-draw", "three", ("three", "opening"),
         "A scenario's free turns (B13 SCENARIO 2): the starting player draws up to 3 tiles in the first of them "

@@ -18,7 +18,7 @@ from solver.expansion import PRIZE_NAMES, TERRAIN_ATTRIBUTES, TERRAIN_FEATURES, 
 from solver.position import (INSTANT_ARGUMENTS, MOVE_SOURCES, PROCEDURES, ROTATION_SOURCES, BuyEnergy, Discard, Draw,
                              Move, Place, PlaceHQ, Position, Procedure, Push, PutPrize, Unit, Use)
 from solver.rules import EDITIONS, OPTIONS, RuleSet
-from solver.turns.scenarios import PREVIOUS_WINNER, Scenario
+from solver.notation.scenarios import PREVIOUS_WINNER, Scenario
 from solver.tiles import ARMY_NAMES, Kind, Tile, armies, tile as tile_named
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -116,7 +116,7 @@ def positions(draw, board: Board | None = None, to_move: str | None = None,
         hands.append((army, tuple(hand)))
     decks = draw(st.dictionaries(st.sampled_from(ARMY_NAMES), st.integers(0, 35), max_size=2))
     extras = draw(additions(board, [u.hex for u in placed])) if draw(st.booleans()) else {}
-    if draw(st.integers(0, 3)) == 0:  # a scenario's lines (README, notation extensions; solver/turns/scenarios.py)
+    if draw(st.integers(0, 3)) == 0:  # a scenario's lines (README, notation extensions; solver/notation/scenarios.py)
         extras["scenario"] = draw(scenario_lines(placed, extras.get("terrain", ())))
     # `to-move` names an army of the position (issue 10): one with a unit or a foundation, a hand or a deck.
     present = sorted({u.army for u in placed if not u.is_neutral} | {f.tile.army for f in foundations}

@@ -1,5 +1,5 @@
 """Babel 13 scenarios and the campaign (rulebook-en-babel13.txt, CAMPAIGN: THE BABEL 13 MISSION, SCENARIO 1-5,
-SPECIAL CAMPAIGN RULES, VICTORY): the scenario statements (README, notation extensions; solver/turns/scenarios.py), the book's
+SPECIAL CAMPAIGN RULES, VICTORY): the scenario statements (README, notation extensions; solver/notation/scenarios.py), the book's
 scenarios as data (solver/terrain/babel13.scenarios), game records of scenarios and `nhex campaign`."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from solver.engine import battle
-from solver.turns import campaign, game, scenarios
+from solver.turns import campaign, game
+from solver.notation import scenarios
 from solver.notation import text as notation
 from solver.errors import NotationError, RuleNotImplemented
 from solver.turns.game import moves_listing

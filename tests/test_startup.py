@@ -58,7 +58,7 @@ def test_reading_a_position_imports_no_lark_and_no_puzzle_cards():
     probe = ("import sys, runpy; sys.argv = ['nhex', 'fmt', 'bench/six-units.nhex']\n"
              "try:\n    runpy.run_module('solver.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
              "print(sorted(m for m in ('lark', 'solver.notation.cards', 'rich', 'json', 'pathlib', 'shutil', 'unicodedata',"
-             " 'solver.turns.scenarios', 'solver.action_values')"
+             " 'solver.notation.scenarios', 'solver.action_values')"
              " if m in sys.modules),"
              " file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)

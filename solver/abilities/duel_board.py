@@ -4,7 +4,7 @@ PL (rulebook-pl-duel-smart-vegas.txt), OPIS PLANSZY, TERMINALE, LICZNIK ENERGII,
 NOTATION §10.2.
 
 The Duel board is no tile: the family is present when the position states ``terminals`` or ``energy`` (the point
-``position_features`` of :class:`~solver.abilities.Ability`). It acts only between battles: the Procedures and the
+``position_features`` of :class:`~solver.engine.points.Ability`). It acts only between battles: the Procedures and the
 purchases are actions of the player's turn (points ``turn_actions``, ``turn_results``, ``spent``); a battle does
 not read Terminals or Energy.
 

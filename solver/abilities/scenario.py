@@ -1,4 +1,4 @@
-"""A scenario's conditions at the points of the turn rules and the battle (solver/turns/scenarios.py holds the rules).
+"""A scenario's conditions at the points of the turn rules and the battle (solver/notation/scenarios.py holds the rules).
 
 * HQ placement (the point ``barred``, asked where the position has terrain): B13 SCENARIO 1, Start: "The NY HQ must
   be placed on Wasteland Terrain, and the Neojungle HQ must be placed in Forest"; SCENARIO 5: "The New York HQ
@@ -11,7 +11,7 @@
   destroyed". In a battle the guard is looked at when the battle starts and at the end of every initiative phase,
   after the Warehouses broken open in that phase have given up their markers (the terrain family acts first):
   a Warehouse broken open in the segment in which the last guard dies was opened while the guard still stood
-  (the segment's wounds land together, 3E BATTLE). Between battles :func:`solver.turns.scenarios.settle` looks after
+  (the segment's wounds land together, 3E BATTLE). Between battles :func:`solver.notation.scenarios.settle` looks after
   every action of a game record.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from ..turns import scenarios
+from ..notation import scenarios
 from ..hexes import Hex
 from ..tiles import Kind, Tile
 from ..engine.points import Ability

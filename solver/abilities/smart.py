@@ -20,7 +20,7 @@ Smartem. Gdy gracz będzie dociągał żetony, pierwszy na rękę trafi Bio-droi
 on top of Smart's pile and is the first tile drawn.) Sytuacje szczególne: also when it dies while taken over.
 RULINGS 24. A position knows only how many tiles a deck holds, so the battle and the turn rules add the
 Bio-droid back to that count; that it is drawn first is for the game record's checker (not done: see
-:data:`solver.abilities.TURN_NOT_IMPLEMENTED`, ``regenerate``).
+:data:`solver.engine.points.TURN_NOT_IMPLEMENTED`, ``regenerate``).
 
 PL ŻETONY NATYCHMIASTOWE, TERROR: "w najbliższej turze przeciwnik nie może wystawić żadnej jednostki na planszę
 (może jednak normalnie zagrywać Żetony Natychmiastowe, poruszać jednostki itd.)" (in the opponent's next turn

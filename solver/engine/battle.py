@@ -30,7 +30,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import AbstractSet, Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
-from . import points as abilities, effects, explain
+from . import effects, explain, points as hooks
 from .effects import Bonus, edges_of
 from ..errors import RuleNotImplemented
 from .features import refuse
@@ -122,7 +122,7 @@ class _Script:
 
 #: The points at which a family reads or changes the board between the phases' hits: with none of them present (and
 #: no teams) a fight is steady (:attr:`Fight.steady`). Every other point acts within one unit's action.
-_READING_POINTS = tuple(name for name in abilities.POINTS
+_READING_POINTS = tuple(name for name in hooks.POINTS
                         if name not in ("act", "strikes", "edge_hits", "shot_meets", "battle_end", "instant_hits"))
 
 # --- the fight -----------------------------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ _PLAIN_SLOTS = _PlainSlots()
 _MOVED_SLOTS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[object, int], ...]] = {}
 
 
-def _prepare(position: Position) -> tuple[abilities.Points, bool, tuple[tuple[str, tuple], ...]]:
+def _prepare(position: Position) -> tuple[hooks.Points, bool, tuple[tuple[str, tuple], ...]]:
     """The families at each point of a battle on ``position``, once the battle has refused what it cannot play:
     §10 features (:func:`solver.engine.features.refuse`), tiles whose rule nhex lacks, foundations no family carries; and
     whether the fight is steady (:attr:`Fight.steady`); the loop's points with families, as ``(Fight attribute,
@@ -204,26 +204,26 @@ def _prepare(position: Position) -> tuple[abilities.Points, bool, tuple[tuple[st
     refuse(position, battle=True)  # NOTATION §10 features the battle does not play yet
     units = position.units
     # Keyed by the tiles' names (strings hash once) and what makes families present besides tiles.
-    key = (frozenset(map(_TILE_KEY, units)), abilities.features_of(position))
+    key = (frozenset(map(_TILE_KEY, units)), hooks.features_of(position))
     plan = _PLANS.get(key)
     if plan is None:
         if len(_PLANS) >= 4096:
             _PLANS.clear()
         tiles = frozenset(u.tile for u in units)
-        points = abilities.points_for(position)
-        plan = _PLANS[key] = (points, any(abilities.missing_rule(t) is not None for t in tiles),
+        points = hooks.points_for(position)
+        plan = _PLANS[key] = (points, any(hooks.missing_rule(t) is not None for t in tiles),
                               not any(getattr(points, name) for name in _READING_POINTS),
                               tuple((f"_{name}", getattr(points, name)) for name in _LOOP_POINTS
                                     if getattr(points, name)))
     points, misses, steady, acting = plan
     if misses:
         for unit in units:
-            missing = abilities.missing_rule(unit.tile)
+            missing = hooks.missing_rule(unit.tile)
             if missing is not None:
                 raise RuleNotImplemented(f"{missing} ({unit.tile.key} on {unit.hex})")
     for foundation in position.foundations:
         # A foundation takes part in a battle only through the family that carries it (a Mine is inert).
-        if not abilities.present(frozenset({foundation.tile})):
+        if not hooks.present(frozenset({foundation.tile})):
             raise RuleNotImplemented(f"foundations in battle ({foundation.tile.key}, Babel 13)")
     return points, steady and not position.teams, acting
 
@@ -236,7 +236,7 @@ _HEX = attrgetter("hex")
 
 #: The points of every set of tiles and position features met lately; whether one of them lacks a rule; whether
 #: no family acts at a reading point (:data:`_READING_POINTS`).
-_PLANS: dict[tuple, tuple[abilities.Points, bool, bool, tuple[tuple[str, tuple], ...]]] = {}
+_PLANS: dict[tuple, tuple[hooks.Points, bool, bool, tuple[tuple[str, tuple], ...]]] = {}
 #: The points the loop reads as attributes of the fight (``fight._act`` ...): a class attribute ``()`` each, set on a
 #: fight only where families act at them.
 _LOOP_POINTS = ("act", "strikes", "edge_hits", "shot_meets", "reactions", "hq_wounds", "after_damage", "phase_end",
@@ -285,17 +285,17 @@ class Fight:
     #: The HQ of every army when the battle began (:meth:`begin`; HQs do not move in battle).
     hq_hexes: Mapping[str, Hex] = MappingProxyType({})
     #: The families at each point the loop reads (:data:`_LOOP_POINTS`): none, unless __init__ sets them.
-    _act: tuple[abilities.Ability, ...] = ()
-    _strikes: tuple[abilities.Ability, ...] = ()
-    _edge_hits: tuple[abilities.Ability, ...] = ()
-    _shot_meets: tuple[abilities.Ability, ...] = ()
-    _reactions: tuple[abilities.Ability, ...] = ()
-    _hq_wounds: tuple[abilities.Ability, ...] = ()
-    _after_damage: tuple[abilities.Ability, ...] = ()
-    _phase_end: tuple[abilities.Ability, ...] = ()
-    _phase_hits: tuple[abilities.Ability, ...] = ()
-    _battle_start: tuple[abilities.Ability, ...] = ()
-    _battle_end: tuple[abilities.Ability, ...] = ()
+    _act: tuple[hooks.Ability, ...] = ()
+    _strikes: tuple[hooks.Ability, ...] = ()
+    _edge_hits: tuple[hooks.Ability, ...] = ()
+    _shot_meets: tuple[hooks.Ability, ...] = ()
+    _reactions: tuple[hooks.Ability, ...] = ()
+    _hq_wounds: tuple[hooks.Ability, ...] = ()
+    _after_damage: tuple[hooks.Ability, ...] = ()
+    _phase_end: tuple[hooks.Ability, ...] = ()
+    _phase_hits: tuple[hooks.Ability, ...] = ()
+    _battle_start: tuple[hooks.Ability, ...] = ()
+    _battle_end: tuple[hooks.Ability, ...] = ()
 
     def __init__(self, position: Position, oracle: _Script, trace: bool) -> None:
         # Only what differs between fights is set here: CPython keeps up to 30 attributes of a class's instances in

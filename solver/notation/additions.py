@@ -30,7 +30,7 @@ from ..tiles import NEUTRAL_ARMY, Kind, MissingTileData, Tile, army_name, base_a
 if TYPE_CHECKING:
     from ..action_values import Action, Procedure
     from ..hexes import Board
-    from ..turns.scenarios import Reading
+    from .scenarios import Reading
 
 #: Statements of §10 that belong to game records only, and those that may also stand in positions.
 GAME_ONLY = {"expect_winner", "expect_draw", "expect_score"}
@@ -63,7 +63,7 @@ class Additions:
     scored: set[str] = field(default_factory=set)
     players_node: Tree[Token] | None = None
     locations: list[tuple[str, Location]] = field(default_factory=list)
-    #: The scenario statements read so far (solver/turns/scenarios.py, imported only by a file that has one).
+    #: The scenario statements read so far (solver/notation/scenarios.py, imported only by a file that has one).
     scenario: Reading | None = None
 
 
@@ -331,8 +331,8 @@ class AdditionsReader:
 
     # --- record lines (§10.7) -------------------------------------------------------------------------------
     def stmt_scenario_rule(self, node: Tree[Token], *_: Token | Tree[Token]) -> None:
-        """A scenario statement (README, notation extensions; read by solver/turns/scenarios.py)."""
-        from ..turns import scenarios
+        """A scenario statement (README, notation extensions; read by solver/notation/scenarios.py)."""
+        from . import scenarios
 
         if self.add.scenario is None:
             self.add.scenario = scenarios.Reading()
@@ -462,7 +462,7 @@ class AdditionsReader:
             self.check_seating()
         problem = None
         if position.scenario is not None:
-            from ..turns.scenarios import consistency_problem
+            from .scenarios import consistency_problem
 
             problem = consistency_problem(position, self.source, record=self.kind == "game")
         if problem is not None:

@@ -149,7 +149,7 @@ DATA_NAME = os.path.basename(DATA)
 def book() -> dict[str, Scenario]:
     """The scenarios of ``solver/terrain/babel13.scenarios``, by name: each block from its ``scenario`` line to the
     next is read as a position of scenario statements (the notation's own reader)."""
-    from ..notation.text import parse_position
+    from .text import parse_position
 
     with open(DATA, encoding="utf-8") as stream:
         text = stream.read()
@@ -343,7 +343,7 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         parts["victory"] = kind
         if "tie" in attributes:
             text, token = attributes["tie"]
-            from ..notation._parser import Token as LarkToken
+            from ._parser import Token as LarkToken
 
             parts["tie"] = army(LarkToken("NAME", text, start_pos=token.start_pos, line=token.line,
                                           column=token.column))

@@ -65,7 +65,7 @@ def battle_json(outcomes: tuple[Outcome, ...], trace: bool = False, before: Posi
     for outcome in outcomes:
         entry = outcome_json(outcome)
         if before is not None and before.scenario is not None:
-            from ..turns.scenarios import standing
+            from ..notation.scenarios import standing
 
             now = standing(before, outcome.hq)
             if now is not None:
@@ -110,8 +110,8 @@ def render_battle(before: Position, outcomes: tuple[Outcome, ...],
     parts: list[RenderableType] = []
     for i, outcome in enumerate(outcomes, start=1):
         tree = render_outcome(outcome, i, len(outcomes))
-        if before.scenario is not None:  # a scenario: its injuries and who leads (solver/turns/scenarios.py)
-            from ..turns.scenarios import standing
+        if before.scenario is not None:  # a scenario: its injuries and who leads (solver/notation/scenarios.py)
+            from ..notation.scenarios import standing
 
             now = standing(before, outcome.hq)
             for line in now.lines() if now is not None else ():

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
-from ..engine import points as abilities, battle
+from ..engine import battle, points as hooks
 from .. import teams
 from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from ..errors import IllegalAction
@@ -543,9 +543,9 @@ class Enumerator:
         self.naive = naive
         # Ability families acting between battles (a Mine, the Smart HQ, a takeover, the Transporter): their
         # placements and free moves go through the turn rules instead of the fast paths below.
-        from ..engine import points as abilities
+        from ..engine import points as hooks
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
-        points = abilities.turn_points_of(frozenset(tiles | set(puzzle.offer)))
+        points = hooks.turn_points_of(frozenset(tiles | set(puzzle.offer)))
         self.families = bool(points.turn_actions or points.arrived or points.spent)
         # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
         # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
@@ -886,7 +886,7 @@ class Enumerator:
             found = self.plain_moves(state, None, frozenset())
             if self.actions.board_full(position):
                 return found
-            listed = [action for family in abilities.turn_points(position).turn_actions
+            listed = [action for family in hooks.turn_points(position).turn_actions
                       for action in family.turn_actions(position, self.player, state.used, False)]
         else:
             found = []
@@ -1058,7 +1058,7 @@ class Enumerator:
         hq = position.hq(self.player)
         if hq is None or not hq.tile.abilities:
             return False
-        return bool(abilities.turn_points(position.replaced(hands=())).turn_actions)
+        return bool(hooks.turn_points(position.replaced(hands=())).turn_actions)
     def family_places(self, state: State) -> list[Step]:
         """Placements an ability family grants besides the empty hexes: a foundation (a Mine), a tile put on a
         Smart Transporter's hex. Each is one tile played."""

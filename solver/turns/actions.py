@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from ..engine import points as abilities, battle, effects
+from ..engine import battle, effects, points as hooks
 from . import mercenaries
 from .. import teams
 from ..errors import IllegalAction, NhexError, RuleNotImplemented
@@ -178,7 +178,7 @@ def board_full(position: Position) -> bool:
     """No empty hex is left on the main battlefield, so a Battle begins (3E USING TILES)."""
     main = _main_battlefield(position.board)
     if position.terrain:  # B13 THE GENERAL RULES OF TERRAIN: Closed and Fatal hexes are never filled
-        main = main - frozenset().union(*(f.never_filled(position) for f in abilities.turn_points(position).never_filled))
+        main = main - frozenset().union(*(f.never_filled(position) for f in hooks.turn_points(position).never_filled))
     if len(position.units) < len(main):
         return False
     return all(position.unit_at(h) is not None for h in main)
@@ -208,10 +208,10 @@ def _same_look(tile: Tile, a: Direction, b: Direction) -> bool:
 @lru_cache(maxsize=None)
 def _missing_turn_rule(tile: Tile) -> str | None:
     """The tile's between-battles rule that nhex does not implement, if it has one (the ability families say
-    which they implement: :data:`solver.abilities.TURN_NOT_IMPLEMENTED`)."""
-    if tile.kind is Kind.FOUNDATION and not abilities.turn_points_of(frozenset({tile})).arrived:
+    which they implement: :data:`solver.engine.points.TURN_NOT_IMPLEMENTED`)."""
+    if tile.kind is Kind.FOUNDATION and not hooks.turn_points_of(frozenset({tile})).arrived:
         return f"foundation tiles ({tile.key}, Babel 13)"
-    return abilities.missing_turn_rule(tile)
+    return hooks.missing_turn_rule(tile)
 
 
 def _supported(position: Position) -> None:
@@ -290,7 +290,7 @@ def barred(position: Position, tile: Tile, hex_: Hex, army: str) -> str | None:
     or None. A position without terrain bars nothing."""
     if not position.terrain:
         return None
-    for family in abilities.turn_points(position).barred:
+    for family in hooks.turn_points(position).barred:
         problem = family.barred(position, tile, hex_, army)
         if problem is not None:
             return problem
@@ -494,7 +494,7 @@ def _after_push(position: Position, source: Hex, dest: Hex) -> Position:
     """The families that react to a push (a Rocky Hill: the point ``pushed``); only terrain does today."""
     if not position.terrain:
         return position
-    for family in abilities.turn_points(position).pushed:
+    for family in hooks.turn_points(position).pushed:
         position = family.pushed(position, source, dest)
     return position
 
@@ -705,7 +705,7 @@ def apply(position: Position, action: Action, army: str, used: frozenset[Spent] 
 def _claimed(position: Position, action: Action, army: str, used: frozenset[Spent]
              ) -> tuple[tuple[str, Position], ...] | None:
     """The results of an action that an ability family owns (the point ``turn_results``), else None."""
-    for family in abilities.turn_points(position).turn_results:
+    for family in hooks.turn_points(position).turn_results:
         found = family.turn_results(position, action, army, used)
         if found is not None:
             return found
@@ -715,7 +715,7 @@ def _claimed(position: Position, action: Action, army: str, used: frozenset[Spen
 def _arrived(position: Position, hex_: Hex) -> Position:
     """A unit has just been placed, moved or pushed onto ``hex_``: the families that react to it (a Mine under
     it, a unit leaving the New York HQ's toughness point) act."""
-    for family in abilities.turn_points(position).arrived:
+    for family in hooks.turn_points(position).arrived:
         position = family.arrived(position, hex_)
     return position
 
@@ -770,13 +770,13 @@ def spend(position: Position, action: Action, army: str, used: frozenset[Spent])
             giver = _transport_giver(position, unit, army, netted(position), used)
         kept.add(Spent(target, action.by, giver))
     result = frozenset(kept)
-    for family in abilities.turn_points(position).spent:
+    for family in hooks.turn_points(position).spent:
         result = family.spent(position, action, army, result)
     return result
 
 
 def _family_spent(position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
-    for family in abilities.turn_points(position).spent:
+    for family in hooks.turn_points(position).spent:
         used = family.spent(position, action, army, used)
     return used
 
@@ -804,7 +804,7 @@ def _actions(position: Position, army: str, used: frozenset[Spent], every_destin
     if board_full(position):
         return
     _supported(position)
-    points = abilities.turn_points(position)
+    points = hooks.turn_points(position)
     if any(family.turn_over(position, used) for family in points.turn_over):
         # A family has closed the turn but for its own actions (after buying Energy, only purchases: PL LICZNIK ENERGII).
         for family in points.turn_actions:
@@ -847,7 +847,7 @@ def _instant_actions(position: Position, army: str, tile: Tile, nets: frozenset[
                      every_destination: bool) -> Iterator[Action]:
     name = tile.name
     if name not in _INSTANTS:
-        if name in abilities.turn_points(position).instants:
+        if name in hooks.turn_points(position).instants:
             return  # the family that owns the instant lists its uses (the point turn_actions)
         raise RuleNotImplemented(f"the instant tile {tile.key}")
     if name == "battle":

@@ -138,7 +138,8 @@ def play(records: Sequence[tuple[str, GameRecord]]) -> CampaignReport:
     the book's scenarios depend on) from one to the next, and name the campaign's winner (B13 VICTORY)."""
     from dataclasses import replace
 
-    from . import game, scenarios
+    from . import game
+    from ..notation import scenarios
     from ..errors import NotationError, RuleNotImplemented
 
     played: list[Played] = []

@@ -32,7 +32,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from . import actions, hiring, scenarios
+from . import actions, hiring
+from ..notation import scenarios
 from ..engine import battle
 from ..notation.cards import Expectation, ExpectDraw, ExpectHp, ExpectScore, ExpectWinner, GameRecord, Turn
 from ..errors import IllegalAction, NhexError, RuleNotImplemented
@@ -146,7 +147,7 @@ class GameState:
     #: Each army's hired mercenary tiles, and the mercenary tiles out of the game (:mod:`solver.turns.hiring`).
     hired: Piles = ()
     gone: tuple[Tile, ...] = ()
-    #: A scenario's (solver/turns/scenarios.py): each HQ's Hit Points at the start, from which injuries count, and the
+    #: A scenario's (solver/notation/scenarios.py): each HQ's Hit Points at the start, from which injuries count, and the
     #: free turns left to the army that takes them (B13 SCENARIO 2, Start).
     start_hp: tuple[tuple[str, int], ...] = ()
     free_left: int = 0
