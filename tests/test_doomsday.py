@@ -604,3 +604,23 @@ def test_a_whole_doomsday_game_record_replays_with_the_hqs_rotations():
     twice = text.replace("move a1 a1 NW by hq", "move a1 a1 NW by hq; move a2 a2 NE by hq")
     again = game.check(notation.parse(twice))
     assert again.verdict == "illegal" and again.action == "move a2 a2 NE by hq"
+
+
+TAKEN_BY_VEGAS = """
+    to-move doomsday
+    e3 doomsday:hq
+    c3 vegas:agitator N
+    c2 doomsday:delta-shooter N
+    a3 vegas:hq N
+"""
+
+
+def test_hq_rotation_does_not_turn_a_unit_vegas_has_taken_over():
+    """ES CG: "puede girar una unidad amiga" (it may turn one *friendly* unit); PL VEGAS, Sztab: a taken unit "pod
+    każdym względem traktowana jest jak własna" (is treated in every respect as its taker's own). The Agitator on
+    c3 holds the Delta Shooter on c2: it is Vegas's, so the Doomsday HQ neither lists nor accepts turning it."""
+    assert rotations(TAKEN_BY_VEGAS) == []
+    with pytest.raises(IllegalAction, match="friendly"):
+        actions.apply(position(TAKEN_BY_VEGAS), Move(Hex.parse("c2"), Hex.parse("c2"), _dir("S"), "hq"), "doomsday")
+    freed = TAKEN_BY_VEGAS.replace("c3 vegas:agitator N", "c3 vegas:agitator S")  # looks away: c2 is Doomsday's
+    assert "move c2 c2 S by hq" in rotations(freed)

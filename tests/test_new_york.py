@@ -334,3 +334,53 @@ def test_rocket_armor_is_a_rule_option():
     assert at(armored.position, "c3").wounds == 2
     bare = fight(text.format("no"))
     assert at(bare.position, "c3") is None
+
+
+def test_a_unit_vegas_took_over_gets_no_toughness_from_its_former_new_york_hq():
+    """B13 NEW YORK, HQ: "The HQ gives its own adjacent units one additional Toughness"; PL VEGAS, Sztab: a taken
+    unit "pod każdym względem traktowana jest jak własna" (is in every respect its taker's own). The Cop on c2,
+    held by the Agitator on c3, is Vegas's: one wound kills it, as in a battle (the reading of the links)."""
+    text = "to-move new-york\nc3 vegas:agitator N\nc2 new-york:cop N wounds=1\nb2 new-york:hq\ne3 vegas:hq N\n"
+    from solver.position import position_toughness
+
+    taken = position(text.replace(" wounds=1", ""))
+    assert position_toughness(taken, at(taken, "c2")) == 0
+    import pytest
+    from solver.errors import NotationError
+
+    with pytest.raises(NotationError, match="would already kill it"):
+        position(text)
+    mine = position(text.replace("c3 vegas:agitator N", "c3 vegas:agitator S"))
+    assert position_toughness(mine, at(mine, "c2")) == 1
+
+
+NETTED_MID_BATTLE = """
+    c3 new-york:hq
+    c2 new-york:cop N wounds=1
+    b2 borgo:net-fighter N
+    b3 new-york:net-fighter NE
+    b4 borgo:brawler N
+    e1 borgo:hq
+"""
+
+
+def test_hq_netted_in_the_middle_of_a_battle_takes_its_point_away_at_once():
+    """B13 NEW YORK, HQ: "when the HQ is caught in a net, the unit immediately loses the additional Toughness, and
+    it could die immediately as a result". The Borgo Net Fighter on b2 aims at the HQ but is netted by the New
+    York one on b3; the Brawler kills that one in phase 2, so from the end of phase 2 the HQ is netted and the
+    wounded Cop on c2 dies with the phase's dead (RULINGS 30, 14)."""
+    result = fight(NETTED_MID_BATTLE)
+    assert at(result.position, "c2") is None
+    death = next(e for e in result.trace if "loses the HQ's toughness point" in e.text)
+    assert death.phase == 2
+    kept = fight(NETTED_MID_BATTLE.replace("b4 borgo:brawler N", "b4 borgo:brawler S"))  # the b3 Net Fighter lives
+    assert at(kept.position, "c2").wounds == 1
+
+
+def test_the_trace_tells_the_net_that_ends_before_the_net_it_frees_and_the_death_it_causes():
+    """Causes before effects: the New York Net Fighter's net ends, so the Borgo one nets the HQ, so the Cop dies."""
+    texts = [e.text for e in fight(NETTED_MID_BATTLE).trace]
+    ended = texts.index("no longer so: borgo:net-fighter on b2 is netted by new-york:net-fighter on b3")
+    netted = texts.index("new-york:hq on c3 is netted by borgo:net-fighter on b2")
+    death = next(i for i, t in enumerate(texts) if "loses the HQ's toughness point" in t)
+    assert ended < netted < death
