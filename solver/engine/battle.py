@@ -590,10 +590,13 @@ class Fight:
             return self.finish()
         return None
 
-    def explain(self, reading: effects.Reading, phase: int | None) -> None:
+    def explain(self, reading: effects.Reading, phase: int | None, units: effects.Units | None = None) -> None:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
-        captures, takeovers and initiatives that take effect or end now (:mod:`solver.engine.explain`)."""
-        units = self.state.units
+        captures, takeovers and initiatives that take effect or end now (:mod:`solver.engine.explain`).
+        ``units``: those the reading was made of, when a family states it before the phase's dead have left (the
+        New York HQ netted at the end of a phase: the net is told before the deaths it causes)."""
+        if units is None:
+            units = self.state.units
         self.sources = explain.sources(units, reading.nets, self.rules, reading.allies, self.points,
                                        self.position.foundations)
         facts = explain.facts(units, reading, self.sources)
