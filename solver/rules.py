@@ -234,9 +234,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="3E",
     ),
     RuleOption(
-        "moloch-team-fire", "yes", ("yes", "no"),
-        "In a team match, whether Moloch's attacks hit its teammate's units too.",
-        "3E TEAM MATCH, Moloch in a Team Match (the rule is marked 'optional': 'no' leaves it out).",
+        "moloch-team-fire", "moloch", ("moloch", "yes", "no"),
+        "In a team match, Moloch's attacks hit its teammate's units while the teammate's attacks pass over Moloch's "
+        "('moloch'); 'yes': both ways (the reading before RULINGS 71); 'no': no exception, Moloch is a teammate "
+        "like any other. Nets and pushes reach both ways under 'moloch' and 'yes'.",
+        "RULINGS 71 (settles 64's open point); 3E TEAM MATCH: 'Friendly units cannot be hit by a teammate's "
+        "attacks'; Moloch in a Team Match ('optional'): 'Its units hit and wound friendly units as usual ... "
+        "Moloch's allies can push back its units, be pushed back by them, and always disable each other's units "
+        "with a Net' (the exception names Moloch's hits only, the nets and pushes both ways).",
         source="3E",
     ),
     RuleOption(
