@@ -92,9 +92,21 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="house ruling (3E silent)",
     ),
     RuleOption(
+        "redirect-loop", "endless", ("endless", "stop"),
+        "A branch of a redirected attack that comes back, through an entrance edge, into a redirector on its own "
+        "path loops for ever: every enemy unit (an HQ too) a branch of the attack reaches is destroyed, whatever "
+        "its toughness or armor ('endless'); 'stop': the shot stops there (RULINGS 51, option redirect-revisit).",
+        "RULINGS 65 (replaces 51); the first official app's in-app rules, Doomsday, 'Infinite Combo': 'A split "
+        "ranged attack, which gets back to a splitting Unit creates an infinite loop and inflicts an infinite "
+        "damage'; ES Doomsday sheet, under Tripler and Trap: 'No es un error, es tan solo una característica de "
+        "Doomsday' (it is not a mistake, just a feature of Doomsday).",
+        source="app, ES",
+    ),
+    RuleOption(
         "redirect-revisit", "shot", ("shot", "branch"),
-        "A redirected shot never enters the same redirector twice and stops there: counting every redirector "
-        "any branch of the shot entered ('shot') or only those on the branch's own path ('branch').",
+        "Under redirect-loop=stop: a redirected shot never enters the same redirector twice and stops there: "
+        "counting every redirector any branch of the shot entered ('shot') or only those on the branch's own path "
+        "('branch').",
         "RULINGS 51 (no passage: 'a shot never enters the same redirector twice in one action'); ES Doomsday "
         "sheet, Tripler: the shot leaves by 'las 3 salidas' (the 3 exits) at once, so its branches are one shot.",
     ),

@@ -188,10 +188,12 @@ def test_redirectors_chain():
     assert wounds(result, "c1") == 0
 
 
-def test_redirect_loop_stops_the_shot():
-    """RULINGS 51 (no passage): a shot never enters the same redirector twice; it stops there. Two Fireblasts and
-    a Doom Net Fighter send the shot round c4 → b3 → c3 → c4: nothing is hit and the battle ends."""
+def test_redirect_loop_stops_the_shot_under_option_redirect_loop_stop():
+    """RULINGS 51 (no passage), kept as option redirect-loop=stop (RULINGS 65): a shot never enters the same
+    redirector twice; it stops there. Two Fireblasts and a Doom Net Fighter send the shot round c4 → b3 → c3 → c4:
+    nothing is hit and the battle ends."""
     result = fight("""
+        rules 3.0 redirect-loop=stop
         c5 doomsday:delta-shooter N
         c4 doomsday:fireblast NW
         b3 doomsday:fireblast NE
@@ -493,10 +495,10 @@ def test_a_second_hq_rotation_in_one_turn_is_illegal_in_a_record():
 
 
 def test_redirect_loop_stops_under_either_reading_of_rulings_51():
-    """RULINGS 51, option redirect-revisit: 'shot' (every branch of the shot shares what it entered) or 'branch'
-    (only its own path); a loop ends either way."""
+    """RULINGS 51 (option redirect-loop=stop, RULINGS 65), option redirect-revisit: 'shot' (every branch of the shot
+    shares what it entered) or 'branch' (only its own path); a loop ends either way."""
     text = """
-        rules 3.0 redirect-revisit=branch
+        rules 3.0 redirect-loop=stop redirect-revisit=branch
         c5 doomsday:delta-shooter N
         c4 doomsday:fireblast NW
         b3 doomsday:fireblast NE
@@ -624,3 +626,60 @@ def test_hq_rotation_does_not_turn_a_unit_vegas_has_taken_over():
         actions.apply(position(TAKEN_BY_VEGAS), Move(Hex.parse("c2"), Hex.parse("c2"), _dir("S"), "hq"), "doomsday")
     freed = TAKEN_BY_VEGAS.replace("c3 vegas:agitator N", "c3 vegas:agitator S")  # looks away: c2 is Doomsday's
     assert "move c2 c2 S by hq" in rotations(freed)
+
+
+# --- redirect loops (RULINGS 65) -----------------------------------------------------------------------------------
+
+ENDLESS_LOOP = """
+    c5 doomsday:delta-shooter N
+    c4 doomsday:fireblast N
+    c3 doomsday:tripler N
+    d2 doomsday:doom-net-fighter S
+    d3 doomsday:fireblast SW
+    c1 moloch:blocker S
+    a1 moloch:hq
+    e1 doomsday:hq
+"""
+
+
+def test_a_branch_back_in_a_redirector_on_its_own_path_loops_without_end():
+    """RULINGS 65: the first official app, Doomsday, "Infinite Combo": "A split ranged attack, which gets back to
+    a splitting Unit creates an infinite loop and inflicts an infinite damage"; ES Doomsday sheet: "No es un
+    error, es tan solo una característica de Doomsday" (it is not a mistake, just a feature of Doomsday). The
+    shot goes c4 → the Tripler on c3; its NE branch goes d2 → d3 → back into c4 through an entrance edge. Every
+    enemy a branch reaches is destroyed whatever its toughness or armor: the armored Blocker (3 health) on c1 and
+    the Moloch HQ on a1."""
+    result = fight(ENDLESS_LOOP)
+    assert unit(result, "c1") is None
+    assert result.hq["moloch"] == 0
+    assert any(e.rule.startswith("RULINGS 65") and "loops without end" in e.text for e in result.trace)
+    stopped = fight("rules 3.0 redirect-loop=stop\n" + ENDLESS_LOOP)  # RULINGS 51's reading, kept as an option
+    assert wounds(stopped, "c1") == 1 and stopped.hq["moloch"] == 18
+
+
+def test_a_shot_entering_a_redirector_by_its_exit_edge_makes_no_loop():
+    """RULINGS 65: "A shot entering a redirector through an exit edge passes over it (50) and makes no loop." The
+    Tripler on c3 sends the shot N; the Fireblast on c2, the Doom Net Fighter on d1 and the Fireblast on d2 bring
+    that branch back into the Tripler through its NE edge, an exit: it passes over and hits the Blocker on b3 for
+    2, an ordinary hit, as the NW branch hits the HQ on a1."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c3 doomsday:tripler N
+        c2 doomsday:fireblast NE
+        d1 doomsday:doom-net-fighter S
+        d2 doomsday:fireblast SW
+        b3 moloch:blocker N
+        a1 moloch:hq
+        e3 doomsday:hq
+    """)
+    assert wounds(result, "b3") == 2 and result.hq["moloch"] == 18
+    assert not any("loops without end" in e.text for e in result.trace)
+
+
+def test_a_medic_takes_the_whole_endless_attack_as_one_and_is_spent():
+    """RULINGS 65: "a Medic linked to such a unit takes the whole attack for it, as one attack (RULINGS 3, 4, 52),
+    and is spent". A Moloch Medic linked to the Blocker on c1 saves it and is discarded."""
+    text = ENDLESS_LOOP.replace("a1 moloch:hq", "a3 moloch:hq") + "    b1 moloch:medic NE\n"  # links c1
+    found = outcomes(text)
+    saved = [o for o in found if unit(o, "c1") is not None]
+    assert saved and all(unit(o, "b1") is None and wounds(o, "c1") == 0 for o in saved)

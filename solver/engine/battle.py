@@ -34,7 +34,7 @@ from . import effects, explain, points as hooks
 from .effects import Bonus, edges_of
 from ..errors import RuleNotImplemented
 from .features import refuse
-from .fight import Attack, Event, Hit, Strike
+from .fight import Attack, Event, Hit, Strike, wounds_text
 from ..hexes import Direction, Hex, around
 from ..position import Position, Unit
 from ..tiles import Kind
@@ -833,7 +833,7 @@ class Fight:
                 by = (f"the terrain ({hit.note})" if hit.kind in ("terrain", "drowning")
                       else _name(units, hit.source, hit.kind))
                 self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
-                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
+                              f"for {wounds_text(hit.wounds)} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
         absorbed = (self.medics(attacks, phase, nets, boni, removed)
                     if (self.has_medics if boni is self.boni else _has_medics(boni)) else set())
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
@@ -862,7 +862,7 @@ class Fight:
                 hp = max(0, unit.hp - wounds)  # type: ignore[operator]  # every HQ has its health (Unit)
                 units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
-                    self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
+                    self.note(phase, "hq", f"{unit.tile.key} loses {wounds_text(wounds)}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
                 if hp == 0:
                     removed.add(hex_)
                     if self.tracing:
@@ -931,7 +931,7 @@ class Fight:
                     self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0], attacks[key][0].kind)}"
                               f" → {_name(units, key[1])}; the Medic on {discarded} is discarded",
                               "3E USING MEDICS" + ("; RULINGS 4" if discarded != medic else ""),
-                              f"{wounds} wound{'s' if wounds != 1 else ''} of that attack ignored"
+                              f"{wounds_text(wounds)} wound{'s' if wounds != 1 else ''} of that attack ignored"
                               + (f"; the loss passes to the latter Medic on {discarded}" if discarded != medic else ""))
         return absorbed
 
