@@ -86,6 +86,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="house ruling (B13 silent)",
     ),
     RuleOption(
+        "clown-destroys-foundations", "yes", ("yes", "no"),
+        "The Clown's blast destroys the foundations (Roots, Mines) on the six hexes next to it, as a Bomb does; a "
+        "unit standing on one is hit as well. 'no': only instants destroy foundations.",
+        "RULINGS 68 (changes 25's 'only instants'); the designer's answers to disputed questions, Babel 13 part: "
+        "the Clown's explosion 'is treated exactly as the Bomb'; B13 FOUNDATION TILES (the Bomb destroys "
+        "foundations). 'no': RULINGS 25, PL ŻETONY PODŁOŻA: foundations are destroyed 'tylko przez ... Żetony "
+        "Natychmiastowe' (only by instant tiles).",
+        source="the designer's answers",
+    ),
+    RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
