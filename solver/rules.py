@@ -72,9 +72,12 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         "rocket-armor", "yes", ("yes", "no"),
-        "Armor on the side a New York rocket enters from lowers its 3 wounds by 1.",
-        "RULINGS 34 (armor unsettled); B13 NEW YORK, Rocket Launcher is silent; 3E ARMOR lowers 'ranged attacks' "
-        "by 1 and a rocket is shot, as RULINGS 33 reads the Shotgun. 'no': armor does not stop a rocket.",
+        "Armor on the side a New York rocket enters from lowers its 3 wounds by 1, as it lowers every ranged attack "
+        "(never a melee blow or an instant).",
+        "RULINGS 67 (settles 34's armor point): the designer's answers to disputed questions, Babel 13 part: armor "
+        "lowers all ranged attacks, 'Strzał, Shotgun, Rakieta' (shot, Shotgun, Rocket); 3E ARMOR. B13 NEW YORK, "
+        "Rocket Launcher is silent. 'no': armor does not stop a rocket.",
+        source="the designer's answers",
     ),
     RuleOption(
         "watchtower-specials", "choose", ("choose", "first"),

@@ -74,6 +74,20 @@ def test_sheet_example_in_battle_the_boosted_shooters_hit_harder():
     assert unit(result, "c2") is None
 
 
+def test_long_distance_modules_reach_over_an_empty_first_hex():
+    """RULINGS 66 (amends 54): the first official app, Long Distance Modules: "In case of units 2 hexes away Long
+    Distance Modules work over enemy units and empty spaces." The Officer on c4 reaches the Delta Shooter on c2 over
+    the empty c3, the Main War Processor on e3 the Omega Shooter on e1 over the empty e2."""
+    found = bonuses("""
+        c4 doomsday:officer N
+        c2 doomsday:delta-shooter N
+        e3 doomsday:main-war-processor N
+        e1 doomsday:omega-shooter N
+    """)
+    assert found["c2"].ranged == 1
+    assert found["e1"].extra_actions == 1
+
+
 def test_long_link_never_reaches_a_third_hex_nor_an_enemy():
     """RULINGS 54: "never three hexes and never an enemy"."""
     found = bonuses("""
@@ -683,3 +697,45 @@ def test_a_medic_takes_the_whole_endless_attack_as_one_and_is_spent():
     found = outcomes(text)
     saved = [o for o in found if unit(o, "c1") is not None]
     assert saved and all(unit(o, "b1") is None and wounds(o, "c1") == 0 for o in saved)
+
+
+# --- redirection in team play; Scoper and Spy (RULINGS 70) ---------------------------------------------------------
+
+TURNED_NE = """
+    c5 outpost:hmg N
+    c4 doomsday:fireblast NE
+    e2 moloch:blocker S
+    a1 outpost:hq
+    b1 doomsday:hq
+    a3 moloch:hq
+"""
+
+
+def _hurt(outcome: battle.Outcome, label: str) -> bool:
+    found = unit(outcome, label)
+    return found is None or found.wounds > 0
+
+
+def test_a_redirector_turns_a_teammates_shot():
+    """RULINGS 70 (the Polish Doomsday Machine 3.0 rulebook, SYTUACJE SZCZEGÓLNE): a redirector also redirects its
+    teammates' ranged attacks, each keeping its kind. The allied Outpost HMG's shot turns NE at the Fireblast and
+    wounds the Moloch Blocker on e2."""
+    result = fight("team doomsday outpost\nteam moloch borgo\nc1 borgo:hq\n" + TURNED_NE)
+    assert _hurt(result, "e2") and wounds(result, "c4") == 0
+
+
+def test_a_scoper_cannot_link_to_a_redirector():
+    """RULINGS 70: "redirectors are not modules, so a Scoper or a Spy cannot link to them" (PL Doomsday Machine 3.0,
+    SYTUACJE SZCZEGÓLNE). The Outpost Scoper on b4 touches the Fireblast, which stays Doomsday's: the HMG's shot
+    wounds it and goes no further."""
+    result = fight(TURNED_NE + "    b4 outpost:scoper N\n")
+    assert _hurt(result, "c4") and wounds(result, "e2") == 0
+
+
+def test_a_spy_cannot_link_to_a_redirector():
+    """RULINGS 70 (as above). The New York Spy Shooter on c5 (its NW edge, turned N) shoots into the adjacent
+    Doomsday Fireblast: a Spy uses enemy *modules* as friendly (B13 NEW YORK, Spy), and a redirector is none, so the
+    shot wounds the Fireblast instead of turning."""
+    text = TURNED_NE.replace("c5 outpost:hmg N", "c5 new-york:spy-shooter NE").replace("a1 outpost:hq", "a1 new-york:hq")
+    result = fight(text)
+    assert _hurt(result, "c4") and wounds(result, "e2") == 0

@@ -322,9 +322,11 @@ def test_pusher_may_push_in_the_turn_it_is_placed_unless_the_option_says_no():
         assert bool([a for a in legal_actions(placed, "new-york", used) if isinstance(a, Push)]) is expected
 
 
-def test_rocket_armor_is_a_rule_option():
-    """RULINGS 34: armor against the rocket is unsettled; option rocket-armor (default yes, as for any shot: 3E
-    ARMOR, and RULINGS 33 for the Shotgun)."""
+def test_armor_lowers_the_rocket_by_one_and_the_old_doubt_stays_an_option():
+    """RULINGS 67 (settles 34's armor point): the designer's answers to disputed questions, Babel 13 part: armor
+    lowers all ranged attacks, "Strzał, Shotgun, Rakieta" (shot, Shotgun, Rocket). Default rocket-armor=yes: the
+    Wall of Trees' armor takes 1 of the rocket's 3; option rocket-armor=no lets all 3 through."""
+    assert at(fight("c4 new-york:rocket-launcher N\nc3 neojungle:wall-of-trees S\n").position, "c3").wounds == 2
     text = """
         rules 3.0 rocket-armor={}
         c4 new-york:rocket-launcher N
