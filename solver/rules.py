@@ -99,6 +99,15 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="the designer's answers",
     ),
     RuleOption(
+        "ny-medic-direct-hit", "absorb-only", ("absorb-only", "any-wound"),
+        "A Medic beside its New York HQ loses the HQ's toughness point only when it absorbs an attack "
+        "('absorb-only'); 'any-wound': also when it is wounded directly, so one wound kills it there.",
+        "RULINGS 31 reads 'takes wound' as absorbing; B13 MORE ON MEDIC IN NEW YORK: 'If Medic adjacent to NJ's HQ "
+        "takes wound, it is killed and removed from board immediately - bonus from NS's HQ will not help him in "
+        "that situation' (NOTATION §10.6).",
+        source="house ruling (B13 ambiguous)",
+    ),
+    RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",

@@ -386,3 +386,29 @@ def test_the_trace_tells_the_net_that_ends_before_the_net_it_frees_and_the_death
     netted = texts.index("new-york:hq on c3 is netted by borgo:net-fighter on b2")
     death = next(i for i, t in enumerate(texts) if "loses the HQ's toughness point" in t)
     assert ended < netted < death
+
+
+MEDIC_BESIDE_THE_HQ = """
+    team new-york outpost
+    team moloch borgo
+    c3 new-york:hq
+    c2 outpost:medic N
+    c1 moloch:hybrid S
+    a1 outpost:hq
+    e1 moloch:hq
+    a3 borgo:hq
+"""
+
+
+def test_a_medic_hit_directly_beside_the_new_york_hq_keeps_the_point_unless_the_option_says_any_wound():
+    """B13 MORE ON MEDIC IN NEW YORK: "If Medic adjacent to NJ's HQ takes wound, it is killed and removed from board
+    immediately - bonus from NS's HQ will not help him in that situation". RULINGS 31 reads "takes wound" as
+    absorbing (option ny-medic-direct-hit=absorb-only, the default): the allied Outpost Medic (3E TEAM MATCH: "HQ
+    bonuses also affect friendly units") shot by the Hybrid keeps the point and lives with one wound; "is wounded"
+    is the other reading (any-wound): it dies."""
+    kept = fight(MEDIC_BESIDE_THE_HQ)
+    assert at(kept.position, "c2").wounds == 1
+    assert fight("rules 3.0 ny-medic-direct-hit=absorb-only\n" + MEDIC_BESIDE_THE_HQ).position == kept.position
+    lost = fight("rules 3.0 ny-medic-direct-hit=any-wound\n" + MEDIC_BESIDE_THE_HQ)
+    assert at(lost.position, "c2") is None
+    assert any("MORE ON MEDIC" in e.rule for e in lost.trace)
