@@ -425,6 +425,11 @@ def _unit_order(unit: Unit) -> tuple[int, int, str]:
     return (unit.hex.q, unit.hex.r, unit.tile.key)
 
 
+def _gives_toughness(tile: Tile) -> bool:
+    module = tile.module
+    return module is not None and module.type == "toughness-bonus"
+
+
 def position_toughness(position: Position, unit: Unit) -> int:
     """The unit's toughness counting every bonus the position itself gives it (NOTATION §10.1 Wounds): its
     printed toughness, +N from each module linked to it that gives ``toughness-bonus`` (the New York HQ, B13: to
@@ -434,7 +439,7 @@ def position_toughness(position: Position, unit: Unit) -> int:
     toughness = unit.tile.toughness
     if unit.is_hq:
         return toughness
-    if unit.hex in position.board:
+    if unit.hex in position.board and any(_gives_toughness(u.tile) for u in position.units):
         from .engine.effects import toughness_bonuses  # the links are derived from the whole position
 
         toughness += toughness_bonuses(position).get(unit.hex, 0)
