@@ -57,11 +57,12 @@ _ARMY = re.compile(r"(?<![\w/:-])(" + "|".join(sorted(ARMY_NAMES, key=len, rever
 def players_line(lines: Iterable[str], seated: Sequence[str] = ()) -> str | None:
     """The ``players`` line the writer puts in a position or a card whose canonical ``lines`` name a labelled
     army: the players of its own ``players`` line as it seated them (``seated``: they mark the players of one army
-    on pictures, :func:`mark`), then every other army the lines name, in name order. None without labels: such a
-    file is written as v1.1 writes it."""
+    on pictures, :func:`mark`), then every other army the lines name, in name order. Without labels, the seating
+    as written when the file had one (the neutral Mad Bomber goes to "the player to the right", README: a position's
+    seating), else None: such a file is written as v1.1 writes it."""
     names = {m.group(0) for line in lines for m in _ARMY.finditer(_STRING.sub("", line))}
     if not any(is_labelled(a) for a in names):
-        return None
+        return " ".join(["players", *seated]) if seated else None
     first = [a for a in dict.fromkeys(seated) if a in names]
     return " ".join(["players", *first, *sorted(names - set(first))])
 

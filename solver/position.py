@@ -425,27 +425,24 @@ def _unit_order(unit: Unit) -> tuple[int, int, str]:
     return (unit.hex.q, unit.hex.r, unit.tile.key)
 
 
+def _gives_toughness(tile: Tile) -> bool:
+    module = tile.module
+    return module is not None and module.type == "toughness-bonus"
+
+
 def position_toughness(position: Position, unit: Unit) -> int:
     """The unit's toughness counting every bonus the position itself gives it (NOTATION §10.1 Wounds): its
-    printed toughness, +N from each adjacent friendly unit whose module gives ``toughness-bonus`` (the New York
-    HQ, B13: lost while that HQ is netted), +1 on a Fortress hex (B13 FORTRESS; never for HQs), +1 for a First
+    printed toughness, +N from each module linked to it that gives ``toughness-bonus`` (the New York HQ, B13: to
+    the units its controller controls, a unit Vegas took over being Vegas's; lost while that HQ is netted; read
+    as the battle reads the links, :func:`solver.engine.effects.toughness_bonuses`), +1 on a Fortress hex (B13 FORTRESS; never for HQs), +1 for a First
     Aid Kit prize (B13 PRIZE MARKERS). A unit dies when its wounds exceed this number."""
     toughness = unit.tile.toughness
     if unit.is_hq:
         return toughness
-    nets: frozenset[Hex] | None = None
-    for neighbour in position.board.neighbours(unit.hex) if unit.hex in position.board else ():
-        other = position.unit_at(neighbour[1])
-        module = other.tile.module if other is not None else None
-        if other is None or module is None or module.type != "toughness-bonus" or module.target != "friendly" \
-                or other.army != unit.army:
-            continue
-        if nets is None:
-            from .engine.effects import by_hex, netted  # the Nets are derived from the whole position
+    if unit.hex in position.board and any(_gives_toughness(u.tile) for u in position.units):
+        from .engine.effects import toughness_bonuses  # the links are derived from the whole position
 
-            nets = netted(by_hex(position))
-        if other.hex not in nets:
-            toughness += module.value or 0
+        toughness += toughness_bonuses(position).get(unit.hex, 0)
     if any(unit.hex in element.hexes and element.has("fortress") for element in position.terrain):
         toughness += 1
     if "first-aid-kit" in unit.prizes:

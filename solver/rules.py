@@ -72,9 +72,12 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         "rocket-armor", "yes", ("yes", "no"),
-        "Armor on the side a New York rocket enters from lowers its 3 wounds by 1.",
-        "RULINGS 34 (armor unsettled); B13 NEW YORK, Rocket Launcher is silent; 3E ARMOR lowers 'ranged attacks' "
-        "by 1 and a rocket is shot, as RULINGS 33 reads the Shotgun. 'no': armor does not stop a rocket.",
+        "Armor on the side a New York rocket enters from lowers its 3 wounds by 1, as it lowers every ranged attack "
+        "(never a melee blow or an instant).",
+        "RULINGS 67 (settles 34's armor point): the designer's answers to disputed questions, Babel 13 part: armor "
+        "lowers all ranged attacks, 'Strzał, Shotgun, Rakieta' (shot, Shotgun, Rocket); 3E ARMOR. B13 NEW YORK, "
+        "Rocket Launcher is silent. 'no': armor does not stop a rocket.",
+        source="the designer's answers",
     ),
     RuleOption(
         "watchtower-specials", "choose", ("choose", "first"),
@@ -86,15 +89,46 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="house ruling (B13 silent)",
     ),
     RuleOption(
+        "clown-destroys-foundations", "yes", ("yes", "no"),
+        "The Clown's blast destroys the foundations (Roots, Mines) on the six hexes next to it, as a Bomb does; a "
+        "unit standing on one is hit as well. 'no': only instants destroy foundations.",
+        "RULINGS 68 (changes 25's 'only instants'); the designer's answers to disputed questions, Babel 13 part: "
+        "the Clown's explosion 'is treated exactly as the Bomb'; B13 FOUNDATION TILES (the Bomb destroys "
+        "foundations). 'no': RULINGS 25, PL ŻETONY PODŁOŻA: foundations are destroyed 'tylko przez ... Żetony "
+        "Natychmiastowe' (only by instant tiles).",
+        source="the designer's answers",
+    ),
+    RuleOption(
+        "ny-medic-direct-hit", "absorb-only", ("absorb-only", "any-wound"),
+        "A Medic beside its New York HQ loses the HQ's toughness point only when it absorbs an attack "
+        "('absorb-only'); 'any-wound': also when it is wounded directly, so one wound kills it there.",
+        "RULINGS 31 reads 'takes wound' as absorbing; B13 MORE ON MEDIC IN NEW YORK: 'If Medic adjacent to NJ's HQ "
+        "takes wound, it is killed and removed from board immediately - bonus from NS's HQ will not help him in "
+        "that situation' (NOTATION §10.6).",
+        source="house ruling (B13 ambiguous)",
+    ),
+    RuleOption(
         "medic-saves-from-clown", "yes", ("yes", "no"),
         "A Medic may absorb a Clown's blast on a linked unit (never the exploding Clown itself).",
         "RULINGS 3 and 4; 3E USING MEDICS: 'an attack from one edge in one Initiative phase'.",
         source="house ruling (3E silent)",
     ),
     RuleOption(
+        "redirect-loop", "endless", ("endless", "stop"),
+        "A branch of a redirected attack that comes back, through an entrance edge, into a redirector on its own "
+        "path loops for ever: every enemy unit (an HQ too) a branch of the attack reaches is destroyed, whatever "
+        "its toughness or armor ('endless'); 'stop': the shot stops there (RULINGS 51, option redirect-revisit).",
+        "RULINGS 65 (replaces 51); the first official app's in-app rules, Doomsday, 'Infinite Combo': 'A split "
+        "ranged attack, which gets back to a splitting Unit creates an infinite loop and inflicts an infinite "
+        "damage'; ES Doomsday sheet, under Tripler and Trap: 'No es un error, es tan solo una característica de "
+        "Doomsday' (it is not a mistake, just a feature of Doomsday).",
+        source="app, ES",
+    ),
+    RuleOption(
         "redirect-revisit", "shot", ("shot", "branch"),
-        "A redirected shot never enters the same redirector twice and stops there: counting every redirector "
-        "any branch of the shot entered ('shot') or only those on the branch's own path ('branch').",
+        "Under redirect-loop=stop: a redirected shot never enters the same redirector twice and stops there: "
+        "counting every redirector any branch of the shot entered ('shot') or only those on the branch's own path "
+        "('branch').",
         "RULINGS 51 (no passage: 'a shot never enters the same redirector twice in one action'); ES Doomsday "
         "sheet, Tripler: the shot leaves by 'las 3 salidas' (the 3 exits) at once, so its branches are one shot.",
     ),
@@ -234,9 +268,14 @@ OPTIONS: tuple[RuleOption, ...] = (
         source="3E",
     ),
     RuleOption(
-        "moloch-team-fire", "yes", ("yes", "no"),
-        "In a team match, whether Moloch's attacks hit its teammate's units too.",
-        "3E TEAM MATCH, Moloch in a Team Match (the rule is marked 'optional': 'no' leaves it out).",
+        "moloch-team-fire", "moloch", ("moloch", "yes", "no"),
+        "In a team match, Moloch's attacks hit its teammate's units while the teammate's attacks pass over Moloch's "
+        "('moloch'); 'yes': both ways (the reading before RULINGS 71); 'no': no exception, Moloch is a teammate "
+        "like any other. Nets and pushes reach both ways under 'moloch' and 'yes'.",
+        "RULINGS 71 (settles 64's open point); 3E TEAM MATCH: 'Friendly units cannot be hit by a teammate's "
+        "attacks'; Moloch in a Team Match ('optional'): 'Its units hit and wound friendly units as usual ... "
+        "Moloch's allies can push back its units, be pushed back by them, and always disable each other's units "
+        "with a Net' (the exception names Moloch's hits only, the nets and pushes both ways).",
         source="3E",
     ),
     RuleOption(

@@ -15,11 +15,12 @@ already compares controllers then compares keys, and no rule needs a branch for 
 Moloch in a Team Match (3E, "optional"; option ``moloch-team-fire``, RULINGS 64): "Its units hit and wound
 friendly units as usual (of course HQ does not wound another HQ), but Modules and the HQ give them bonuses …
 Moloch's allies can push back its units, be pushed back by them, and always disable each other's units with a
-Net." Moloch's units keep their own army as their harm key, so they and their allies harm each other both ways,
-while both share the team's help key. The book states the pushes and the Nets both ways and Moloch's attacks on
-its allies; it is silent on the allies' attacks on Moloch (RULINGS 64 leaves it unsettled): reading the
-exception as "Moloch and its allies are enemies in combat, friends for bonuses" keeps one relation for attacks,
-Nets and pushes, which the sentence about Nets ("each other's") and pushes supports.
+Net." Moloch's units keep their own army as their harm key, so they and their allies net and push each other
+both ways, while both share the team's help key. The book names Moloch's hits only: RULINGS 71 reads the allies'
+attacks as passing over Moloch's units like any teammate's (option ``moloch-team-fire=moloch``, the default). An
+attacker looks at its targets through :func:`attack_view`: Moloch's units through the harm keys, every other unit
+through the help keys, in which Moloch's units are its friends. ``moloch-team-fire=yes`` keeps the reading before
+RULINGS 71 (the harm keys for every attack, both ways); ``no`` drops the exception.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def key_of(army: str, teams: tuple[tuple[str, ...], ...]) -> str:
 
 
 def harm_key_of(army: str, teams: tuple[tuple[str, ...], ...], rules: RuleSet) -> str:
-    if base_army(army) == _RECKLESS_ARMY and rules.enabled("moloch-team-fire"):  # moloch/b too (solver/mirror.py)
+    if base_army(army) == _RECKLESS_ARMY and rules.option("moloch-team-fire") != "no":  # moloch/b too (mirror.py)
         return army
     return key_of(army, teams)
 
@@ -61,6 +62,11 @@ def keys(controllers: Mapping[Hex, str], teams: tuple[tuple[str, ...], ...], rul
     harm = {hex_: harm_key_of(army, teams, rules) for hex_, army in controllers.items()}
     help_ = {hex_: key_of(army, teams) for hex_, army in controllers.items()}
     return harm, help_
+
+
+def one_way(rules: RuleSet) -> bool:
+    """Whether Moloch's team fire runs one way (RULINGS 71): its attacks hit its allies, theirs pass over it."""
+    return rules.option("moloch-team-fire") == "moloch"
 
 
 def plays_for(key: str, army: str) -> bool:

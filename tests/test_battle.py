@@ -810,3 +810,33 @@ def test_a_medic_chain_never_crosses_sides():
     """)
     assert survivors(result) == {"b2": "outpost:scoper", "b3": "moloch:hq", "c4": "moloch:medic"}
     assert wounds(result, "b2") == 0
+
+
+CLOWN_NEAR_FOUNDATIONS = """
+    c3 moloch:clown N
+    c2 neojungle:roots N
+    c2 neojungle:slicer N
+    d2 new-york:mine N
+    b4 neojungle:roots N
+    a1 neojungle:hq
+    e1 new-york:hq
+"""
+
+
+def test_clown_blast_destroys_the_foundations_next_to_it_and_hits_a_unit_on_one():
+    """RULINGS 68: the Clown's blast "is treated exactly as the Bomb" (the designer's answers to disputed
+    questions, Babel 13 part): on the six hexes next to it it destroys foundations (Roots, Mines) as RULINGS 41's
+    instants do, and a unit standing on a foundation there is hit as well. The Roots on c2 and the Mine on d2 go;
+    the Slicer on the Roots takes its wound; the Roots on b4, two hexes away, stay."""
+    found = {o.choices[0].split(": ")[-1]: o for o in outcomes(CLOWN_NEAR_FOUNDATIONS)}
+    blast = found["explodes"]
+    assert {f.hex.label for f in blast.position.foundations} == {"b4"}
+    assert "c2" not in survivors(blast)  # toughness 0: the one wound kills it
+    assert {f.hex.label for f in found["attacks"].position.foundations} == {"b4", "c2", "d2"}
+
+
+def test_clown_blast_spares_foundations_with_clown_destroys_foundations_no():
+    """RULINGS 25 (PL ŻETONY PODŁOŻA: foundations are destroyed "tylko przez ... Żetony Natychmiastowe", only by
+    instant tiles), kept as option clown-destroys-foundations=no (RULINGS 68)."""
+    found = outcomes("rules 3.0 clown-destroys-foundations=no\n" + CLOWN_NEAR_FOUNDATIONS)
+    assert all({f.hex.label for f in o.position.foundations} == {"b4", "c2", "d2"} for o in found)

@@ -74,6 +74,20 @@ def test_sheet_example_in_battle_the_boosted_shooters_hit_harder():
     assert unit(result, "c2") is None
 
 
+def test_long_distance_modules_reach_over_an_empty_first_hex():
+    """RULINGS 66 (amends 54): the first official app, Long Distance Modules: "In case of units 2 hexes away Long
+    Distance Modules work over enemy units and empty spaces." The Officer on c4 reaches the Delta Shooter on c2 over
+    the empty c3, the Main War Processor on e3 the Omega Shooter on e1 over the empty e2."""
+    found = bonuses("""
+        c4 doomsday:officer N
+        c2 doomsday:delta-shooter N
+        e3 doomsday:main-war-processor N
+        e1 doomsday:omega-shooter N
+    """)
+    assert found["c2"].ranged == 1
+    assert found["e1"].extra_actions == 1
+
+
 def test_long_link_never_reaches_a_third_hex_nor_an_enemy():
     """RULINGS 54: "never three hexes and never an enemy"."""
     found = bonuses("""
@@ -188,10 +202,12 @@ def test_redirectors_chain():
     assert wounds(result, "c1") == 0
 
 
-def test_redirect_loop_stops_the_shot():
-    """RULINGS 51 (no passage): a shot never enters the same redirector twice; it stops there. Two Fireblasts and
-    a Doom Net Fighter send the shot round c4 → b3 → c3 → c4: nothing is hit and the battle ends."""
+def test_redirect_loop_stops_the_shot_under_option_redirect_loop_stop():
+    """RULINGS 51 (no passage), kept as option redirect-loop=stop (RULINGS 65): a shot never enters the same
+    redirector twice; it stops there. Two Fireblasts and a Doom Net Fighter send the shot round c4 → b3 → c3 → c4:
+    nothing is hit and the battle ends."""
     result = fight("""
+        rules 3.0 redirect-loop=stop
         c5 doomsday:delta-shooter N
         c4 doomsday:fireblast NW
         b3 doomsday:fireblast NE
@@ -493,10 +509,10 @@ def test_a_second_hq_rotation_in_one_turn_is_illegal_in_a_record():
 
 
 def test_redirect_loop_stops_under_either_reading_of_rulings_51():
-    """RULINGS 51, option redirect-revisit: 'shot' (every branch of the shot shares what it entered) or 'branch'
-    (only its own path); a loop ends either way."""
+    """RULINGS 51 (option redirect-loop=stop, RULINGS 65), option redirect-revisit: 'shot' (every branch of the shot
+    shares what it entered) or 'branch' (only its own path); a loop ends either way."""
     text = """
-        rules 3.0 redirect-revisit=branch
+        rules 3.0 redirect-loop=stop redirect-revisit=branch
         c5 doomsday:delta-shooter N
         c4 doomsday:fireblast NW
         b3 doomsday:fireblast NE
@@ -604,3 +620,122 @@ def test_a_whole_doomsday_game_record_replays_with_the_hqs_rotations():
     twice = text.replace("move a1 a1 NW by hq", "move a1 a1 NW by hq; move a2 a2 NE by hq")
     again = game.check(notation.parse(twice))
     assert again.verdict == "illegal" and again.action == "move a2 a2 NE by hq"
+
+
+TAKEN_BY_VEGAS = """
+    to-move doomsday
+    e3 doomsday:hq
+    c3 vegas:agitator N
+    c2 doomsday:delta-shooter N
+    a3 vegas:hq N
+"""
+
+
+def test_hq_rotation_does_not_turn_a_unit_vegas_has_taken_over():
+    """ES CG: "puede girar una unidad amiga" (it may turn one *friendly* unit); PL VEGAS, Sztab: a taken unit "pod
+    każdym względem traktowana jest jak własna" (is treated in every respect as its taker's own). The Agitator on
+    c3 holds the Delta Shooter on c2: it is Vegas's, so the Doomsday HQ neither lists nor accepts turning it."""
+    assert rotations(TAKEN_BY_VEGAS) == []
+    with pytest.raises(IllegalAction, match="friendly"):
+        actions.apply(position(TAKEN_BY_VEGAS), Move(Hex.parse("c2"), Hex.parse("c2"), _dir("S"), "hq"), "doomsday")
+    freed = TAKEN_BY_VEGAS.replace("c3 vegas:agitator N", "c3 vegas:agitator S")  # looks away: c2 is Doomsday's
+    assert "move c2 c2 S by hq" in rotations(freed)
+
+
+# --- redirect loops (RULINGS 65) -----------------------------------------------------------------------------------
+
+ENDLESS_LOOP = """
+    c5 doomsday:delta-shooter N
+    c4 doomsday:fireblast N
+    c3 doomsday:tripler N
+    d2 doomsday:doom-net-fighter S
+    d3 doomsday:fireblast SW
+    c1 moloch:blocker S
+    a1 moloch:hq
+    e1 doomsday:hq
+"""
+
+
+def test_a_branch_back_in_a_redirector_on_its_own_path_loops_without_end():
+    """RULINGS 65: the first official app, Doomsday, "Infinite Combo": "A split ranged attack, which gets back to
+    a splitting Unit creates an infinite loop and inflicts an infinite damage"; ES Doomsday sheet: "No es un
+    error, es tan solo una característica de Doomsday" (it is not a mistake, just a feature of Doomsday). The
+    shot goes c4 → the Tripler on c3; its NE branch goes d2 → d3 → back into c4 through an entrance edge. Every
+    enemy a branch reaches is destroyed whatever its toughness or armor: the armored Blocker (3 health) on c1 and
+    the Moloch HQ on a1."""
+    result = fight(ENDLESS_LOOP)
+    assert unit(result, "c1") is None
+    assert result.hq["moloch"] == 0
+    assert any(e.rule.startswith("RULINGS 65") and "loops without end" in e.text for e in result.trace)
+    stopped = fight("rules 3.0 redirect-loop=stop\n" + ENDLESS_LOOP)  # RULINGS 51's reading, kept as an option
+    assert wounds(stopped, "c1") == 1 and stopped.hq["moloch"] == 18
+
+
+def test_a_shot_entering_a_redirector_by_its_exit_edge_makes_no_loop():
+    """RULINGS 65: "A shot entering a redirector through an exit edge passes over it (50) and makes no loop." The
+    Tripler on c3 sends the shot N; the Fireblast on c2, the Doom Net Fighter on d1 and the Fireblast on d2 bring
+    that branch back into the Tripler through its NE edge, an exit: it passes over and hits the Blocker on b3 for
+    2, an ordinary hit, as the NW branch hits the HQ on a1."""
+    result = fight("""
+        c5 doomsday:delta-shooter N
+        c3 doomsday:tripler N
+        c2 doomsday:fireblast NE
+        d1 doomsday:doom-net-fighter S
+        d2 doomsday:fireblast SW
+        b3 moloch:blocker N
+        a1 moloch:hq
+        e3 doomsday:hq
+    """)
+    assert wounds(result, "b3") == 2 and result.hq["moloch"] == 18
+    assert not any("loops without end" in e.text for e in result.trace)
+
+
+def test_a_medic_takes_the_whole_endless_attack_as_one_and_is_spent():
+    """RULINGS 65: "a Medic linked to such a unit takes the whole attack for it, as one attack (RULINGS 3, 4, 52),
+    and is spent". A Moloch Medic linked to the Blocker on c1 saves it and is discarded."""
+    text = ENDLESS_LOOP.replace("a1 moloch:hq", "a3 moloch:hq") + "    b1 moloch:medic NE\n"  # links c1
+    found = outcomes(text)
+    saved = [o for o in found if unit(o, "c1") is not None]
+    assert saved and all(unit(o, "b1") is None and wounds(o, "c1") == 0 for o in saved)
+
+
+# --- redirection in team play; Scoper and Spy (RULINGS 70) ---------------------------------------------------------
+
+TURNED_NE = """
+    c5 outpost:hmg N
+    c4 doomsday:fireblast NE
+    e2 moloch:blocker S
+    a1 outpost:hq
+    b1 doomsday:hq
+    a3 moloch:hq
+"""
+
+
+def _hurt(outcome: battle.Outcome, label: str) -> bool:
+    found = unit(outcome, label)
+    return found is None or found.wounds > 0
+
+
+def test_a_redirector_turns_a_teammates_shot():
+    """RULINGS 70 (the Polish Doomsday Machine 3.0 rulebook, SYTUACJE SZCZEGÓLNE): a redirector also redirects its
+    teammates' ranged attacks, each keeping its kind. The allied Outpost HMG's shot turns NE at the Fireblast and
+    wounds the Moloch Blocker on e2."""
+    result = fight("team doomsday outpost\nteam moloch borgo\nc1 borgo:hq\n" + TURNED_NE)
+    assert _hurt(result, "e2") and wounds(result, "c4") == 0
+
+
+def test_a_scoper_cannot_link_to_a_redirector():
+    """RULINGS 70: "redirectors are not modules, so a Scoper or a Spy cannot link to them" (PL Doomsday Machine 3.0,
+    SYTUACJE SZCZEGÓLNE). The Outpost Scoper on b4 touches the Fireblast, which stays Doomsday's: the HMG's shot
+    wounds it and goes no further."""
+    result = fight(TURNED_NE + "    b4 outpost:scoper N\n")
+    assert _hurt(result, "c4") and wounds(result, "e2") == 0
+
+
+def test_a_spy_cannot_link_to_a_redirector():
+    """RULINGS 70 (as above). The New York Spy Shooter on c5 (its NW edge, turned N) shoots into the adjacent
+    Doomsday Fireblast: a Spy uses enemy *modules* as friendly (B13 NEW YORK, Spy), and a redirector is none, so the
+    shot wounds the Fireblast instead of turning."""
+    text = TURNED_NE.replace("c5 outpost:hmg N", "c5 new-york:spy-shooter NE").replace("a1 outpost:hq", "a1 new-york:hq")
+    result = fight(text)
+    assert _hurt(result, "c4") and wounds(result, "e2") == 0

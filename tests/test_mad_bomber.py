@@ -150,8 +150,8 @@ def test_the_pusher_picks_where_the_bomber_goes():
 
 def test_several_armies_need_the_seating():
     """2E: "In a multi-player game, Mad Bomber goes to the player to the right of the player who detonated": a
-    position has no seating, so `mad_bomber_goes_to` is refused by name (exit 4); the battle itself is played and
-    says who set him off (a game record places him from that: tests/test_hiring.py)."""
+    position without a `players` line has no seating, so `mad_bomber_goes_to` is refused by name (exit 4); the
+    battle itself is played and says who set him off (a game record places him from that: tests/test_hiring.py)."""
     result = fight("""
         c3 mercenary:mad-bomber
         c5 moloch:hybrid N
@@ -210,3 +210,47 @@ def test_battle_json_from_the_command_line_names_where_the_bomber_goes(tmp_path,
     assert main(["battle", str(path), "--json"]) == 0
     outcome = json.loads(capsys.readouterr().out)["outcomes"][0]
     assert outcome["mad_bomber_goes_to"] == "outpost" and "c3" not in outcome["units"]
+
+
+THREE_ARMIES = """
+    c3 mercenary:mad-bomber
+    c5 moloch:hybrid N
+    a1 outpost:hq
+    e3 hegemony:hq
+    e1 moloch:hq
+"""
+
+
+@pytest.mark.parametrize("seating, option, goes_to", [
+    ("players moloch outpost hegemony", "", "outpost"),
+    ("players moloch hegemony outpost", "", "hegemony"),
+    ("players outpost hegemony moloch", "", "outpost"),  # the next seat wraps round the table
+    ("players moloch outpost hegemony", "rules 3.0 bomber-right=previous", "hegemony"),
+])
+def test_a_positions_players_line_seats_the_armies_for_the_bomber(seating, option, goes_to):
+    """2E Mad Bomber as non player character: "In a multi-player game, Mad Bomber goes to the player to the right of
+    the player who detonated Mad Bomber." A position may state the seating with NOTATION's `players` line (an
+    additive extension, README); "to the right" is the next seat in turn order, or the previous one with option
+    bomber-right=previous, as in a game record."""
+    result = fight("\n".join(filter(None, (option, seating))) + THREE_ARMIES)
+    assert dict(result.reports)["mad_bomber_goes_to"] == goes_to
+    assert battle_json((result,))["outcomes"][0]["mad_bomber_goes_to"] == goes_to
+
+
+def test_without_a_seating_the_refusal_names_the_bombers_line(tmp_path, capsys):
+    """The refusal that stays (no `players` line) is located at the Mad Bomber's line, not FILE:0:0 (issue 24)."""
+    from solver.cli import main
+
+    path = tmp_path / "three.nhex"
+    path.write_text("c5 moloch:hybrid N\nc3 mercenary:mad-bomber\na1 outpost:hq\ne3 hegemony:hq\ne1 moloch:hq\n")
+    assert main(["battle", str(path), "--json"]) == 4
+    assert capsys.readouterr().err.startswith(f"{path}:2:4: not implemented yet: where mercenary:mad-bomber goes")
+
+
+def test_a_positions_seating_is_kept_in_its_canonical_text():
+    """The `players` line a position states is written back as it was (NOTATION §10.5 order), so that the seating
+    survives `nhex` rewriting the file."""
+    text = "players moloch hegemony outpost" + THREE_ARMIES
+    written = str(position(text))
+    assert written.splitlines()[0] == "players moloch hegemony outpost"
+    assert position(written).seats == ("moloch", "hegemony", "outpost")

@@ -548,3 +548,37 @@ def test_a_card_in_the_score_mode_with_teams_counts_the_teams_points(teams, wins
                             "a3 borgo:hq\na1 moloch:hq\ne1 outpost:hq\ne3 hegemony:hq\n")
     hp = {"borgo": 20, "moloch": 20, "outpost": 20, "hegemony": 20}
     assert goal_holds(puzzle.goal, "borgo", Ending(hp, hp, puzzle.position, {})) is wins
+
+
+MOLOCH_IN_THE_WAY = """
+    team moloch outpost
+    team borgo hegemony
+    a1 outpost:hq
+    e1 moloch:hq
+    a3 borgo:hq
+    e3 hegemony:hq
+    c5 outpost:hmg N
+    c4 moloch:blocker N
+    c2 hegemony:ganger N
+"""
+
+
+@pytest.mark.parametrize("option, blocker_hit", [("", False), ("moloch-team-fire=moloch", False),
+                                                  ("moloch-team-fire=yes", True), ("moloch-team-fire=no", False)])
+def test_an_allys_shot_passes_over_molochs_units_unless_team_fire_runs_both_ways(option, blocker_hit):
+    """RULINGS 71: Moloch's team fire runs one way. 3E TEAM MATCH: "Friendly units cannot be hit by a teammate's
+    attacks. Shots go through them"; Moloch in a Team Match names only Moloch's hits on its allies ("Its units hit
+    and wound friendly units as usual"). The Outpost HMG's shot passes over the allied Moloch Blocker and hits the
+    Hegemony Ganger; option moloch-team-fire=yes (the reading before RULINGS 71) stops it at the Blocker."""
+    result = fight((f"rules 3.0 {option}\n" if option else "") + MOLOCH_IN_THE_WAY)
+    blocker, ganger = (result.position.unit_at(Hex.parse(x)) for x in ("c4", "c2"))
+    assert (blocker.wounds > 0) is blocker_hit
+    assert (ganger is None or ganger.wounds > 0) is not blocker_hit
+
+
+def test_moloch_still_hits_its_ally_by_default():
+    """RULINGS 71: "Moloch's units hit and wound their allies' units" under the default, one way."""
+    text = MOLOCH_IN_THE_WAY.replace("c5 outpost:hmg N", "c5 outpost:hmg S").replace(
+        "c4 moloch:blocker N", "c4 moloch:hybrid S")  # the Hybrid shoots south at the HMG; the HMG looks away
+    hmg = fight(text).position.unit_at(Hex.parse("c5"))
+    assert hmg is None or hmg.wounds > 0

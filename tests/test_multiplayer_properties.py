@@ -46,7 +46,7 @@ def positions(draw: st.DrawFn) -> Position:
         owner = draw(st.sampled_from([None, None, None, *[a for a in armies if a != chosen.army]]))
         units.append(Unit(hex_, chosen, draw(st.sampled_from(list(Direction))),
                           wounds=draw(st.integers(0, chosen.toughness)), owner=owner))
-    rules = RuleSet.make("3.0", [("moloch-team-fire", draw(st.sampled_from(("yes", "no"))))]) if teams else None
+    rules = RuleSet.make("3.0", [("moloch-team-fire", draw(st.sampled_from(("moloch", "yes", "no"))))]) if teams else None
     scores = tuple((a, draw(st.integers(0, 20))) for a in armies) if shape == "score" else ()
     extra = {"rules": rules} if rules is not None else {}
     return Position(tuple(units), teams=teams, mode="score" if shape == "score" else "deathmatch", scores=scores,

@@ -322,9 +322,11 @@ def test_pusher_may_push_in_the_turn_it_is_placed_unless_the_option_says_no():
         assert bool([a for a in legal_actions(placed, "new-york", used) if isinstance(a, Push)]) is expected
 
 
-def test_rocket_armor_is_a_rule_option():
-    """RULINGS 34: armor against the rocket is unsettled; option rocket-armor (default yes, as for any shot: 3E
-    ARMOR, and RULINGS 33 for the Shotgun)."""
+def test_armor_lowers_the_rocket_by_one_and_the_old_doubt_stays_an_option():
+    """RULINGS 67 (settles 34's armor point): the designer's answers to disputed questions, Babel 13 part: armor
+    lowers all ranged attacks, "Strzał, Shotgun, Rakieta" (shot, Shotgun, Rocket). Default rocket-armor=yes: the
+    Wall of Trees' armor takes 1 of the rocket's 3; option rocket-armor=no lets all 3 through."""
+    assert at(fight("c4 new-york:rocket-launcher N\nc3 neojungle:wall-of-trees S\n").position, "c3").wounds == 2
     text = """
         rules 3.0 rocket-armor={}
         c4 new-york:rocket-launcher N
@@ -334,3 +336,79 @@ def test_rocket_armor_is_a_rule_option():
     assert at(armored.position, "c3").wounds == 2
     bare = fight(text.format("no"))
     assert at(bare.position, "c3") is None
+
+
+def test_a_unit_vegas_took_over_gets_no_toughness_from_its_former_new_york_hq():
+    """B13 NEW YORK, HQ: "The HQ gives its own adjacent units one additional Toughness"; PL VEGAS, Sztab: a taken
+    unit "pod każdym względem traktowana jest jak własna" (is in every respect its taker's own). The Cop on c2,
+    held by the Agitator on c3, is Vegas's: one wound kills it, as in a battle (the reading of the links)."""
+    text = "to-move new-york\nc3 vegas:agitator N\nc2 new-york:cop N wounds=1\nb2 new-york:hq\ne3 vegas:hq N\n"
+    from solver.position import position_toughness
+
+    taken = position(text.replace(" wounds=1", ""))
+    assert position_toughness(taken, at(taken, "c2")) == 0
+    import pytest
+    from solver.errors import NotationError
+
+    with pytest.raises(NotationError, match="would already kill it"):
+        position(text)
+    mine = position(text.replace("c3 vegas:agitator N", "c3 vegas:agitator S"))
+    assert position_toughness(mine, at(mine, "c2")) == 1
+
+
+NETTED_MID_BATTLE = """
+    c3 new-york:hq
+    c2 new-york:cop N wounds=1
+    b2 borgo:net-fighter N
+    b3 new-york:net-fighter NE
+    b4 borgo:brawler N
+    e1 borgo:hq
+"""
+
+
+def test_hq_netted_in_the_middle_of_a_battle_takes_its_point_away_at_once():
+    """B13 NEW YORK, HQ: "when the HQ is caught in a net, the unit immediately loses the additional Toughness, and
+    it could die immediately as a result". The Borgo Net Fighter on b2 aims at the HQ but is netted by the New
+    York one on b3; the Brawler kills that one in phase 2, so from the end of phase 2 the HQ is netted and the
+    wounded Cop on c2 dies with the phase's dead (RULINGS 30, 14)."""
+    result = fight(NETTED_MID_BATTLE)
+    assert at(result.position, "c2") is None
+    death = next(e for e in result.trace if "loses the HQ's toughness point" in e.text)
+    assert death.phase == 2
+    kept = fight(NETTED_MID_BATTLE.replace("b4 borgo:brawler N", "b4 borgo:brawler S"))  # the b3 Net Fighter lives
+    assert at(kept.position, "c2").wounds == 1
+
+
+def test_the_trace_tells_the_net_that_ends_before_the_net_it_frees_and_the_death_it_causes():
+    """Causes before effects: the New York Net Fighter's net ends, so the Borgo one nets the HQ, so the Cop dies."""
+    texts = [e.text for e in fight(NETTED_MID_BATTLE).trace]
+    ended = texts.index("no longer so: borgo:net-fighter on b2 is netted by new-york:net-fighter on b3")
+    netted = texts.index("new-york:hq on c3 is netted by borgo:net-fighter on b2")
+    death = next(i for i, t in enumerate(texts) if "loses the HQ's toughness point" in t)
+    assert ended < netted < death
+
+
+MEDIC_BESIDE_THE_HQ = """
+    team new-york outpost
+    team moloch borgo
+    c3 new-york:hq
+    c2 outpost:medic N
+    c1 moloch:hybrid S
+    a1 outpost:hq
+    e1 moloch:hq
+    a3 borgo:hq
+"""
+
+
+def test_a_medic_hit_directly_beside_the_new_york_hq_keeps_the_point_unless_the_option_says_any_wound():
+    """B13 MORE ON MEDIC IN NEW YORK: "If Medic adjacent to NJ's HQ takes wound, it is killed and removed from board
+    immediately - bonus from NS's HQ will not help him in that situation". RULINGS 31 reads "takes wound" as
+    absorbing (option ny-medic-direct-hit=absorb-only, the default): the allied Outpost Medic (3E TEAM MATCH: "HQ
+    bonuses also affect friendly units") shot by the Hybrid keeps the point and lives with one wound; "is wounded"
+    is the other reading (any-wound): it dies."""
+    kept = fight(MEDIC_BESIDE_THE_HQ)
+    assert at(kept.position, "c2").wounds == 1
+    assert fight("rules 3.0 ny-medic-direct-hit=absorb-only\n" + MEDIC_BESIDE_THE_HQ).position == kept.position
+    lost = fight("rules 3.0 ny-medic-direct-hit=any-wound\n" + MEDIC_BESIDE_THE_HQ)
+    assert at(lost.position, "c2") is None
+    assert any("MORE ON MEDIC" in e.rule for e in lost.trace)

@@ -242,7 +242,8 @@ def test_teammates_may_not_take_consecutive_turns(players):
 
 def test_the_variant_options_are_registered_with_their_defaults():
     rules = RuleSet()
-    assert [rules.option(o) for o in ("beginning", "reinforcement", "moloch-team-fire")] == ["standard", "no", "yes"]
+    # RULINGS 71: Moloch's team fire runs one way by default ("yes", both ways, stays an option)
+    assert [rules.option(o) for o in ("beginning", "reinforcement", "moloch-team-fire")] == ["standard", "no", "moloch"]
 
 
 def test_the_tie_break_default_depends_on_the_edition():

@@ -135,3 +135,14 @@ def test_a_mobility_marker_gives_its_unit_a_free_move():
     assert "move c3 c2 S" in moves
     plain = parse("a1 outpost:hq\ne1 moloch:hq\nc3 moloch:blocker N\n")
     assert not [a for a in actions.player_actions(plain, "moloch") if isinstance(a, Move)]
+
+
+def test_a_prize_goes_on_a_unit_its_holder_has_taken_over_not_on_one_taken_from_it():
+    """B13 PRIZE MARKERS: 'Every friendly unit is eligible'; PL VEGAS, Sztab: a taken unit "pod każdym względem
+    traktowana jest jak własna" (is in every respect its taker's own). The Agitator on c3 holds the Blocker on c2."""
+    text = ("e1 vegas:hq N\na3 moloch:hq\nc3 vegas:agitator N\nc2 moloch:blocker N\n"
+            "prizes vegas mobility\nprizes moloch explosives\n")
+    assert "prize mobility c2" in {str(a) for a in actions.player_actions(parse(text), "vegas")}
+    assert "prize explosives c2" not in {str(a) for a in actions.player_actions(parse(text), "moloch")}
+    with pytest.raises(IllegalAction, match="own units"):
+        actions.apply(parse(text), parse_action("prize explosives c2", "moloch"), "moloch")

@@ -270,3 +270,17 @@ d3 smart:transporter N
     (_, after), = swap.branches
     assert dict(after.watched)[H("d3")] is None
     assert after.position.unit_at(H("d3")).tile.key == "smart:ripper"
+
+
+def test_a_battle_after_terror_is_no_turn_the_ban_lies_in_the_opponents_next_turn():
+    """RULINGS 69 (Portal's 3.0 FAQ v17-11b, errata: "the Battle is not part of the turn of the player who called
+    it"): what lasts "in the opponent's next turn" (PL TERROR: "w najbliższej turze przeciwnik", in the next turn
+    the opponent; RULINGS 23) is counted without the Battle. Smart plays Terror, then a Battle: the Battle uses up
+    nothing of the ban, and Vegas places nothing in the turn after it; one turn later it may."""
+    opening = DUEL + "1. smart: draw terror battle ripper; discard ripper; use terror; use battle\n"
+    report = _check(opening + "2. vegas: draw shooter guardian medic; discard medic; place shooter e3 N\n")
+    assert report.verdict == "illegal" and "Terror" in report.problem, report.problem
+    report = _check(opening + "2. vegas: draw shooter guardian move; discard guardian; use move a1 a2 N\n"
+                    "3. smart: draw twister golem-mk3 cyborg; discard cyborg\n"
+                    "4. vegas: draw medic scout; discard scout; place shooter e3 N\n")
+    assert report.ok, report.problem

@@ -289,3 +289,36 @@ def test_a_position_with_a_unit_where_the_terrain_lets_none_stand_is_bad_input(t
 
     with pytest.raises(NotationError, match=problem):
         parse(text, "t.nhex")
+
+
+# --- a unit Vegas took over is Vegas's on the terrain too (PL VEGAS, Sztab) ---------------------------------------
+
+TAKEN = "e1 vegas:hq N\na3 moloch:hq\nc3 vegas:agitator N\nc2 moloch:blocker N\n"  # the Agitator holds c2
+
+
+def test_a_tight_bunker_held_through_a_taken_unit_is_its_takers():
+    """B13 BUNKER, TIGHT: 'only the player who controls it can place or move additional units there'; PL VEGAS,
+    Sztab: a taken unit "pod każdym względem traktowana jest jak własna" (is in every respect its taker's own).
+    The Moloch Blocker on c2, held by the Agitator, holds the Bunker for Vegas."""
+    text = "terrain bunker tight c1 c2\n" + TAKEN + "hand vegas vegas:agitator\nhand moloch moloch:blocker\n"
+    assert "c1" in places("to-move vegas\n" + text, "vegas")
+    assert "c1" not in places("to-move moloch\n" + text, "moloch")
+    with pytest.raises(IllegalAction, match="Tight"):
+        play(text, "place moloch:blocker c1 N")
+
+
+def test_a_taken_unit_moves_through_dismal_forest_for_its_taker():
+    """B13 FOREST, DISMAL: 'a player may move one of their own units in the Dismal Forest'; PL VEGAS, Sztab."""
+    text = "terrain forest dismal c2 c1\n" + TAKEN
+    assert "move c2 c1 N by dismal" in {str(a) for a in actions.player_actions(parse(text), "vegas")}
+    assert not [a for a in actions.player_actions(parse(text), "moloch") if isinstance(a, Move) and a.by == "dismal"]
+    with pytest.raises(IllegalAction, match="own unit"):
+        play(text, "move c2 c1 N by dismal")
+
+
+def test_a_taken_unit_on_the_control_panel_gives_it_to_its_taker():
+    """B13 THE CONTROL PANEL: 'The player controlling the Control Panel may ... rotate Turrets'; PL VEGAS, Sztab."""
+    text = "terrain base closed,turrets d4\nterrain base control-panel c2\nturret d4 N\n" + TAKEN
+    assert str(play(text, "move d4 d4 S by control-panel", "vegas").turrets[0].facing.name) == "S"
+    with pytest.raises(IllegalAction, match="does not control"):
+        play(text, "move d4 d4 S by control-panel")

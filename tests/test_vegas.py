@@ -427,3 +427,15 @@ def test_vegas_swaps_onto_a_transporter_it_has_taken_over_by_default():
     assert actions.apply(position(text), swap, "vegas").unit_at(Hex.parse("c2")).tile.key == "vegas:shooter"
     with pytest.raises(IllegalAction):
         actions.apply(position("rules 3.0 transporter-swap-by-controller=no\n" + text), swap, "vegas")
+
+
+def test_the_controller_of_a_taken_unit_picks_where_it_is_pushed():
+    """3E PUSH BACK: the pushed unit's owner picks the hex; PL VEGAS, Sztab: a taken unit is in every respect its
+    taker's own ("pod każdym względem traktowana jest jak własna"), so Vegas picks for the Ripper it holds."""
+    from solver.notation.text import parse_action
+    from solver.turns import actions
+
+    text = ("a3 vegas:hq N\nc3 vegas:agitator N\nc2 smart:ripper N\ne1 smart:hq N\nb2 smart:bio-droid N\n"
+            "hand smart smart:push-back\nto-move smart")
+    found = actions.results(position(text), parse_action("use push-back b2 c2 d2", "smart"), "smart")
+    assert [label for label, _ in found] == ["vegas puts the pushed unit on d2"]

@@ -8,9 +8,10 @@ every turn).
 
 RULINGS 55: in its own turn, once, its player may turn one friendly unit anywhere on the board (a module, a tile
 placed this turn), not the HQ itself, not a netted unit, nothing while the HQ is netted, never in a battle; it
-never moves a unit. Written ``move HEX HEX FACING by hq`` with ``TO`` = ``FROM`` (NOTATION §10.4). Only an HQ
-with the ``rotate-one-unit-per-turn`` ability grants it; any other ``by hq`` move is another family's (the Smart
-HQ's).
+never moves a unit. "Friendly" asks who controls the unit, not its printed army: a Doomsday unit that Vegas
+has taken over is Vegas's "pod każdym względem" (PL VEGAS, Sztab: in every respect), so this HQ no longer turns
+it. Written ``move HEX HEX FACING by hq`` with ``TO`` = ``FROM`` (NOTATION §10.4). Only an HQ with the
+``rotate-one-unit-per-turn`` ability grants it; any other ``by hq`` move is another family's (the Smart HQ's).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class DoomsdayHQRotation(Ability):
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
-        from ..turns.actions import _same_look, distinct_facings, netted
+        from ..turns.actions import _same_look, controller, distinct_facings, netted
 
         hq = _granting_hq(position, army)
         if hq is None or _spent(used):
@@ -54,7 +55,8 @@ class DoomsdayHQRotation(Ability):
         if hq.hex in nets:
             return
         for unit in position.units:
-            if unit.army != army or unit.is_hq or unit.hex in nets or unit.tile.kind is Kind.FOUNDATION:
+            if controller(position, unit) != army or unit.is_hq or unit.hex in nets \
+                    or unit.tile.kind is Kind.FOUNDATION:
                 continue
             for facing in distinct_facings(unit.tile):
                 if not _same_look(unit.tile, facing, unit.facing):
@@ -97,7 +99,7 @@ def _spent(used: frozenset[Spent]) -> bool:
 
 
 def _problem(position: Position, action: Move, army: str, hq: Unit, used: frozenset[Spent]) -> str | None:
-    from ..turns.actions import _same_look, netted
+    from ..turns.actions import _same_look, controller, netted
 
     if _spent(used):
         return ONCE
@@ -107,7 +109,7 @@ def _problem(position: Position, action: Move, army: str, hq: Unit, used: frozen
     unit = position.unit_at(action.source)
     if unit is None:
         return f"there is no unit there ({action.source})"
-    if unit.army != army:
+    if controller(position, unit) != army:  # a unit Vegas took over is Vegas's (PL VEGAS, Sztab)
         return NOT_OWN
     if unit.is_hq:
         return NOT_ITSELF

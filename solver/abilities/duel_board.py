@@ -377,7 +377,7 @@ def _push(position: Position, paid: Position, action: Procedure, army: str, own:
           ) -> tuple[tuple[str, Position], ...]:
     """PL ODEPCHNIĘCIE: "Jedno własne Ogniwo może odepchnąć jedną jednostkę wroga", as the Push Back instant
     (RULINGS 28): an adjacent enemy, one hex further, on a hex its owner chooses."""
-    from ..turns.actions import PUSH_DEST, _arrived, _moved, _push_problem, netted, push_destinations
+    from ..turns.actions import PUSH_DEST, _arrived, _moved, _push_problem, netted, push_chooser, push_destinations
 
     text = str(action)
     pusher, target = action.hexes[0], action.hexes[1]
@@ -392,8 +392,8 @@ def _push(position: Position, paid: Position, action: Procedure, army: str, own:
         allowed = [action.hexes[2]]
     pushed = position.unit_at(target)
     assert pushed is not None
-    # 3E PUSH BACK: the pushed unit keeps its facing; its owner picks the hex.
-    return tuple((f"{pushed.army} puts the pushed unit on {dest}",
+    # 3E PUSH BACK: the pushed unit keeps its facing; its owner (its controller, PL VEGAS) picks the hex.
+    return tuple((f"{push_chooser(position, pushed, army)} puts the pushed unit on {dest}",
                   _arrived(replace(paid, units=_moved(paid, target, dest, None)), dest))
                  for dest in allowed)
 

@@ -18,8 +18,11 @@ owner's unit and wounds only the owner's enemies, HQs included.
 
 Where the neutral Bomber goes is reported with the battle's outcome as ``mad_bomber_goes_to`` (NOTATION §10.8):
 the detonator's opponent with two armies, None when several armies hit him in one phase. With three or more
-armies "the player to the right" needs the seating, which only a game record has: `nhex battle --json` refuses it
-(exit 4). ``mad_bomber_hit_by`` (an additive key, README) names the armies that set him off, neutral or hired; a
+armies "the player to the right" needs the seating: a game record's turn order, or a position's ``players`` line
+(NOTATION §10.5's line, allowed in a position as an additive extension, README), read by option ``bomber-right``
+as a record reads it (:func:`solver.turns.mercenaries.right_of`). Without one, or when the detonator sits twice
+(the Loner of 1 vs a team, whose seat the position does not tell), `nhex battle --json` refuses it (exit 4) at
+the Mad Bomber's line. ``mad_bomber_hit_by`` (an additive key, README) names the armies that set him off, neutral or hired; a
 game record puts him on a pile from it (solver/turns/hiring.py; where the hired one goes is unsettled, RULINGS 57: rule
 option ``hired-bomber``). Between battles an instant's hit blasts him the same way (the
 instant's army is the detonator), but the position keeps no piles: where he goes then is not tracked.
@@ -33,7 +36,7 @@ from ..engine.fight import Hit, Unsettled
 from ..hexes import Hex
 from ..tiles import NEUTRAL_ARMY
 from ..engine.points import Ability
-from ..turns.mercenaries import BOMBER, HIT_BY
+from ..turns.mercenaries import BOMBER, HIT_BY, right_of
 from .redirection import netted_now
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,8 +47,9 @@ RULE = "RULINGS 56; 2E Mad Bomber as non player character"
 HIRED_RULE = "RULINGS 57; 2E Mad Bomber as a mercenary"
 REPORT = "mad_bomber_goes_to"
 #: The next player's seat for him: "the player to the right of the player who detonated" (2E).
-SEATING = ("where the Mad Bomber goes with three or more armies: 'the player to the right of the player who "
-           "detonated' needs the seating of a game record (2E Mad Bomber as non player character)")
+SEATING = ("where mercenary:mad-bomber goes with three or more armies: 'the player to the right of the player who "
+           "detonated' needs their seating, a `players` line naming every army once (2E Mad Bomber as non player "
+           "character)")
 
 
 class MadBomber(Ability):
@@ -113,5 +117,9 @@ def _goes_to(fight: Fight, detonators: set[str]) -> str | Unsettled | None:
     others = [a for a in armies if a != detonator]
     if len(armies) == 2 and len(others) == 1:
         return others[0]
-    # A position has no seating; a game record has (solver/turns/hiring.py reads HIT_BY): the JSON refuses by name.
+    # The seating: the position's `players` line (a game record places him itself, solver/turns/hiring.py, from
+    # HIT_BY). Without one, the JSON refuses by name.
+    seats = fight.position.seats
+    if seats.count(detonator) == 1 and set(armies) <= set(seats):
+        return right_of(seats, seats.index(detonator), armies, fight.rules)
     return Unsettled(SEATING)

@@ -113,7 +113,9 @@ class Prizes(Ability):
 
 
 def _problem(position: Position, unit: Unit, army: str) -> str | None:
-    if unit.army != army:
+    from ..turns.actions import controller
+
+    if controller(position, unit) != army:  # a unit Vegas took over is Vegas's own (PL VEGAS, Sztab)
         return "a Prize marker goes on one of the owner's own units"
     if unit.is_hq:
         return "Headquarters cannot have Prize markers"

@@ -87,8 +87,8 @@ class Pusher(Ability):
             allowed = [action.destination]
         pushed = position.unit_at(action.target)
         assert pushed is not None
-        # 3E PUSH BACK: the pushed unit keeps its facing.
-        return tuple((f"{pushed.army} puts the pushed unit on {dest}",
+        # 3E PUSH BACK: the pushed unit keeps its facing; its controller picks the hex.
+        return tuple((f"{actions.push_chooser(position, pushed, army)} puts the pushed unit on {dest}",
                       actions._arrived(position.replaced(units=actions._moved(position, action.target, dest, None)),
                                        dest))
                      for dest in allowed)

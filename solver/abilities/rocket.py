@@ -8,8 +8,9 @@ direction; a path that meets no enemy hits nothing.
 
 The owner's choice is asked once per rocket among the distinct results its paths give (each enemy it can reach
 first, and "nothing" when some path meets none), like any battle choice. Revisiting a hex reaches nothing a
-shorter path does not, so paths need not revisit. Armor (unsettled, RULINGS 34) is the option ``rocket-armor``:
-by default the armor on the side the rocket enters from lowers it by 1, as for any shot (3E ARMOR). On a
+shorter path does not, so paths need not revisit. Armor (RULINGS 67, settling 34: the designer's answers, Babel
+13 part, armor lowers all ranged attacks, "Strzał, Shotgun, Rakieta") is the option ``rocket-armor``: by default
+the armor on the side the rocket enters from lowers it by 1, as for any shot (3E ARMOR). On a
 Watchtower (B13 HILL, WATCHTOWER: "any ranged attack gains Sharpshooter ability") the rocket may pass over enemies
 on its path and hit one further on (:mod:`.sharpshooter`; option ``watchtower-specials``).
 """
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine.effects import Bonus
     from ..position import Unit
 
-RULE = "B13 NEW YORK, Rocket Launcher; RULINGS 34"
+RULE = "B13 NEW YORK, Rocket Launcher; RULINGS 34, 67"
 #: The rocket's strength and the hexes it may go after the first (B13: "two additional hexes").
 STRENGTH = 3
 FURTHER = 2

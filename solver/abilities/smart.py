@@ -189,7 +189,8 @@ class Regeneration(Ability):
 
 
 class Terror(Ability):
-    """Using Terror takes it from the hand (RULINGS 23: its ban lies in the opponent's next turn)."""
+    """Using Terror takes it from the hand (RULINGS 23: its ban lies in the opponent's next turn, a Battle between
+    counting for none, RULINGS 69; :mod:`solver.turns.game` keeps it)."""
 
     instants = frozenset({"terror"})
 

@@ -63,7 +63,7 @@ class TerrainTurn(Ability):
             if feature.has("bars-tough") and _tough(tile) and not hq:
                 return f"a unit with a Toughness icon cannot enter Jungle ({feature.passage})"
             if feature.has("tight"):
-                inside = {u.army for h in element.hexes if (u := position.unit_at(h)) is not None}
+                inside = _holders(position, element.hexes)
                 if inside and army not in inside:
                     return f"an enemy holds this Tight Bunker ({feature.passage})"
         return None
@@ -78,7 +78,7 @@ class TerrainTurn(Ability):
         if mover is not None:
             for element in terrain:
                 if "tight" in element.features:
-                    inside = {u.army for h in element.hexes if (u := position.unit_at(h)) is not None}
+                    inside = _holders(position, element.hexes)
                     if inside and mover not in inside:
                         found.update(element.hexes)
         return frozenset(found)
@@ -184,8 +184,7 @@ def standing_problem(position: Position, unit: Unit) -> str | None:
         if not hq and _tough(unit.tile) and (feature.has("bars-tough") or feature.has("sinks-tough")):
             return f"a unit with a Toughness icon cannot stand here ({feature.passage})"
         if feature.has("tight"):
-            armies = {u.army for h in element.hexes if (u := position.unit_at(h)) is not None}
-            if len(armies) > 1:
+            if len(_holders(position, element.hexes)) > 1:
                 return f"units of two armies in one Tight Bunker ({feature.passage})"
     return None
 
@@ -194,8 +193,18 @@ def _without(position: Position, hex_: Hex) -> Position:
     return position.replaced(units=tuple(u for u in position.units if u.hex != hex_))
 
 
+def _holders(position: Position, hexes: Iterable[Hex]) -> set[str]:
+    """Who controls the units in a Tight Bunker's hexes: a unit Vegas took over holds it for Vegas (PL VEGAS,
+    Sztab: "pod każdym względem traktowana jest jak własna", in every respect its taker's own)."""
+    from ..turns.actions import controller
+
+    return {controller(position, u) for h in hexes if (u := position.unit_at(h)) is not None}
+
+
 def _dismal_mover(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> str | None:
-    if unit.army != army:
+    from ..turns.actions import controller
+
+    if controller(position, unit) != army:  # its controller's, a taken unit too (PL VEGAS, Sztab)
         return "a player moves their own unit"
     if rule_at(position.terrain, unit.hex, "dismal-move", unit) is None:
         return "the unit is not in Dismal Forest, or is an HQ"
@@ -206,7 +215,7 @@ def _dismal_mover(position: Position, unit: Unit, army: str, nets: frozenset[Hex
 
 def _dismal_targets(position: Position, unit: Unit) -> list[Hex]:
     """Empty hexes of the unit's Forest element and of the Forest elements adjacent to it, the unit may enter."""
-    from ..turns.actions import barred
+    from ..turns.actions import barred, controller
 
     terrain = position.terrain
     home = element_of(terrain, unit.hex)
@@ -215,14 +224,17 @@ def _dismal_targets(position: Position, unit: Unit) -> list[Hex]:
     elements = [home] + [e for e in terrain if e is not home and e.type == "forest" and near & set(e.hexes)]
     return sorted(h for e in elements for h in e.hexes
                   if h != unit.hex and position.unit_at(h) is None and h in position.board
-                  and barred(position, unit.tile, h, unit.army) is None)
+                  and barred(position, unit.tile, h, controller(position, unit)) is None)
 
 
 def _panel_controller(position: Position, nets: frozenset[Hex]) -> str | None:
-    """The army of the free unit standing on a Control Panel, if any (B13 THE CONTROL PANEL)."""
+    """The controller of the free unit standing on a Control Panel, if any (B13 THE CONTROL PANEL; a unit Vegas
+    took over is Vegas's, PL VEGAS, Sztab)."""
+    from ..turns.actions import controller
+
     for hex_, (_, _, features) in features_at(position.terrain).items():
         if any(f.has("control-panel") for f in features):
             unit = position.unit_at(hex_)
             if unit is not None and hex_ not in nets:
-                return unit.army
+                return controller(position, unit)
     return None

@@ -34,11 +34,12 @@ from . import effects, explain, points as hooks
 from .effects import Bonus, edges_of
 from ..errors import RuleNotImplemented
 from .features import refuse
-from .fight import Attack, Event, Hit, Strike
+from .fight import Attack, Event, Hit, Strike, wounds_text
 from ..hexes import Direction, Hex, around
 from ..position import Position, Unit
 from ..tiles import Kind
 from ..rules import RuleSet
+from ..teams import one_way as team_fire_one_way
 
 # --- results ----------------------------------------------------------------------------------------------------
 
@@ -258,6 +259,9 @@ class Fight:
     sides: effects.Sides = effects.NO_TAKEOVERS
     #: Whose modules help whom (differs from ``sides`` only in team matches; :mod:`solver.teams`).
     allies: effects.Sides = effects.NO_TAKEOVERS
+    #: Whether Moloch's team fire runs one way in this reading (RULINGS 71: Moloch's units and its allies differ
+    #: in ``sides``, and the allies' attacks pass over Moloch's units): then an attacker looks through :meth:`view`.
+    one_way = False
     #: Where a battle played step by step stands (:meth:`step`): ``begin``, ``open``, ``act``, ``close`` or
     #: ``finish``, in the phase ``phase``.
     cursor = "begin"
@@ -367,8 +371,19 @@ class Fight:
         """Who controls the unit now (a takeover moves control; RULINGS 17)."""
         return self.sides.get(unit.hex, unit.army)
 
+    def view(self, attacker: Unit) -> effects.Sides:
+        """The keys ``attacker``'s attacks tell friends from enemies by: ``sides``, except where Moloch's team fire
+        runs one way (RULINGS 71; 3E TEAM MATCH: "Friendly units cannot be hit by a teammate's attacks"), where a
+        unit whose harm and help keys agree (not Moloch's) sees Moloch's units as the friends they are in help."""
+        here, army = attacker.hex, attacker.army
+        if self.one_way and self.sides.get(here, army) == self.allies.get(here, army):
+            return self.allies
+        return self.sides
+
     def enemies(self, a: Unit, b: Unit) -> bool:
-        return self.sides.get(a.hex, a.army) != self.sides.get(b.hex, b.army)
+        """Whether ``a``'s attacks reach ``b`` (3E RANGED ATTACK: shots fly over friends)."""
+        sides = self.view(a) if self.one_way else self.sides
+        return sides.get(a.hex, a.army) != sides.get(b.hex, b.army)
 
     def choose(self, army: str, question: str, options: Sequence[str]) -> int:
         return self.oracle.choose(army, question, options)
@@ -394,6 +409,7 @@ class Fight:
         reading = self.read()
         if reading.sides is not self.sides or reading.allies is not self.allies:  # (usually both NO_TAKEOVERS)
             self.sides, self.allies = reading.sides, reading.allies
+            self.one_way = reading.allies != reading.sides and team_fire_one_way(self.rules)
         self.nets, self.boni = reading.nets, reading.bonuses
         self.schedule, top = _schedule(self.state.units, self.boni)
         self.has_medics = _has_medics(self.boni)
@@ -590,10 +606,13 @@ class Fight:
             return self.finish()
         return None
 
-    def explain(self, reading: effects.Reading, phase: int | None) -> None:
+    def explain(self, reading: effects.Reading, phase: int | None, units: effects.Units | None = None) -> None:
         """Traced battles only: read where every bonus comes from (for the hits' words) and state the nets,
-        captures, takeovers and initiatives that take effect or end now (:mod:`solver.engine.explain`)."""
-        units = self.state.units
+        captures, takeovers and initiatives that take effect or end now (:mod:`solver.engine.explain`).
+        ``units``: those the reading was made of, when a family states it before the phase's dead have left (the
+        New York HQ netted at the end of a phase: the net is told before the deaths it causes)."""
+        if units is None:
+            units = self.state.units
         self.sources = explain.sources(units, reading.nets, self.rules, reading.allies, self.points,
                                        self.position.foundations)
         facts = explain.facts(units, reading, self.sources)
@@ -653,7 +672,7 @@ class Fight:
             melee_bonus = bonus.melee if bonus else 0
             ranged_bonus = bonus.ranged if bonus else 0
             units = self.state.units
-            sides = self.sides
+            sides = self.view(unit) if self.one_way else self.sides
             here = unit.hex
             own = sides.get(here, unit.army) if sides else unit.army
             hq = unit.tile.kind is _HQ
@@ -744,7 +763,7 @@ class Fight:
         target = self.state.units.get(around(unit.hex)[d])
         if target is None or strength <= 0:
             return None
-        sides = self.sides
+        sides = self.view(unit) if self.one_way else self.sides
         if (sides.get(unit.hex, unit.army) == sides.get(target.hex, target.army)) if sides else target.army == unit.army:
             return None
         if unit.tile.kind is _HQ and target.tile.kind is _HQ:
@@ -761,7 +780,7 @@ class Fight:
         if lines is None:
             return []
         units = self.state.units
-        sides = self.sides
+        sides = self.view(unit) if self.one_way else self.sides
         own = sides.get(unit.hex, unit.army) if sides else unit.army
         meets = self._shot_meets
         for hex_ in lines[d]:
@@ -814,7 +833,7 @@ class Fight:
                 by = (f"the terrain ({hit.note})" if hit.kind in ("terrain", "drowning")
                       else _name(units, hit.source, hit.kind))
                 self.note(phase, hit.kind, f"{by} hits {_name(units, hit.target)} "
-                              f"for {hit.wounds} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
+                              f"for {wounds_text(hit.wounds)} ({hit.kind})", _RULE_OF_KIND.get(hit.kind, ""), hit.note)
         absorbed = (self.medics(attacks, phase, nets, boni, removed)
                     if (self.has_medics if boni is self.boni else _has_medics(boni)) else set())
         self.attacks, self.absorbed = attacks, absorbed  # what after_damage may read (venom: who really wounded)
@@ -843,7 +862,7 @@ class Fight:
                 hp = max(0, unit.hp - wounds)  # type: ignore[operator]  # every HQ has its health (Unit)
                 units[hex_] = unit.marked(unit.wounds, hp)
                 if self.tracing:
-                    self.note(phase, "hq", f"{unit.tile.key} loses {wounds}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
+                    self.note(phase, "hq", f"{unit.tile.key} loses {wounds_text(wounds)}: health {hp}", "3E BATTLE: HQ damage at the end of the phase")
                 if hp == 0:
                     removed.add(hex_)
                     if self.tracing:
@@ -912,7 +931,7 @@ class Fight:
                     self.note(phase, "medic", f"Medic on {medic} absorbs {_name(units, key[0], attacks[key][0].kind)}"
                               f" → {_name(units, key[1])}; the Medic on {discarded} is discarded",
                               "3E USING MEDICS" + ("; RULINGS 4" if discarded != medic else ""),
-                              f"{wounds} wound{'s' if wounds != 1 else ''} of that attack ignored"
+                              f"{wounds_text(wounds)} wound{'s' if wounds != 1 else ''} of that attack ignored"
                               + (f"; the loss passes to the latter Medic on {discarded}" if discarded != medic else ""))
         return absorbed
 
@@ -1295,6 +1314,7 @@ def wound(position: Position, hits: Sequence[tuple[Hex, int]], cause: str) -> tu
         units = fight.state.units
         reading = fight.read()
         fight.sides, fight.allies, nets, boni = reading.sides, reading.allies, reading.nets, reading.bonuses
+        fight.one_way = reading.allies != reading.sides and team_fire_one_way(fight.rules)
         landing = [Hit(None, target, wounds, "instant", cause) for target, wounds in hits]
         for ability in fight.points.instant_hits:
             landing = ability.instant_hits(fight, landing)

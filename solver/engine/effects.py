@@ -13,6 +13,7 @@ every phase with the units still standing, and the turn rules can ask about a po
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping, Sequence
 
 from .points import Points, points_on
@@ -395,3 +396,12 @@ def read(units: Units, rules: RuleSet = DEFAULT_RULES, points: Points | None = N
     harm, help_ = team_keys({h: sides.get(h, u.army) for h, u in units.items()}, teams, rules)
     nets = netted(units, harm)
     return Reading(harm, nets, bonuses(units, nets, rules, help_, points, ground), help_)
+
+
+@lru_cache(maxsize=256)
+def toughness_bonuses(position: Position) -> Mapping[Hex, int]:
+    """The toughness the links give each unit of ``position`` between battles (the New York HQ's point, B13 NEW
+    YORK, HQ), read as a battle reads it: by who controls the units (a unit Vegas took over is Vegas's, PL VEGAS,
+    Sztab), with the Nets, the teams and the Spy's borrowed bonuses (memoised: a position is asked once per unit)."""
+    reading = read(by_hex(position), position.rules, None, position.teams, position.foundations)
+    return {h: b.toughness for h, b in reading.bonuses.items() if b.toughness}

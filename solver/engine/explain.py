@@ -140,9 +140,9 @@ def facts(units: Units, reading: effects.Reading, found: dict[Hex, list[Source]]
 
 def changes(before: dict[tuple, tuple[str, str, str]], now: dict[tuple, tuple[str, str, str]],
             units: Units) -> list[tuple[str, str, str]]:
-    """The facts that take effect (new or different) and those that end, while their unit is still there."""
-    told = [fact for key, fact in now.items() if before.get(key) != fact]
-    for key, (kind, text, rule) in before.items():
-        if key not in now and key[1] in units:
-            told.append((kind, f"no longer so: {text}", rule))
+    """The facts that end, while their unit is still there, then those that take effect (new or different): causes
+    before effects (a Net Fighter no longer netted, then the HQ it nets now)."""
+    told = [(kind, f"no longer so: {text}", rule) for key, (kind, text, rule) in before.items()
+            if key not in now and key[1] in units]
+    told += [fact for key, fact in now.items() if before.get(key) != fact]
     return told

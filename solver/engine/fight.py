@@ -34,6 +34,16 @@ class Strike:
     how: tuple[str, ...] = ()
 
 
+#: The wounds of an attack that loops without end (RULINGS 65: a redirected shot back in a redirector on its own
+#: path "inflicts an infinite damage"): more than any unit or HQ bears; the trace writes it ∞.
+ENDLESS = 10**6
+
+
+def wounds_text(wounds: int) -> str:
+    """How the trace writes a number of wounds: ∞ for an endless attack (:data:`ENDLESS`)."""
+    return "∞" if wounds >= ENDLESS else str(wounds)
+
+
 @dataclass(slots=True)
 class Hit:
     """Wounds that land on ``target`` at the end of the phase; ``source`` is None for an instant tile."""

@@ -301,7 +301,7 @@ def destinations(position: Position, unit: Unit, reach: int) -> list[Hex]:
     """The empty hexes ``unit`` may move to with ``reach`` (3E MOVE, MOBILITY; ES/PL Recon Center)."""
     found = _destinations(position, unit, reach)
     if position.terrain:
-        army = effects.side(unit)
+        army = controller(position, unit)  # a unit Vegas took over enters a Tight Bunker as Vegas's
         found = [h for h in found if barred(position, unit.tile, h, army) is None]
     return found
 
@@ -336,7 +336,7 @@ def _step_problem(position: Position, unit: Unit, target: Hex, facing: Direction
         return None
     if position.unit_at(target) is not None:
         return HEX_TAKEN
-    problem = barred(position, unit.tile, target, unit.army)
+    problem = barred(position, unit.tile, target, controller(position, unit))
     if problem is not None:
         return problem
     if target not in destinations(position, unit, reach):
@@ -433,7 +433,7 @@ def push_destinations(position: Position, pusher: Hex, target: Hex) -> list[Hex]
              if h.distance(pusher) == 2 and position.unit_at(h) is None]
     pushed = position.unit_at(target)
     if position.terrain and pushed is not None:
-        found = [h for h in found if barred(position, pushed.tile, h, pushed.army) is None]
+        found = [h for h in found if barred(position, pushed.tile, h, controller(position, pushed)) is None]
     return found
 
 
@@ -467,6 +467,13 @@ def _pusher_picks(position: Position, target: Hex) -> bool:
     return unit is not None and unit.is_neutral
 
 
+def push_chooser(position: Position, pushed: Unit, pusher_army: str) -> str:
+    """Who picks the hex a pushed unit goes to: its owner (3E PUSH BACK), that is its controller, a unit Vegas
+    took over being Vegas's (PL VEGAS, Sztab); the pusher for the neutral Mad Bomber (2E Mad Bomber: "If pushed
+    back, the player doing the pushing determines the direction"; RULINGS 56)."""
+    return pusher_army if pushed.is_neutral else controller(position, pushed)
+
+
 def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Position], ...]:
     """Every result of a push: one per destination the pushed unit's owner may choose."""
     pusher, target = use.targets[0], use.targets[1]
@@ -481,8 +488,7 @@ def _pushed(position: Position, use: Use, army: str) -> tuple[tuple[str, Positio
         allowed = [use.targets[2]]
     pushed = position.unit_at(target)
     assert pushed is not None  # _push_problem found a unit to push there
-    # 2E Mad Bomber: "If pushed back, the player doing the pushing determines the direction" (RULINGS 56).
-    owner = army if pushed.is_neutral else controller(position, pushed)
+    owner = push_chooser(position, pushed, army)
     # 3E PUSH BACK: "The Pushed Back unit may not be Rotated during the Push Back" (facing kept).
     return tuple((f"{owner} puts the pushed unit on {dest}",
                   _after_push(_arrived(position.replaced(units=_moved(position, target, dest, None), hands=hands),

@@ -580,7 +580,10 @@ def _normal_turn(state: GameState, turn: Turn) -> GameState:
     now = _Turn(limit=limit, must_draw=deck > 0 and len(position.hand(army)) < limit,
                 hand_locked=tie_break and deck == 0 and not position.rules.enabled("tie-break-hand"),
                 play_limit=_play_limit(state, army), terror=army in state.terror)
-    state = replace(state, terror=state.terror - {army})  # the ban lasts this one turn
+    # The ban lasts this one turn, the player's own: a Battle between (a Battle tile's or a full board's) is no
+    # player's turn and uses none of it (RULINGS 69; Portal 3.0 FAQ v17-11b, errata: "the Battle is not part of the
+    # turn of the player who called it").
+    state = replace(state, terror=state.terror - {army})
     for action in turn.actions:
         try:
             state = _turn_action(state, action, army, turn.number, now)

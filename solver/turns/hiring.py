@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction, RuleNotImplemented
 from ..hexes import CENTRE
-from .mercenaries import BOMBER, HIT_BY, is_mercenary
+from .mercenaries import BOMBER, HIT_BY, is_mercenary, right_of as seat_right_of
 from ..position import Draw, Position, Unit
 from ..tiles import NEUTRAL_ARMY, Tile
 
@@ -137,17 +137,12 @@ def _elsewhere(state: GameState, tile: Tile) -> int:
 
 
 def right_of(state: GameState, army: str) -> str:
-    """The player 'to the right' of ``army`` (option bomber-right): the next (or previous) seat in turn order still
-    in the game, counted from ``army``'s turn in progress or next (the Loner of 1 vs a team has two seats)."""
+    """The player 'to the right' of ``army`` (option bomber-right, :func:`.mercenaries.right_of`), counted from
+    ``army``'s turn in progress or next (the Loner of 1 vs a team has two seats)."""
     players, count = state.players, len(state.players)
-    step = 1 if state.position.rules.option("bomber-right") == "next" else -1
     seat = next(((state.seat + i) % count for i in range(count) if players[(state.seat + i) % count] == army),
                 state.seat)
-    for i in range(1, count + 1):
-        other = players[(seat + step * i) % count]
-        if other != army and other in state.in_play:
-            return other
-    return army
+    return seat_right_of(players, seat, state.in_play, state.position.rules)
 
 
 def to_pile(state: GameState, tile: Tile, army: str, why: str) -> GameState:

@@ -21,6 +21,8 @@ exit 4 (solver/tiles.py). Adding them is one file: their ``tile`` entries in ``s
 
 from __future__ import annotations
 
+from typing import Container, Sequence
+
 from ..rules import RuleSet
 from ..tiles import NEUTRAL_ARMY, Tile
 
@@ -46,4 +48,19 @@ def placed_owner(tile: Tile, army: str, rules: RuleSet) -> str | None:
         return None
     if tile.name == BOMBER and rules.option("mad-bomber") == "npc":
         return None
+    return army
+
+
+def right_of(players: Sequence[str], seat: int, in_play: Container[str], rules: RuleSet) -> str:
+    """The player 'to the right' of the one in seat ``seat`` of ``players`` (2E Mad Bomber as non player character:
+    "the player to the right of the player who detonated Mad Bomber"), by option ``bomber-right``: the next seat in
+    turn order (``next``, the default) or the previous one, skipping seats whose army is not ``in_play`` and the
+    detonator's own other seat (the Loner of 1 vs a team sits twice). The detonator itself when nobody else is
+    left. A game record's turn order and a position's ``players`` line are both such a seating."""
+    army, count = players[seat], len(players)
+    step = 1 if rules.option("bomber-right") == "next" else -1
+    for i in range(1, count + 1):
+        other = players[(seat + step * i) % count]
+        if other != army and other in in_play:
+            return other
     return army
