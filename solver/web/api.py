@@ -173,7 +173,8 @@ async def read(request: Request) -> Response:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
         return JSONResponse({"error": "bad input", "message": "the text is not UTF-8 (NOTATION §1)"}, 400)
-    return JSONResponse(await run_in_threadpool(board.view, text))
+    marked = [label for label in request.query_params.get("mark", "").split(",") if label]
+    return JSONResponse(await run_in_threadpool(board.view, text, marked))
 
 
 async def tiles(request: Request) -> Response:
@@ -243,3 +244,17 @@ def _card_picture(data: bytes, solution: bool, form: str) -> tuple[int, bytes | 
     import cairosvg  # type: ignore[import-untyped]  # cairosvg ships no type hints
 
     return cli.EXIT_OK, cairosvg.svg2png(bytestring=svg)
+
+
+async def apply(request: Request) -> Response:
+    """``/api/apply?action=LINE``: the page's moves, applied (solver/web/work.py ``_apply``)."""
+    action = request.query_params.get("action", "").strip()
+    if not action or len(action) > 500:
+        return error_response(BadQuery("action=LINE: one action line, as /api/moves lists it"))
+    try:
+        data = await body(request)
+        return answer_response(await _jobs(request).quick("apply", data, {"action": action}, request.is_disconnected))
+    except Gone:
+        return Response(status_code=499)
+    except (TooLarge, Busy, TimeUp) as error:
+        return error_response(error)

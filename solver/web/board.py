@@ -29,10 +29,11 @@ UNIT_LINE = re.compile(r"^\s*([a-z][0-9]+|\(-?\d+,\s*-?\d+\))\s+\S+:", re.IGNORE
 MARGIN = 8.0
 
 
-def view(text: str) -> dict[str, Any]:
+def view(text: str, marked: Iterable[str] = ()) -> dict[str, Any]:
     """Everything the page shows of ``text``: ``ok``, ``kind``, ``canonical`` (the canonical text when it reads),
     ``error`` (bad input or a missing rule, located, with the ``hex`` of its line), ``board`` (SVG), ``units``,
-    ``used`` (copies of each tile on the board and in hands), ``card`` (a puzzle card's fields), ``to_move``."""
+    ``used`` (copies of each tile on the board and in hands), ``card`` (a puzzle card's fields), ``to_move``.
+    ``marked``: hexes whose tiles are outlined (a battle's actors, a solution's tiles)."""
     error: dict[str, Any] | None = None
     document: Position | Puzzle | GameRecord | None = None
     try:
@@ -46,13 +47,13 @@ def view(text: str) -> dict[str, Any]:
     if error is not None:
         error["hex"] = _hex_of_line(text, error["line"])
     position = _position(document) if document is not None else _lenient(text)
-    marked = [error["hex"]] if error is not None and error["hex"] else []
+    bad = [error["hex"]] if error is not None and error["hex"] else []
     result: dict[str, Any] = {
         "ok": error is None,
         "kind": _kind(document),
         "canonical": write(document) if document is not None else None,
         "error": error,
-        "board": board_svg(position, bad=marked),
+        "board": board_svg(position, marked=marked, bad=bad),
         "units": [_unit_json(u) for u in position.units],
         "used": _used(position),
         "to_move": position.to_move,

@@ -47,6 +47,8 @@ def answer(kind: str, data: bytes, options: dict[str, Any],
     try:
         if kind == "solve":
             return _solve(options, report)
+        if kind == "apply":
+            return _apply(options["action"])
         argv = [kind, "-", "--json", *(["--trace"] if kind == "battle" and options.get("trace") else [])]
         args = cli.build_parser(kind).parse_args(argv)
         handler = cli.COMMANDS[kind][0]
@@ -102,3 +104,33 @@ def _solve(options: dict[str, Any], report: Any) -> tuple[int, str | dict[str, A
     body = json.dumps(report_json(result, counters_only=bool(options.get("counters")), puzzle=puzzle), indent=1)
     status = cli.EXIT_LIMIT if result.stopped else cli.EXIT_OK if result.solutions else cli.EXIT_NO
     return status, body + "\n"
+
+
+def _apply(line: str) -> tuple[int, str | dict[str, Any]]:
+    """The page's "apply": the position after the side to move does the action ``line`` (as ``nhex moves`` lists
+    it), one result for each choice the other player has (a push's destination, a Medic); a puzzle card is played
+    as ``nhex moves`` reads it, the offer in the player's hand. The answer is ``{"results": [{"choice", "text",
+    "battle"}]}``: each position's canonical text, and whether a battle follows (a full board, a Battle tile)."""
+    from ..errors import IllegalAction
+    from ..notation.cards import Puzzle
+    from ..notation.text import parse, parse_action, read_source, write
+    from ..position import Position
+    from ..turns.actions import results, starts_battle
+
+    document = parse(*read_source("-"))
+    if isinstance(document, Puzzle):
+        army, position = document.player, cli._with_hand(document.position, document.player, document.offer)
+    elif isinstance(document, Position) and document.to_move is not None:
+        army, position = document.to_move, document
+    else:
+        raise NotationError("an action is applied to a position with `to-move`, or to a puzzle card", 1, 1, STDIN)
+    try:
+        action = parse_action(line, army, "<action>")
+        found = results(position, action, army)
+    except NotationError as error:
+        return cli.EXIT_BAD_INPUT, {"error": "bad input", "message": f"{line}: {error.message}", "line": 0,
+                                    "column": 0, "located": f"{line}: {error.message}"}
+    except IllegalAction as error:
+        return cli.EXIT_NO, json.dumps({"illegal": error.action, "rule": error.rule})
+    return cli.EXIT_OK, json.dumps({"results": [{"choice": label, "text": write(after),
+                                                 "battle": starts_battle(action, after)} for label, after in found]})
