@@ -117,8 +117,6 @@ class Jobs:
         loop = asyncio.get_running_loop()
         receiving, sending = self.context.Pipe(duplex=False)
         process = self.context.Process(target=work.run, args=(kind, data, options, sending), daemon=True)
-        await loop.run_in_executor(None, process.start)  # the fork server answers over a socket: not on the loop
-        sending.close()
         messages: asyncio.Queue[tuple[Any, ...] | None] = asyncio.Queue()
 
         def readable() -> None:
@@ -128,19 +126,28 @@ class Jobs:
                 loop.remove_reader(receiving.fileno())
                 messages.put_nowait(None)
 
-        loop.add_reader(receiving.fileno(), readable)
+        # The fork server answers over a socket: the start waits off the loop, and runs to its end even when the
+        # request is cancelled meanwhile, so that the process it starts is always the one killed below.
+        starting = loop.run_in_executor(None, process.start)
+        getting: asyncio.Future[tuple[Any, ...] | None] | None = None
         deadline = loop.time() + seconds
         try:
+            await asyncio.shield(starting)
+            sending.close()
+            loop.add_reader(receiving.fileno(), readable)
             while True:
                 left = deadline - loop.time()
                 if left <= 0:
                     raise TimeUp(kind, seconds)
-                try:
-                    message = await asyncio.wait_for(messages.get(), min(left, 0.5))
-                except asyncio.TimeoutError:
+                # asyncio.wait, not wait_for: Python 3.11's wait_for can swallow a cancellation that arrives as a
+                # message does, and a stopped solve would then run on to its limit.
+                getting = getting or asyncio.ensure_future(messages.get())
+                done, _ = await asyncio.wait({getting}, timeout=min(left, 0.5))
+                if not done:
                     if gone is not None and await gone():
-                        raise Gone() from None
+                        raise Gone()
                     continue
+                message, getting = getting.result(), None
                 if message is None:
                     raise RuntimeError(f"the {kind} process ended without an answer (exit code {process.exitcode})")
                 if message[0] == "done":
@@ -148,11 +155,17 @@ class Jobs:
                 if progress is not None:
                     await progress(*message[1:])
         finally:
+            if getting is not None:
+                getting.cancel()
+            if not starting.done():
+                await asyncio.wait({starting})
+            sending.close()
             loop.remove_reader(receiving.fileno())
             receiving.close()
             if process.is_alive():
                 process.kill()
-            await loop.run_in_executor(None, process.join)
+            if process.pid is not None:
+                await loop.run_in_executor(None, process.join)
 
 
 def _context() -> BaseContext:

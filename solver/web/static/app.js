@@ -433,6 +433,8 @@ function stepText(b, upTo) {
     for (const event of step.events) {
       const died = event.kind === "death" && event.text.match(/ on ([a-e][1-5]|\(-?\d+,-?\d+\)) dies/);
       if (died) dead.add(died[1]);
+      const spent = event.kind === "medic" && event.text.match(/the Medic on ([a-e][1-5]|\(-?\d+,-?\d+\)) is discarded/);
+      if (spent) dead.add(spent[1]);
       const hq = event.kind === "hq" && event.text.match(/^(\S+):hq loses \d+: health (\d+)/);
       if (hq) health[hq[1]] = Number(hq[2]);
     }
