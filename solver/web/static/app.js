@@ -340,7 +340,7 @@ function setTool(tool) {
 function clickHex(hex) {
   if (state.tool === "erase") { removeAt(hex); return; }
   if (state.tile) { place(state.tile, hex); return; }
-  state.selected = unitOn(hex) ? (state.selected === hex ? null : hex) : null;
+  state.selected = unitOn(hex) ? hex : null;
   for (const el of $("board").querySelectorAll(".hex.selected")) el.classList.remove("selected");
   if (state.selected) $("board").querySelector(`[data-hex="${hex}"]`)?.classList.add("selected");
   showUnitTools();
