@@ -38,12 +38,12 @@ def view(text: str, marked: Iterable[str] = ()) -> dict[str, Any]:
     document: Position | Puzzle | GameRecord | None = None
     try:
         document = parse(text, work.STDIN)
-    except NotationError as bad:
-        error = work.bad_input(bad)
+    except NotationError as refused:
+        error = work.bad_input(refused)
     except RuleNotImplemented as missing:
         error = work.missing_rule(missing.rule, missing.located(work.STDIN))
-    except ValueError as bad:  # an unknown name found outside the reader's located checks
-        error = {"error": "bad input", "message": str(bad), "line": 0, "column": 0, "located": str(bad)}
+    except ValueError as unknown:  # an unknown name found outside the reader's located checks
+        error = {"error": "bad input", "message": str(unknown), "line": 0, "column": 0, "located": str(unknown)}
     if error is not None:
         error["hex"] = _hex_of_line(text, error["line"])
     position = _position(document) if document is not None else _lenient(text)

@@ -14,7 +14,7 @@ import asyncio
 import multiprocessing
 import os
 from dataclasses import dataclass, field
-from multiprocessing.context import BaseContext
+from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any, Awaitable, Callable
 
 from . import work
@@ -75,7 +75,7 @@ class Jobs:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.context: BaseContext = _context()
+        self.context = _context()
         self._solves = 0
         self._quick = asyncio.Semaphore(limits.quick)
         self._waiting = 0
@@ -168,7 +168,7 @@ class Jobs:
                 await loop.run_in_executor(None, process.join)
 
 
-def _context() -> BaseContext:
+def _context() -> ForkServerContext | SpawnContext:
     """Fork server where the platform has one (Linux, macOS), else spawn; the engine preloaded in the server."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
