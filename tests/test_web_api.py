@@ -300,3 +300,17 @@ def test_the_serve_command_checks_its_options():
     for bad in (["--port", "70000"], ["--port", "x"], ["--solves", "0"], ["--max-time", "nan"]):
         with pytest.raises(SystemExit):
             parser.parse_args(["serve", *bad])
+
+
+def test_a_record_replayed_turn_by_turn(client, capsys):
+    path = ROOT / "tests/data/games/hegemony-vs-outpost-2e.nhex"
+    replay = client.post("/api/record", content=path.read_bytes()).json()
+    _, out, _ = command_line(capsys, "check", str(path), "--json")
+    import json
+
+    checked = json.loads(out)
+    assert len(replay["turns"]) == checked["turns"] and replay["stopped"] is None
+    assert replay["turns"][-1]["hq"] == checked["hq"]
+    assert any(event.startswith("battle (turn 11") for event in replay["turns"][-1]["events"])
+    after = client.post("/api/read", content=replay["turns"][0]["text"].encode()).json()
+    assert after["ok"] and [u["tile"] for u in after["units"]] == ["outpost:hq"]

@@ -246,6 +246,17 @@ def _card_picture(data: bytes, solution: bool, form: str) -> tuple[int, bytes | 
     return cli.EXIT_OK, cairosvg.svg2png(bytestring=svg)
 
 
+async def record(request: Request) -> Response:
+    """``/api/record``: a game record replayed turn by turn, the board after each (solver/web/work.py ``_record``)."""
+    try:
+        data = await body(request)
+        return answer_response(await _jobs(request).quick("record", data, {}, request.is_disconnected))
+    except Gone:
+        return Response(status_code=499)
+    except (TooLarge, Busy, TimeUp) as error:
+        return error_response(error)
+
+
 async def apply(request: Request) -> Response:
     """``/api/apply?action=LINE``: the page's moves, applied (solver/web/work.py ``_apply``)."""
     action = request.query_params.get("action", "").strip()

@@ -83,6 +83,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = None)
         Route("/api/solve", api.solve, methods=["POST"]),
         Route("/api/read", api.read, methods=["POST"]),
         Route("/api/apply", api.apply, methods=["POST"]),
+        Route("/api/record", api.record, methods=["POST"]),
         Route("/api/card", api.card, methods=["POST"]),
         Route("/api/tiles", api.tiles),
         Route("/api/rules", api.rules),

@@ -49,6 +49,8 @@ def answer(kind: str, data: bytes, options: dict[str, Any],
             return _solve(options, report)
         if kind == "apply":
             return _apply(options["action"])
+        if kind == "record":
+            return _record()
         argv = [kind, "-", "--json", *(["--trace"] if kind == "battle" and options.get("trace") else [])]
         args = cli.build_parser(kind).parse_args(argv)
         handler = cli.COMMANDS[kind][0]
@@ -134,3 +136,34 @@ def _apply(line: str) -> tuple[int, str | dict[str, Any]]:
         return cli.EXIT_NO, json.dumps({"illegal": error.action, "rule": error.rule})
     return cli.EXIT_OK, json.dumps({"results": [{"choice": label, "text": write(after),
                                                  "battle": starts_battle(action, after)} for label, after in found]})
+
+
+def _record() -> tuple[int, str | dict[str, Any]]:
+    """The page's record stepper: a game record replayed turn by turn as ``nhex show --turn N`` replays it
+    (solver/cli.py ``_game_picture``), each turn with the board after it (canonical text) and the battles and the
+    end it brought (the checker's history lines). An illegal or undecidable turn ends the replay and is named.
+    ``{"turns": [{"number", "army", "line", "actions", "text", "events", "hq"}], "start", "stopped"}``."""
+    from ..errors import IllegalAction
+    from ..notation.cards import GameRecord, Turn
+    from ..notation.text import parse, read_source, write
+    from ..turns import game
+
+    text, source = read_source("-")
+    record = parse(text, source)
+    if not isinstance(record, GameRecord):
+        raise NotationError("turn by turn: a game record (a file that starts with `game`)", 1, 1, STDIN)
+    state = cli._game_started(lambda: game.start(record), text, source)
+    start, turns, stopped = write(state.position), [], None
+    for entry in (e for e in record.entries if isinstance(e, Turn)):
+        seen = len(state.history)
+        try:
+            state = game.play_turn(state, entry)
+        except (IllegalAction, game.Undecidable) as error:
+            stopped = {"number": entry.number, "line": entry.line, "message": str(error)}
+            break
+        turns.append({"number": entry.number, "army": entry.army, "line": entry.line,
+                      "actions": [str(a) for a in entry.actions], "text": write(state.position),
+                      "events": list(state.history[seen:]),
+                      "hq": {u.army: u.hp for u in state.position.units if u.is_hq}})
+    return cli.EXIT_OK if stopped is None else cli.EXIT_NO, json.dumps({"start": start, "turns": turns,
+                                                                         "stopped": stopped})

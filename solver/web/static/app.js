@@ -17,6 +17,8 @@ const state = {
   tool: "select",
   selected: null,    // the hex of the selected unit
   battle: null,      // {outcomes, outcome, steps, step}
+  record: null,      // {text, start, turns, stopped, turn}: a game record replayed turn by turn
+  cardText: null,    // the card a move or a solution was played from (Back to the card)
   solving: null,     // AbortController of the running solve
   readSeq: 0,
 };
@@ -56,6 +58,9 @@ async function setText(text, {canonical = false, mark = []} = {}) {
   drawBoard(view.board);
   showGate(view);
   showCard(view.card);
+  if (view.kind === "puzzle") state.cardText = null;
+  $("back-to-card").hidden = !state.cardText;
+  showRecordTab(view);
   fillToMove(view);
   fillBoardShape();
   drawPalette();
@@ -527,6 +532,10 @@ async function moves() {
   }
 }
 
+function leavingTheCard() {
+  if (state.view?.kind === "puzzle") state.cardText = state.text;
+}
+
 async function applyMove(line) {
   const answer = await post(`/api/apply?action=${encodeURIComponent(line)}`, state.text);
   if (answer.status !== 200 || !answer.data.results) {
@@ -535,6 +544,7 @@ async function applyMove(line) {
   }
   const results = answer.data.results;
   const marked = [...line.matchAll(HEX_WORD)].map((m) => m[1]);
+  leavingTheCard();
   if (results.length === 1) {
     await setText(results[0].text, {canonical: true, mark: marked});
     $("choices").replaceChildren(message(`played: ${line}` + (results[0].battle ? " — a battle follows (Battle)" : "")));
@@ -656,8 +666,55 @@ async function playOnBoard(card, actions) {
     text = answer.data.results[0].text;
   }
   const marked = actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1]));
+  if (state.text === card) leavingTheCard();
   await setText(text, {canonical: true, mark: marked});
   $("verdict").append(message(`on the board: ${actions.join("; ")} — press Battle to see it resolved`));
+}
+
+// --- game records ------------------------------------------------------------------------------------------
+
+function showRecordTab(view) {
+  const tab = document.querySelector("[data-tab=record]");
+  tab.hidden = view.kind !== "game";
+  if (view.kind !== "game") { state.record = null; if (!$("tab-record").hidden) showTab("notation"); return; }
+  if (view.ok && state.record?.text !== state.text) loadRecord();
+}
+
+async function loadRecord() {
+  const text = state.text;
+  state.record = {text, start: null, turns: [], stopped: null, turn: 0};
+  const answer = await post("/api/record", text);
+  if (state.record?.text !== text) return;
+  if (answer.status !== 200) { $("turn-detail").replaceChildren(message(errorText(answer), "error")); return; }
+  Object.assign(state.record, answer.data);
+  showTab("record");
+  showTurn(state.record.turns.length);
+}
+
+// Turn 0 is the start; turn k the board after the k-th turn line of the record.
+async function showTurn(index) {
+  const r = state.record;
+  if (!r || r.start === null) return;
+  r.turn = Math.max(0, Math.min(index, r.turns.length));
+  const turn = r.turns[r.turn - 1];
+  $("turn-label").textContent = turn ? `Turn ${turn.number}: ${turn.army} (${r.turn}/${r.turns.length})`
+    : `The start (0/${r.turns.length})`;
+  const detail = $("turn-detail");
+  detail.replaceChildren();
+  if (turn) {
+    const list = document.createElement("ol");
+    list.id = "turn-actions";
+    for (const action of turn.actions) { const item = document.createElement("li"); item.textContent = action; list.append(item); }
+    detail.append(list);
+    for (const event of turn.events) detail.append(message(event, "event"));
+    detail.append(message(`HQ: ${Object.entries(turn.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")} · line ${turn.line}`));
+  }
+  if (r.stopped && r.turn === r.turns.length) {
+    detail.append(message(`turn ${r.stopped.number} (line ${r.stopped.line}) cannot be played: ${r.stopped.message}`, "error"));
+  }
+  const marked = turn ? turn.actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1])) : [];
+  const view = (await post(`/api/read?mark=${marked.join(",")}`, turn ? turn.text : r.start)).data;
+  if (state.record === r && view) drawBoard(view.board);
 }
 
 // --- notation pane ------------------------------------------------------------------------------------------
@@ -745,6 +802,11 @@ function wire() {
   $("solve-btn").addEventListener("click", () => showTab("solve"));
   $("solve-go").addEventListener("click", solve);
   $("solve-stop").addEventListener("click", () => state.solving?.abort());
+  $("turn-first").addEventListener("click", () => showTurn(0));
+  $("turn-prev").addEventListener("click", () => showTurn((state.record?.turn ?? 0) - 1));
+  $("turn-next").addEventListener("click", () => showTurn((state.record?.turn ?? 0) + 1));
+  $("turn-last").addEventListener("click", () => showTurn(Infinity));
+  $("back-to-card").addEventListener("click", () => { const card = state.cardText; state.cardText = null; setText(card); });
   $("step-first").addEventListener("click", () => showStep(0));
   $("step-prev").addEventListener("click", () => showStep((state.battle?.step ?? 0) - 1));
   $("step-next").addEventListener("click", () => showStep((state.battle?.step ?? 0) + 1));
@@ -759,6 +821,8 @@ function wire() {
     else if (key === "m" && !$("moves-btn").disabled) moves();
     else if (key === "ArrowRight" && state.battle && !$("tab-battle").hidden) showStep(state.battle.step + 1);
     else if (key === "ArrowLeft" && state.battle && !$("tab-battle").hidden) showStep(state.battle.step - 1);
+    else if (key === "ArrowRight" && state.record && !$("tab-record").hidden) showTurn(state.record.turn + 1);
+    else if (key === "ArrowLeft" && state.record && !$("tab-record").hidden) showTurn(state.record.turn - 1);
     else return;
     event.preventDefault();
   });
