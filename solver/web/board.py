@@ -58,6 +58,11 @@ def view(text: str, marked: Iterable[str] = ()) -> dict[str, Any]:
         "used": _used(position),
         "to_move": position.to_move,
         "card": _card(document) if isinstance(document, Puzzle) else None,
+        "board_shape": position.board.shape,
+        "rules": None if position.rules.is_default else str(position.rules),
+        "hands": [[army, [t.key for t in tiles]] for army, tiles in position.hands],
+        "terminals": [h.label for h in position.terminals],
+        "energy": dict(position.energy),
     }
     return result
 
@@ -135,9 +140,19 @@ def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[s
     draw_board(group, position, (0.0, 0.0), marked=marked_hexes)
     drawing.append(group)
     bad_labels, marked_labels = set(bad), set(marked)
+    terminals = set(position.terminals)
+    for hex_, (cx, cy) in zip(position.board, centres):
+        if hex_ in terminals:  # the Duel board's Terminals (NOTATION §10.2), which the card pictures do not draw
+            drawing.append(draw.Lines(*_corners(cx, cy, SIZE * 0.9), close=True, fill="none", stroke="#1f8a8a",
+                                      stroke_width=4, stroke_dasharray="10,6", class_="terminal"))
+            if position.unit_at(hex_) is None:
+                drawing.append(draw.Text("Terminal", SIZE * 0.2, cx, cy - SIZE * 0.3, center=True,
+                                         font_family="DejaVu Sans, Verdana, Arial, sans-serif", fill="#1f6a6a",
+                                         font_weight="bold"))
     for hex_, (cx, cy) in zip(position.board, centres):
         unit = position.unit_at(hex_)
-        what = (f"{unit.tile.title} ({unit.army}) facing {unit.facing.name}" if unit is not None else "empty")
+        what = (f"{unit.tile.title} ({unit.army}) facing {unit.facing.name}" if unit is not None else "empty") + \
+            (", a Terminal" if hex_ in terminals else "")
         classes = ["hex"] + (["bad"] if hex_.label in bad_labels else []) + \
             (["marked"] if hex_.label in marked_labels else [])
         drawing.append(draw.Lines(*_corners(cx, cy, SIZE * 0.98), close=True, class_=" ".join(classes),

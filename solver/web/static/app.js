@@ -62,7 +62,10 @@ async function setText(text, {canonical = false, mark = []} = {}) {
   $("back-to-card").hidden = !state.cardText;
   showRecordTab(view);
   fillToMove(view);
-  fillBoardShape();
+  fillBoardShape(view);
+  syncRules(view.rules);
+  showHands(view);
+  showEnergy(view);
   drawPalette();
   showUnitTools();
 }
@@ -206,6 +209,17 @@ function setAttribute(hex, name, value, fallback) {
   });
 }
 
+// `owner=ARMY` (a word, not a number): empty takes it off.
+function setWord(hex, name, value) {
+  edit((lines) => {
+    const at = unitLine(lines, hex);
+    if (at < 0) return false;
+    const words = lines[at].split("#")[0].trim().split(/\s+/).filter((w) => !w.toLowerCase().startsWith(name + "="));
+    if (value) words.push(`${name}=${value}`);
+    lines[at] = words.join(" ");
+  });
+}
+
 function setStatement(keyword, value) {
   edit((lines) => {
     const at = lines.findIndex((line) => line.trim().toLowerCase().startsWith(keyword + " "));
@@ -237,6 +251,11 @@ function showUnitTools() {
   $("wounds-box").hidden = unit.kind === "hq";
   $("hp").value = unit.hp ?? 20;
   $("wounds").value = unit.wounds;
+  $("venom").value = unit.venom;
+  $("owner-box").hidden = unit.kind === "hq";
+  const armies = Object.keys(state.tiles).filter((a) => a !== unit.tile.split(":")[0]);
+  $("owner").replaceChildren(new Option(`${unit.tile.split(":")[0]} (its own)`, ""), ...armies.map((a) => new Option(a, a)));
+  $("owner").value = unit.owner || "";
 }
 
 function drawPalette() {
@@ -278,6 +297,8 @@ function drawPalette() {
     count.textContent = `${left}/${entry.count}`;
     count.title = `${left} of ${entry.count} left`;
     pick.append(img, name, count);
+    pick.draggable = entry.kind !== "instant";
+    pick.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", entry.tile));
     pick.addEventListener("click", () => {
       state.tile = state.tile === entry.tile ? null : entry.tile;
       setTool("select");
@@ -304,9 +325,87 @@ function fillToMove(view) {
   select.disabled = view.kind === "puzzle";
 }
 
-function fillBoardShape() {
+function fillBoardShape(view) {
   const line = textLines().find((l) => /^\s*board\s+/i.test(l));
-  $("board-shape").value = line && /extended/i.test(line) ? "extended" : "standard";
+  $("board-shape").value = view.ok ? view.board_shape : line && /extended/i.test(line) ? "extended" : "standard";
+}
+
+// The rule selects follow the text's `rules` line, so that what they show is what the text says.
+function syncRules(line) {
+  const words = (line || "rules 3.0").split(/\s+/).slice(1);
+  $("edition").value = words[0] || "3.0";
+  const chosen = Object.fromEntries(words.slice(1).map((w) => w.split("=")));
+  for (const select of $("rules").querySelectorAll("select")) select.value = chosen[select.dataset.option] ?? "";
+}
+
+function showHands(view) {
+  const box = $("hands");
+  box.replaceChildren();
+  for (const [army, keys] of view.hands || []) {
+    const row = document.createElement("div");
+    row.className = "hand";
+    row.append(`${army}'s hand: `);
+    keys.forEach((key, index) => {
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "chip";
+      chip.textContent = `${state.byKey[key]?.title || key} ×`;
+      chip.title = `take ${key} out of the hand`;
+      chip.addEventListener("click", () => removeFromHand(army, index));
+      row.append(chip);
+    });
+    box.append(row);
+  }
+}
+
+function removeFromHand(army, index) {
+  edit((lines) => {
+    const at = lines.findIndex((line) => new RegExp(`^\\s*hand\\s+${army}(\\s|$)`, "i").test(line));
+    if (at < 0) return false;
+    const words = lines[at].split("#")[0].trim().split(/\s+/);
+    words.splice(2 + index, 1);
+    if (words.length > 2) lines[at] = words.join(" "); else lines.splice(at, 1);
+  });
+}
+
+// Energy Points (NOTATION §10.2) once the board has Terminals: one field an army, 0 to 5.
+function showEnergy(view) {
+  const box = $("energy");
+  box.hidden = !(view.terminals || []).length;
+  box.replaceChildren();
+  if (box.hidden) return;
+  const armies = [...new Set(view.units.filter((u) => u.kind === "hq").map((u) => u.army))].sort();
+  for (const army of armies) {
+    const label = document.createElement("label");
+    label.append(`${army} Energy `);
+    const input = document.createElement("input");
+    input.type = "number"; input.min = "0"; input.max = "5"; input.value = view.energy[army] ?? 0;
+    input.dataset.army = army;
+    input.addEventListener("change", () => setEnergy(army, input.value));
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function setEnergy(army, value) {
+  edit((lines) => {
+    const pattern = new RegExp(`^\\s*energy\\s+${army}\\s`, "i");
+    const at = lines.findIndex((line) => pattern.test(line));
+    const line = Number(value) ? `energy ${army} ${Number(value)}` : null;
+    if (at >= 0) { if (line) lines[at] = line; else lines.splice(at, 1); }
+    else if (line) lines.splice(insertAt(lines), 0, line);
+  });
+}
+
+function toggleTerminal(hex) {
+  edit((lines) => {
+    const at = lines.findIndex((line) => /^\s*terminals\b/i.test(line));
+    const hexes = at >= 0 ? lines[at].split("#")[0].trim().split(/\s+/).slice(1) : [];
+    const next = hexes.includes(hex) ? hexes.filter((h) => h !== hex) : [...hexes, hex];
+    const line = next.length ? `terminals ${next.join(" ")}` : null;
+    if (at >= 0) { if (line) lines[at] = line; else lines.splice(at, 1); }
+    else if (line) lines.splice(insertAt(lines), 0, line);
+  });
 }
 
 async function loadRules() {
@@ -335,15 +434,16 @@ function writeRules() {
 
 function setTool(tool) {
   state.tool = tool;
-  for (const [id, name] of [["tool-select", "select"], ["tool-erase", "erase"]]) {
+  for (const [id, name] of [["tool-select", "select"], ["tool-erase", "erase"], ["tool-terminal", "terminal"]]) {
     $(id).classList.toggle("on", tool === name);
     $(id).setAttribute("aria-pressed", String(tool === name));
   }
-  if (tool === "erase") { state.tile = null; drawPalette(); }
+  if (tool !== "select") { state.tile = null; drawPalette(); }
 }
 
 function clickHex(hex) {
   if (state.tool === "erase") { removeAt(hex); return; }
+  if (state.tool === "terminal") { toggleTerminal(hex); return; }
   if (state.tile) { place(state.tile, hex); return; }
   state.selected = unitOn(hex) ? hex : null;
   for (const el of $("board").querySelectorAll(".hex.selected")) el.classList.remove("selected");
@@ -790,6 +890,16 @@ function wire() {
   $("remove").addEventListener("click", () => state.selected && removeAt(state.selected));
   $("hp").addEventListener("change", () => state.selected && setAttribute(state.selected, "hp", $("hp").value, 20));
   $("wounds").addEventListener("change", () => state.selected && setAttribute(state.selected, "wounds", $("wounds").value, 0));
+  $("venom").addEventListener("change", () => state.selected && setAttribute(state.selected, "venom", $("venom").value, 0));
+  $("owner").addEventListener("change", () => state.selected && setWord(state.selected, "owner", $("owner").value));
+  $("tool-terminal").addEventListener("click", () => setTool("terminal"));
+  $("board").addEventListener("dragover", (event) => event.preventDefault());
+  $("board").addEventListener("drop", (event) => {
+    event.preventDefault();
+    const key = event.dataTransfer.getData("text/plain");
+    const hex = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-hex]");
+    if (key && hex) place(key, hex.dataset.hex);
+  });
   $("tool-select").addEventListener("click", () => setTool("select"));
   $("tool-erase").addEventListener("click", () => setTool("erase"));
   $("board-shape").addEventListener("change", (e) => setStatement("board", e.target.value === "standard" ? "" : e.target.value));
