@@ -291,6 +291,8 @@ def test_tiles_and_rules_lists(client, capsys):
     import json
 
     assert client.get("/api/rules").json() == json.loads(out)
+    terrain = client.get("/api/terrain").json()
+    assert "thick" in terrain["types"]["forest"] and terrain["compulsory"]["warehouse"] == ["closed"]
 
 
 def test_the_serve_command_checks_its_options():

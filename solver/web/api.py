@@ -197,6 +197,15 @@ async def rules(request: Request) -> Response:
                                        for e in EDITIONS}} for o in OPTIONS])
 
 
+async def terrain(request: Request) -> Response:
+    """``/api/terrain``: Babel 13's terrain types and their features (solver/terrain/babel13.terrain), for the
+    page's terrain tool."""
+    from ..terrain import terrain_set
+
+    found = terrain_set()
+    return JSONResponse({"types": found.types, "compulsory": found.compulsory, "passages": found.passages})
+
+
 async def tile_picture(request: Request) -> Response:
     """``/api/tile/ARMY:TILE.svg``: one tile for the palettes (a name looked up, never a path)."""
     from ..tiles import tile

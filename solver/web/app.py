@@ -87,6 +87,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = None)
         Route("/api/card", api.card, methods=["POST"]),
         Route("/api/tiles", api.tiles),
         Route("/api/rules", api.rules),
+        Route("/api/terrain", api.terrain),
         Route("/api/tile/{key}.svg", api.tile_picture),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

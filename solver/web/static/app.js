@@ -19,6 +19,8 @@ const state = {
   battle: null,      // {outcomes, outcome, steps, step}
   record: null,      // {text, start, turns, stopped, turn}: a game record replayed turn by turn
   cardText: null,    // the card a move or a solution was played from (Back to the card)
+  terrain: null,     // /api/terrain: Babel 13's types and features
+  building: [],      // the hexes of the terrain element being built by the Terrain tool
   solving: null,     // AbortController of the running solve
   readSeq: 0,
 };
@@ -397,6 +399,69 @@ function setEnergy(army, value) {
   });
 }
 
+// --- Babel 13 terrain: one `terrain TYPE FEATURE,… HEX …` line an element (NOTATION §10.3) ---
+
+async function loadTerrain() {
+  state.terrain = await fetch("/api/terrain").then((r) => r.json());
+  $("terrain-type").replaceChildren(...Object.keys(state.terrain.types).map((t) => new Option(t, t)));
+  $("terrain-type").addEventListener("change", () => { state.building = []; showFeatures(); });
+  showFeatures();
+}
+
+function showFeatures() {
+  const type = $("terrain-type").value;
+  const compulsory = state.terrain.compulsory[type] || [];
+  const box = $("terrain-features");
+  box.replaceChildren();
+  for (const feature of [...compulsory, ...state.terrain.types[type]]) {
+    const label = document.createElement("label");
+    const box_ = document.createElement("input");
+    box_.type = "checkbox";
+    box_.value = feature;
+    box_.checked = compulsory.includes(feature);
+    box_.disabled = compulsory.includes(feature);
+    box_.addEventListener("change", () => { state.building = []; });
+    label.append(box_, ` ${feature}`);
+    box.append(label);
+  }
+}
+
+function terrainLine(line) {
+  const words = line.split("#")[0].trim().split(/\s+/);
+  if (words[0]?.toLowerCase() !== "terrain") return null;
+  return {type: words[1], features: (words[2] || "").split(","), hexes: words.slice(3).filter((w) => !w.includes("="))};
+}
+
+// A hex in an element is taken out of it; another joins the element being built (a new one when the type or the
+// features change, or after New element).
+function terrainAt(hex) {
+  const type = $("terrain-type").value;
+  const features = [...$("terrain-features").querySelectorAll("input:checked")].map((i) => i.value);
+  if (!features.length) { showGate({error: {located: `terrain ${type}: choose at least one feature`}}); return; }
+  edit((lines) => {
+    const holding = lines.findIndex((line) => terrainLine(line)?.hexes.includes(hex));
+    if (holding >= 0) {
+      const words = lines[holding].split("#")[0].trim().split(/\s+/).filter((w) => w !== hex);
+      if (terrainLine(words.join(" ")).hexes.length) lines[holding] = words.join(" "); else lines.splice(holding, 1);
+      state.building = state.building.filter((h) => h !== hex);
+      return;
+    }
+    const same = (t) => t && t.type === type && t.features.slice().sort().join() === features.slice().sort().join();
+    const growing = state.building.length
+      ? lines.findIndex((line) => same(terrainLine(line)) && state.building.every((h) => terrainLine(line).hexes.includes(h)))
+      : -1;
+    if (growing >= 0) {
+      const words = lines[growing].split("#")[0].trim().split(/\s+/);
+      words.splice(3 + terrainLine(lines[growing]).hexes.length, 0, hex);
+      lines[growing] = words.join(" ");
+    } else {
+      lines.splice(insertAt(lines), 0, `terrain ${type} ${features.join(",")} ${hex}`);
+      state.building = [];
+    }
+    state.building.push(hex);
+  });
+}
+
 function toggleTerminal(hex) {
   edit((lines) => {
     const at = lines.findIndex((line) => /^\s*terminals\b/i.test(line));
@@ -434,16 +499,20 @@ function writeRules() {
 
 function setTool(tool) {
   state.tool = tool;
-  for (const [id, name] of [["tool-select", "select"], ["tool-erase", "erase"], ["tool-terminal", "terminal"]]) {
+  for (const [id, name] of [["tool-select", "select"], ["tool-erase", "erase"], ["tool-terminal", "terminal"],
+                            ["tool-terrain", "terrain"]]) {
     $(id).classList.toggle("on", tool === name);
     $(id).setAttribute("aria-pressed", String(tool === name));
   }
   if (tool !== "select") { state.tile = null; drawPalette(); }
+  $("terrain-tools").hidden = tool !== "terrain";
+  state.building = [];
 }
 
 function clickHex(hex) {
   if (state.tool === "erase") { removeAt(hex); return; }
   if (state.tool === "terminal") { toggleTerminal(hex); return; }
+  if (state.tool === "terrain") { terrainAt(hex); return; }
   if (state.tile) { place(state.tile, hex); return; }
   state.selected = unitOn(hex) ? hex : null;
   for (const el of $("board").querySelectorAll(".hex.selected")) el.classList.remove("selected");
@@ -893,6 +962,8 @@ function wire() {
   $("venom").addEventListener("change", () => state.selected && setAttribute(state.selected, "venom", $("venom").value, 0));
   $("owner").addEventListener("change", () => state.selected && setWord(state.selected, "owner", $("owner").value));
   $("tool-terminal").addEventListener("click", () => setTool("terminal"));
+  $("tool-terrain").addEventListener("click", () => setTool("terrain"));
+  $("terrain-new").addEventListener("click", () => { state.building = []; });
   $("board").addEventListener("dragover", (event) => event.preventDefault());
   $("board").addEventListener("drop", (event) => {
     event.preventDefault();
@@ -943,6 +1014,7 @@ async function start() {
   state.tiles = await fetch("/api/tiles").then((r) => r.json());
   for (const entries of Object.values(state.tiles)) for (const entry of entries) state.byKey[entry.tile] = entry;
   loadRules();
+  loadTerrain();
   const given = new URLSearchParams(location.search).get("nhex");
   await setText(given ?? "");
 }
