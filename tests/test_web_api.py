@@ -281,6 +281,10 @@ def test_card_pictures(client):
     assert client.post("/api/card?side=front", content=card).text.lstrip().startswith("<?xml")
     assert client.post("/api/card?side=back&format=png", content=card).content.startswith(b"\x89PNG")
     assert client.post("/api/card", content=b"c3 moloch:hq\n").status_code == 400
+    board = client.post("/api/board", content=b"c3 moloch:hq\n").text
+    assert "Moloch HQ" not in board and "data-hex" not in board and "<svg" in board  # no click targets
+    assert client.post("/api/board?format=png", content=b"c3 moloch:hq\n").content.startswith(b"\x89PNG")
+    assert client.post("/api/board", content=b"c3 moloch:hq\nc3 moloch:hq\n").json()["line"] == 2
 
 
 def test_tiles_and_rules_lists(client, capsys):

@@ -233,6 +233,26 @@ async def card(request: Request) -> Response:
     return Response(picture, media_type="image/svg+xml" if form == "svg" else "image/png")
 
 
+async def board_picture(request: Request) -> Response:
+    """``/api/board?format=svg|png``: the board of the text in the body, as the page draws it (without its click
+    targets), for an image of a position."""
+    form = request.query_params.get("format", "svg")
+    if form not in ("svg", "png"):
+        return error_response(BadQuery("format=svg|png"))
+    try:
+        data = await body(request)
+    except TooLarge as error:
+        return error_response(error)
+    drawn = await run_in_threadpool(board.picture, data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
+    if isinstance(drawn, dict):
+        return JSONResponse(drawn, 400)
+    if form == "svg":
+        return Response(drawn, media_type="image/svg+xml")
+    import cairosvg  # type: ignore[import-untyped]  # cairosvg ships no type hints
+
+    return Response(await run_in_threadpool(cairosvg.svg2png, bytestring=drawn.encode("utf-8")), media_type="image/png")
+
+
 def _card_picture(data: bytes, solution: bool, form: str) -> tuple[int, bytes | dict[str, Any]]:
     from ..errors import NotationError
     from ..notation.cards import Puzzle

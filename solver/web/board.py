@@ -125,9 +125,10 @@ def _card(puzzle: Puzzle) -> dict[str, Any]:
 # --- pictures -------------------------------------------------------------------------------------------------
 
 
-def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[str] = ()) -> str:
+def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[str] = (), targets: bool = True) -> str:
     """The board as the card pictures draw it, scaled to its own hexes, with a transparent target over each hex
-    (``data-hex``, and a label naming what stands there, for screen readers and tests)."""
+    (``data-hex``, and a label naming what stands there, for screen readers and tests; the page's style sheet makes
+    them transparent, so ``targets=False`` leaves them out of a picture that leaves the page)."""
     centres = [(SIZE * 1.5 * h.q, SIZE * SQRT3 * (h.r + h.q / 2)) for h in position.board]
     left = min(x for x, _ in centres) - SIZE - MARGIN
     top = min(y for _, y in centres) - SIZE * SQRT3 / 2 - MARGIN
@@ -149,7 +150,7 @@ def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[s
                 drawing.append(draw.Text("Terminal", SIZE * 0.2, cx, cy - SIZE * 0.3, center=True,
                                          font_family="DejaVu Sans, Verdana, Arial, sans-serif", fill="#1f6a6a",
                                          font_weight="bold"))
-    for hex_, (cx, cy) in zip(position.board, centres):
+    for hex_, (cx, cy) in zip(position.board, centres) if targets else ():
         unit = position.unit_at(hex_)
         what = (f"{unit.tile.title} ({unit.army}) facing {unit.facing.name}" if unit is not None else "empty") + \
             (", a Terminal" if hex_ in terminals else "")
@@ -158,6 +159,16 @@ def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[s
         drawing.append(draw.Lines(*_corners(cx, cy, SIZE * 0.98), close=True, class_=" ".join(classes),
                                   data_hex=hex_.label, role="button", aria_label=f"{hex_.label}: {what}"))
     return str(drawing.as_svg())
+
+
+def picture(text: str) -> str | dict[str, Any]:
+    """The board of ``text`` as a picture of its own (no targets), or the located error of a text that does not
+    read."""
+    try:
+        document = parse(text, work.STDIN)
+    except NotationError as refused:
+        return work.bad_input(refused)
+    return board_svg(_position(document), targets=False)
 
 
 def tile_svg(tile: Tile, size: float = 40.0) -> str:

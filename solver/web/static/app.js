@@ -923,6 +923,12 @@ async function exportCard(side, format) {
   download(await response.blob(), fileName(`${side}.${format}`));
 }
 
+async function exportBoard(format) {
+  const response = await fetch(`/api/board?format=${format}`, {method: "POST", body: state.text});
+  if (!response.ok) { $("check-result").replaceChildren(message(errorText({status: response.status, data: await response.json()}), "error")); return; }
+  download(await response.blob(), fileName(`board.${format}`));
+}
+
 async function check() {
   showTab("notation");
   const answer = await post("/api/check", state.text);
@@ -953,6 +959,9 @@ function wire() {
   $("clear-btn").addEventListener("click", () => { state.selected = null; setText(""); });
   for (const button of $("export").querySelectorAll("button")) {
     button.addEventListener("click", () => exportCard(button.dataset.side, button.dataset.format));
+  }
+  for (const button of $("board-export").querySelectorAll("button")) {
+    button.addEventListener("click", () => exportBoard(button.dataset.format));
   }
   $("rotate-left").addEventListener("click", () => state.selected && rotate(state.selected, -1));
   $("rotate-right").addEventListener("click", () => state.selected && rotate(state.selected, 1));
