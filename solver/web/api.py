@@ -6,9 +6,10 @@
 ``Nhex-Exit-Status``: 200 for 0 (done), 1 (the answer is no) and 3 (stopped at a limit); 400 bad input and 422 a
 missing rule, each with the located message as JSON; 413 a body over 256 KiB; 503 too many jobs at once (with
 ``Retry-After``) or a job past the server's hard time limit. The page's own calls: ``POST /api/read`` (the board,
-the canonical text, the legality gate), ``GET /api/tiles``, ``GET /api/rules``, ``GET /api/tile/KEY.svg`` and
-``POST /api/card?side=front|back&format=svg|png``. No request names a path: the server reads and writes no file
-for it.
+the canonical text, the legality gate), ``POST /api/apply``, ``POST /api/record``, ``POST /api/board`` and
+``POST /api/card`` (pictures), ``GET /api/tiles``, ``GET /api/rules``, ``GET /api/terrain``, ``GET
+/api/tile/KEY.svg``. Everything that reads a text runs in a job's process (solver/web/jobs.py). No request names a
+path: the server reads and writes no file for it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import json
 import math
 from typing import Any, AsyncIterator
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
@@ -165,16 +165,23 @@ async def _stream(jobs: Jobs, data: bytes, options: dict[str, Any]) -> AsyncIter
 
 async def read(request: Request) -> Response:
     """``/api/read``: the page's view of a text (solver/web/board.py): canonical text, board, legality gate."""
+    marked = [label for label in request.query_params.get("mark", "").split(",") if label]
+    return await _page(request, "read", {"marked": marked})
+
+
+async def _page(request: Request, kind: str, options: dict[str, Any]) -> Response:
+    """A view of the page's, computed in a job's process like every answer of the engine's."""
     try:
         data = await body(request)
-    except TooLarge as error:
+        answer = await _jobs(request).quick(kind, data, options, request.is_disconnected)
+    except Gone:
+        return Response(status_code=499)
+    except (TooLarge, Busy, TimeUp) as error:
         return error_response(error)
-    try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        return JSONResponse({"error": "bad input", "message": "the text is not UTF-8 (NOTATION §1)"}, 400)
-    marked = [label for label in request.query_params.get("mark", "").split(",") if label]
-    return JSONResponse(await run_in_threadpool(board.view, text, marked))
+    if isinstance(answer.body, dict):
+        return JSONResponse(answer.body, STATUS_CODES[answer.status])
+    media = "application/json" if kind == "read" else "image/png" if options.get("format") == "png" else "image/svg+xml"
+    return Response(answer.body, media_type=media)
 
 
 async def tiles(request: Request) -> Response:
@@ -223,14 +230,7 @@ async def card(request: Request) -> Response:
     side, form = request.query_params.get("side", "front"), request.query_params.get("format", "svg")
     if side not in ("front", "back") or form not in ("svg", "png"):
         return error_response(BadQuery("side=front|back, format=svg|png"))
-    try:
-        data = await body(request)
-    except TooLarge as error:
-        return error_response(error)
-    status, picture = await run_in_threadpool(_card_picture, data, side == "back", form)
-    if isinstance(picture, dict):
-        return JSONResponse(picture, STATUS_CODES[status])
-    return Response(picture, media_type="image/svg+xml" if form == "svg" else "image/png")
+    return await _page(request, "card", {"side": side, "format": form})
 
 
 async def board_picture(request: Request) -> Response:
@@ -239,40 +239,7 @@ async def board_picture(request: Request) -> Response:
     form = request.query_params.get("format", "svg")
     if form not in ("svg", "png"):
         return error_response(BadQuery("format=svg|png"))
-    try:
-        data = await body(request)
-    except TooLarge as error:
-        return error_response(error)
-    drawn = await run_in_threadpool(board.picture, data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
-    if isinstance(drawn, dict):
-        return JSONResponse(drawn, 400)
-    if form == "svg":
-        return Response(drawn, media_type="image/svg+xml")
-    import cairosvg  # type: ignore[import-untyped]  # cairosvg ships no type hints
-
-    return Response(await run_in_threadpool(cairosvg.svg2png, bytestring=drawn.encode("utf-8")), media_type="image/png")
-
-
-def _card_picture(data: bytes, solution: bool, form: str) -> tuple[int, bytes | dict[str, Any]]:
-    from ..errors import NotationError
-    from ..notation.cards import Puzzle
-    from ..notation.text import parse
-    from ..render.card_svg import card_svg
-
-    try:
-        puzzle = parse(data.decode("utf-8", errors="replace").removeprefix("\ufeff"), work.STDIN)
-    except NotationError as error:
-        return cli.EXIT_BAD_INPUT, work.bad_input(error)
-    if not isinstance(puzzle, Puzzle):
-        return cli.EXIT_BAD_INPUT, work.bad_input(NotationError("a picture is drawn of a puzzle card", 1, 1))
-    if solution and puzzle.solution is None:
-        return cli.EXIT_BAD_INPUT, work.bad_input(NotationError("the card has no `solution` to draw", 1, 1))
-    svg = str(card_svg(puzzle, solution=solution).as_svg()).encode("utf-8")
-    if form == "svg":
-        return cli.EXIT_OK, svg
-    import cairosvg  # type: ignore[import-untyped]  # cairosvg ships no type hints
-
-    return cli.EXIT_OK, cairosvg.svg2png(bytestring=svg)
+    return await _page(request, "board", {"format": form})
 
 
 async def record(request: Request) -> Response:

@@ -171,6 +171,21 @@ def picture(text: str) -> str | dict[str, Any]:
     return board_svg(_position(document), targets=False)
 
 
+def card_picture(text: str, solution: bool) -> str | dict[str, Any]:
+    """A card's front, or its back with the key (``solution``), as ``nhex card`` draws it; or why not."""
+    from ..render.card_svg import card_svg
+
+    try:
+        puzzle = parse(text, work.STDIN)
+    except NotationError as refused:
+        return work.bad_input(refused)
+    if not isinstance(puzzle, Puzzle):
+        return work.bad_input(NotationError("a picture is drawn of a puzzle card", 1, 1))
+    if solution and puzzle.solution is None:
+        return work.bad_input(NotationError("the card has no `solution` to draw", 1, 1))
+    return str(card_svg(puzzle, solution=solution).as_svg())
+
+
 def tile_svg(tile: Tile, size: float = 40.0) -> str:
     """One tile facing north (an instant as a round token), for the palettes."""
     side = size * 2 + 4

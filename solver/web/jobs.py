@@ -61,10 +61,11 @@ class Limits:
 
 @dataclass(frozen=True)
 class Answer:
-    """A job's answer: the command line's exit status and its JSON text (0, 1, 3) or error object (2, 4)."""
+    """A job's answer: the command line's exit status and its JSON text (0, 1, 3) or error object (2, 4); a
+    picture's SVG text or PNG bytes."""
 
     status: int
-    body: str | dict[str, Any]
+    body: str | bytes | dict[str, Any]
 
 
 Progress = Callable[[str, int, "int | None"], Awaitable[None]]

@@ -38,7 +38,7 @@ def run(kind: str, data: bytes, options: dict[str, Any], conn: Connection) -> No
 
 
 def answer(kind: str, data: bytes, options: dict[str, Any],
-           report: Any = None) -> tuple[int, str | dict[str, Any]]:
+           report: Any = None) -> tuple[int, str | bytes | dict[str, Any]]:
     """``(exit status, body)`` of one command on the text ``data`` (read as the command line reads standard input:
     UTF-8, a byte-order mark ignored): the JSON text of ``nhex KIND --json``, or for bad input (2) and a missing
     rule (4) an object with the located message."""
@@ -51,6 +51,8 @@ def answer(kind: str, data: bytes, options: dict[str, Any],
             return _apply(options["action"])
         if kind == "record":
             return _record()
+        if kind in ("read", "board", "card"):
+            return _page(kind, options)
         argv = [kind, "-", "--json", *(["--trace"] if kind == "battle" and options.get("trace") else [])]
         args = cli.build_parser(kind).parse_args(argv)
         handler = cli.COMMANDS[kind][0]
@@ -68,6 +70,26 @@ def answer(kind: str, data: bytes, options: dict[str, Any],
                                     "located": str(error)}
 
 
+def _page(kind: str, options: dict[str, Any]) -> tuple[int, str | bytes | dict[str, Any]]:
+    """The page's views of a text (solver/web/board.py): ``read`` (the board, the canonical text, the gate: always
+    an answer, a text that does not read included), ``board`` (the board as a picture) and ``card`` (a card's
+    front or back, as ``nhex card`` draws it); SVG text, or PNG bytes with ``format`` ``png``."""
+    from ..notation.text import read_source
+    from . import board
+
+    text, _ = read_source("-")
+    if kind == "read":
+        return cli.EXIT_OK, json.dumps(board.view(text, options.get("marked", ())))
+    drawn = board.picture(text) if kind == "board" else board.card_picture(text, options["side"] == "back")
+    if isinstance(drawn, dict):
+        return cli.EXIT_BAD_INPUT, drawn
+    if options.get("format") == "png":
+        import cairosvg  # type: ignore[import-untyped]  # cairosvg ships no type hints
+
+        return cli.EXIT_OK, bytes(cairosvg.svg2png(bytestring=drawn.encode("utf-8")))
+    return cli.EXIT_OK, drawn
+
+
 def bad_input(error: NotationError) -> dict[str, Any]:
     """The located message of bad input, as the page shows it: ``LINE:COLUMN: message``."""
     return {"error": "bad input", "message": error.message, "line": error.line, "column": error.column,
@@ -81,7 +103,7 @@ def missing_rule(rule: str, located: str) -> dict[str, Any]:
     return {"error": "not implemented", "rule": rule, "line": line, "column": column, "located": place}
 
 
-def _solve(options: dict[str, Any], report: Any) -> tuple[int, str | dict[str, Any]]:
+def _solve(options: dict[str, Any], report: Any) -> tuple[int, str | bytes | dict[str, Any]]:
     """``nhex solve --json --jobs 1`` on standard input (cli.cmd_solve), telling ``report`` how far it is."""
     from ..notation.cards import Puzzle
     from ..notation.text import parse, read_source
@@ -108,7 +130,7 @@ def _solve(options: dict[str, Any], report: Any) -> tuple[int, str | dict[str, A
     return status, body + "\n"
 
 
-def _apply(line: str) -> tuple[int, str | dict[str, Any]]:
+def _apply(line: str) -> tuple[int, str | bytes | dict[str, Any]]:
     """The page's "apply": the position after the side to move does the action ``line`` (as ``nhex moves`` lists
     it), one result for each choice the other player has (a push's destination, a Medic); a puzzle card is played
     as ``nhex moves`` reads it, the offer in the player's hand. The answer is ``{"results": [{"choice", "text",
@@ -138,7 +160,7 @@ def _apply(line: str) -> tuple[int, str | dict[str, Any]]:
                                                  "battle": starts_battle(action, after)} for label, after in found]})
 
 
-def _record() -> tuple[int, str | dict[str, Any]]:
+def _record() -> tuple[int, str | bytes | dict[str, Any]]:
     """The page's record stepper: a game record replayed turn by turn as ``nhex show --turn N`` replays it
     (solver/cli.py ``_game_picture``), each turn with the board after it (canonical text) and the battles and the
     end it brought (the checker's history lines). An illegal or undecidable turn ends the replay and is named.
