@@ -875,6 +875,35 @@ def _completion_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell to complete for")
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``nhex serve``: the board in a browser, over the HTTP API (solver/web/)."""
+    from .web.app import serve
+    from .web.jobs import Limits
+
+    limits = Limits(solve_time=min(20.0, args.max_time), solve_time_cap=args.max_time,
+                    **({"solves": args.solves} if args.solves else {}))
+    serve(args.host, args.port, args.open, limits)
+    return EXIT_OK
+
+
+def _serve_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
+                         "machine only)")
+    command.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
+    command.add_argument("--open", action="store_true", help="open the page in the default browser")
+    command.add_argument("--solves", type=_positive, default=None, metavar="N",
+                         help="solves at once (default: one a core); more answer 503 with Retry-After")
+    command.add_argument("--max-time", type=_seconds, default=120.0, metavar="S",
+                         help="the longest a solve may ask for (default 120; a solve asks 20 unless it says)")
+
+
+def _port(text: str) -> int:
+    number = _natural(text)
+    if not 0 < number < 65536:
+        raise argparse.ArgumentTypeError(f"{text}: a port is 1 to 65535")
+    return number
+
+
 # --- the parser ------------------------------------------------------------------------------------------------
 
 
@@ -914,6 +943,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
     "card": (cmd_card, "draw a puzzle card (front, or with --solution the back) as SVG or PNG", _card_arguments),
     "completion": (cmd_completion, "print a shell completion script for bash, zsh or fish",
                    _completion_arguments),
+    "serve": (cmd_serve, "start the web app: set up a board, battle, solve in a browser", _serve_arguments),
 }
 
 #: What each command's exit statuses mean (NOTATION §9), and an example, for its --help.
@@ -947,6 +977,7 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
                  "nhex generate --player outpost --opponent moloch --level 2 --count 3 --seed 7 -o cards/"),
     "card": ({0: "drawn"}, "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"
                            "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg"),
+    "serve": ({0: "stopped (Ctrl-C)"}, "nhex serve --open\n  nhex serve --host 0.0.0.0 --port 8731 --solves 2"),
     "completion": ({0: "printed"}, "source <(nhex completion bash)\n"
                                    "  nhex completion fish > ~/.config/fish/completions/nhex.fish"),
 }

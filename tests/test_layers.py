@@ -1,8 +1,8 @@
 """The package's folders are its layers, and each imports only downwards (issue 23).
 
 README, "Layout": the values at the top of the package, then ``notation/``, ``engine/``, ``turns/``, the
-ability families (``abilities/``), ``search/``, ``render/``, and the interfaces: the command line and the
-Python API (``solver/__init__.py``). An import from a folder to one
+ability families (``abilities/``), ``search/``, ``render/``, and the interfaces: the command line, the web app
+(``web/``, issue 28) and the Python API (``solver/__init__.py``). An import from a folder to one
 above it is an arrow that runs back up; imports under ``if TYPE_CHECKING:`` are types only and do not count.
 Every import counts, those inside functions too: a lazy import is still a dependency.
 """
@@ -20,6 +20,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "solver"
 LAYERS = ("values", "notation", "engine", "turns", "abilities", "search", "render", "interface")
 FOLDERS = {"notation": "notation", "engine": "engine", "turns": "turns", "abilities": "abilities",
            "search": "search", "render": "render",
+           # The web app is a second face of the command line's commands, beside it: it runs cli's own handlers, so
+           # that its JSON is the command line's by construction, and cli's `serve` starts it.
+           "web": "interface",
            "armies": "values", "terrain": "values"}  # data packages: the army files, Babel 13's terrain
 COMMAND_LINE = {"cli", "completion", "__main__"}
 
