@@ -101,6 +101,7 @@ function showCard(card) {
   const box = $("card-info");
   $("export").hidden = !card;
   box.hidden = !card;
+  $("board-area").classList.toggle("with-card", !!card);
   box.replaceChildren();
   if (!card) return;
   const title = document.createElement("h2");
@@ -1026,6 +1027,9 @@ async function start() {
   loadTerrain();
   const given = new URLSearchParams(location.search).get("nhex");
   await setText(given ?? "");
+  // The palette opens on the army to move (a card's player), the one whose tiles are placed first.
+  const army = (state.view?.to_move || "").split("/")[0];
+  if (state.tiles[army]) { state.army = army; drawPalette(); }
 }
 
 start();
