@@ -242,7 +242,9 @@ function setStatement(keyword, value) {
 }
 
 function addToHand(key) {
-  const army = key.split(":")[0];
+  // A mercenary is hired into the hand of the army to move (2E: drawn "instead of a normal army tile").
+  const army = key.startsWith("mercenary:") ? state.view?.to_move : key.split(":")[0];
+  if (!army) { showGate({error: {located: `${key}: set the side to move first, whose hand it joins`}}); return; }
   edit((lines) => {
     const at = lines.findIndex((line) => new RegExp(`^\\s*hand\\s+${army}\\b`, "i").test(line));
     if (at >= 0) lines[at] = `${lines[at].split("#")[0].trim()} ${key}`;
