@@ -288,9 +288,12 @@ def test_card_pictures(client):
 
 
 def test_tiles_and_rules_lists(client, capsys):
-    tiles = client.get("/api/tiles").json()
-    assert set(tiles) >= {"moloch", "outpost", "borgo", "hegemony", "doomsday"}
+    listed = client.get("/api/tiles").json()
+    tiles = listed["armies"]
+    assert set(tiles) >= {"moloch", "outpost", "borgo", "hegemony", "doomsday", "mercenary"}
     assert sum(t["count"] for t in tiles["moloch"]) == 35
+    assert [t["tile"] for t in tiles["mercenary"]] == ["mercenary:mad-bomber"]
+    assert listed["prizes"][0] == "first-aid-kit"
     _, out, _ = command_line(capsys, "rules", "--json")
     import json
 

@@ -45,10 +45,33 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--window-size=1366,768"]
 
 
+server_pids: dict[str, int] = {}
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def job_processes(server_pid: int) -> list[int]:
+    """The server's job processes: the children of its fork server (solver/web/jobs.py)."""
+    return [job for child in _children(server_pid)
+            if b"forkserver" in Path(f"/proc/{child}/cmdline").read_bytes() for job in _children(child)]
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +90,7 @@ def server() -> Iterator[str]:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"nhex serve did not start: {process.stderr.read()!r}")  # type: ignore[union-attr]
                 time.sleep(0.1)
+        server_pids[url] = process.pid
         yield url
     finally:
         process.terminate()
@@ -194,6 +218,20 @@ def test_card_12_is_solved_and_its_solution_shown(browser, server):
     solution.find_element(By.CSS_SELECTOR, ".show-play").click()
     wait(browser, lambda d: "Officer (outpost)" in hex_label(d, "c3"))
     assert "c3 outpost:officer N" in notation(browser)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="counts the server's processes in /proc")
+def test_stop_ends_a_long_solve_and_its_process(browser, server):
+    open_text(browser, server, (ROOT / "bench/scale-play2.nhex").read_text(encoding="utf-8"))
+    click(browser, "#solve-btn")
+    click(browser, "#solve-go")
+    wait(browser, lambda d: "enumerating" in d.find_element(By.ID, "solve-stage").text
+         or "playing out" in d.find_element(By.ID, "solve-stage").text)
+    assert job_processes(server_pids[server])
+    click(browser, "#solve-stop")
+    wait(browser, lambda d: d.find_element(By.ID, "verdict").text == "stopped: nothing proven")
+    wait(browser, lambda d: not job_processes(server_pids[server]), seconds=5)
+    assert browser.find_element(By.ID, "solve-go").is_enabled()
 
 
 def test_the_page_fits_a_phone(browser, server):

@@ -185,13 +185,17 @@ async def _page(request: Request, kind: str, options: dict[str, Any]) -> Respons
 
 
 async def tiles(request: Request) -> Response:
-    """``/api/tiles``: every army's tiles as ``nhex tiles --json`` lists them, grouped by army, with titles."""
+    """``/api/tiles``: every army's tiles as ``nhex tiles --json`` lists them, grouped by army, with titles; the
+    mercenary pool last (the Mad Bomber, NOTATION §10.4); and ``prizes``, Babel 13's Prize markers."""
+    from ..expansion import PRIZE_NAMES
     from ..render.tables import tiles_json
-    from ..tiles import armies
+    from ..tiles import armies, mercenaries
 
-    return JSONResponse({name: [entry | {"title": tile.title}
-                                for entry, tile in zip(tiles_json(army), army.tiles)]
-                         for name, army in armies().items()})
+    every = {**armies(), "mercenary": mercenaries()}
+    return JSONResponse({"armies": {name: [entry | {"title": tile.title}
+                                           for entry, tile in zip(tiles_json(army), army.tiles)]
+                                    for name, army in every.items()},
+                         "prizes": list(PRIZE_NAMES)})
 
 
 async def rules(request: Request) -> Response:

@@ -103,7 +103,7 @@ def _hex_of_line(text: str, line: int) -> str | None:
 def _unit_json(unit: Unit) -> dict[str, Any]:
     return {"hex": unit.hex.label, "tile": unit.tile.key, "title": unit.tile.title, "army": unit.army,
             "kind": unit.tile.kind.value, "facing": unit.facing.name, "hp": unit.hp, "wounds": unit.wounds,
-            "venom": unit.venom, "owner": unit.owner}
+            "venom": unit.venom, "owner": unit.owner, "prizes": list(unit.prizes)}
 
 
 def _used(position: Position) -> dict[str, int]:
@@ -157,7 +157,8 @@ def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[s
         classes = ["hex"] + (["bad"] if hex_.label in bad_labels else []) + \
             (["marked"] if hex_.label in marked_labels else [])
         drawing.append(draw.Lines(*_corners(cx, cy, SIZE * 0.98), close=True, class_=" ".join(classes),
-                                  data_hex=hex_.label, role="button", aria_label=f"{hex_.label}: {what}"))
+                                  data_hex=hex_.label, role="button", tabindex="0",
+                                  aria_label=f"{hex_.label}: {what}"))
     return str(drawing.as_svg())
 
 

@@ -10,6 +10,7 @@ const state = {
   text: "",
   view: null,        // the last /api/read answer for the text
   tiles: {},         // army -> [tile entries of /api/tiles]
+  prizes: [],        // Babel 13's Prize marker names, in canonical order
   byKey: {},         // tile key -> entry
   army: "moloch",    // the palette shown
   tile: null,        // the tile picked for placing
@@ -74,7 +75,9 @@ async function setText(text, {canonical = false, mark = []} = {}) {
 
 function drawBoard(svg) {
   const board = $("board");
+  const focused = document.activeElement?.dataset?.hex;
   board.innerHTML = svg;  // drawn by our server from the notation's values (solver/web/board.py)
+  if (focused) board.querySelector(`[data-hex="${focused}"]`)?.focus();
   if (state.selected) board.querySelector(`[data-hex="${state.selected}"]`)?.classList.add("selected");
 }
 
@@ -101,6 +104,7 @@ function showCard(card) {
   const box = $("card-info");
   $("export").hidden = !card;
   box.hidden = !card;
+  $("board-area").classList.toggle("with-card", !!card);
   box.replaceChildren();
   if (!card) return;
   const title = document.createElement("h2");
@@ -177,6 +181,11 @@ function place(key, hex) {
   state.selected = hex;
 }
 
+function turnFacing(steps) {
+  state.facing = DIRECTIONS[(DIRECTIONS.indexOf(state.facing) + steps + 6) % 6];
+  $("facing").textContent = `Facing ${state.facing}`;
+}
+
 function rotate(hex, steps) {
   edit((lines) => {
     const at = unitLine(lines, hex);
@@ -188,6 +197,7 @@ function rotate(hex, steps) {
     if (has) words[2] = turned; else words.splice(2, 0, turned);
     lines[at] = words.join(" ");
     state.facing = turned;
+    $("facing").textContent = `Facing ${turned}`;
   });
 }
 
@@ -232,7 +242,9 @@ function setStatement(keyword, value) {
 }
 
 function addToHand(key) {
-  const army = key.split(":")[0];
+  // A mercenary is hired into the hand of the army to move (2E: drawn "instead of a normal army tile").
+  const army = key.startsWith("mercenary:") ? state.view?.to_move : key.split(":")[0];
+  if (!army) { showGate({error: {located: `${key}: set the side to move first, whose hand it joins`}}); return; }
   edit((lines) => {
     const at = lines.findIndex((line) => new RegExp(`^\\s*hand\\s+${army}\\b`, "i").test(line));
     if (at >= 0) lines[at] = `${lines[at].split("#")[0].trim()} ${key}`;
@@ -258,6 +270,9 @@ function showUnitTools() {
   const armies = Object.keys(state.tiles).filter((a) => a !== unit.tile.split(":")[0]);
   $("owner").replaceChildren(new Option(`${unit.tile.split(":")[0]} (its own)`, ""), ...armies.map((a) => new Option(a, a)));
   $("owner").value = unit.owner || "";
+  $("prize-box").hidden = unit.kind === "hq";
+  $("prize-1").value = unit.prizes[0] || "";
+  $("prize-2").value = unit.prizes[1] || "";
 }
 
 function drawPalette() {
@@ -950,6 +965,10 @@ function wire() {
     const hex = event.target.closest("[data-hex]");
     if (hex) clickHex(hex.dataset.hex);
   });
+  $("board").addEventListener("keydown", (event) => {  // a hex has the focus (Tab): Enter or Space is a click
+    const hex = event.target.closest?.("[data-hex]");
+    if (hex && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); event.stopPropagation(); clickHex(hex.dataset.hex); }
+  });
   $("notation").addEventListener("input", onTyping);
   $("format-btn").addEventListener("click", () => setText($("notation").value, {canonical: true}));
   for (const id of ["copy-btn", "link-btn"]) $(id).dataset.label = $(id).textContent;
@@ -970,7 +989,12 @@ function wire() {
   $("wounds").addEventListener("change", () => state.selected && setAttribute(state.selected, "wounds", $("wounds").value, 0));
   $("venom").addEventListener("change", () => state.selected && setAttribute(state.selected, "venom", $("venom").value, 0));
   $("owner").addEventListener("change", () => state.selected && setWord(state.selected, "owner", $("owner").value));
+  for (const id of ["prize-1", "prize-2"]) {
+    $(id).addEventListener("change", () => state.selected && setWord(state.selected, "prize",
+      [$("prize-1").value, $("prize-2").value].filter(Boolean).join(",")));
+  }
   $("tool-terminal").addEventListener("click", () => setTool("terminal"));
+  $("facing").addEventListener("click", () => turnFacing(1));
   $("tool-terrain").addEventListener("click", () => setTool("terrain"));
   $("terrain-new").addEventListener("click", () => { state.building = []; });
   $("board").addEventListener("dragover", (event) => event.preventDefault());
@@ -1004,7 +1028,7 @@ function wire() {
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("textarea, input, select") || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key;
-    if (key === "r" || key === "R") { if (state.selected) rotate(state.selected, event.shiftKey ? -1 : 1); else state.facing = DIRECTIONS[(DIRECTIONS.indexOf(state.facing) + (event.shiftKey ? 5 : 1)) % 6]; }
+    if (key === "r" || key === "R") { if (state.selected) rotate(state.selected, event.shiftKey ? -1 : 1); else turnFacing(event.shiftKey ? -1 : 1); }
     else if ((key === "Delete" || key === "Backspace") && state.selected) removeAt(state.selected);
     else if (key === "Escape") { state.selected = null; state.tile = null; setTool("select"); drawPalette(); clickHex(""); }
     else if (key === "b" && !$("battle-btn").disabled) battle();
@@ -1020,12 +1044,18 @@ function wire() {
 
 async function start() {
   wire();
-  state.tiles = await fetch("/api/tiles").then((r) => r.json());
+  const listed = await fetch("/api/tiles").then((r) => r.json());
+  state.tiles = listed.armies;
+  state.prizes = listed.prizes;
+  for (const id of ["prize-1", "prize-2"]) $(id).replaceChildren(new Option("—", ""), ...state.prizes.map((p) => new Option(p, p)));
   for (const entries of Object.values(state.tiles)) for (const entry of entries) state.byKey[entry.tile] = entry;
   loadRules();
   loadTerrain();
   const given = new URLSearchParams(location.search).get("nhex");
   await setText(given ?? "");
+  // The palette opens on the army to move (a card's player), the one whose tiles are placed first.
+  const army = (state.view?.to_move || "").split("/")[0];
+  if (state.tiles[army]) { state.army = army; drawPalette(); }
 }
 
 start();
