@@ -395,3 +395,17 @@ def test_the_legend_names_the_gauss_beam_only_where_a_gauss_cannon_is_drawn() ->
 
     assert "Gauss" not in words([tile("outpost:commando"), tile("moloch:blocker")])
     assert "Gauss" in words([tile("moloch:gauss-cannon")])
+
+
+def test_readme_card_table_numbers_each_bundled_card_once_by_its_number_and_title():
+    """README, "The bundled cards": one row per card of puzzles/, in order, numbered and named as the card's first
+    line (`puzzle N "TITLE"`); the table once numbered five cards 16 and four 17 (issue 26)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\| (\d\d) (.+?) \| \d \|", readme, re.MULTILINE)]
+    cards = []
+    for path in sorted((ROOT / "puzzles").glob("*.nhex")):
+        first = re.match(r'puzzle (\d+) "(.*)"', path.read_text(encoding="utf-8"))
+        assert first is not None, path
+        cards.append((int(first.group(1)), first.group(2)))
+    assert rows == sorted(cards)
+    assert f"holds {len(cards)} cards" in readme or "holds thirty cards" in readme and len(cards) == 30
