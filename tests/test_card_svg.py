@@ -288,7 +288,8 @@ def test_terrain_and_foundations_are_drawn_and_named() -> None:
     for colour in ("forest", "hill", "water"):
         assert TERRAIN_COLOURS[colour][0] in svg
     assert "Water" in texts  # an empty terrain hex is named
-    assert "Forest" in texts and "Hill + Mine" in texts  # under a unit: a badge
+    # under a unit: a badge with the type and its features (issue 26: a unit on a Watchtower said only "Hill")
+    assert "Forest: Thick" in texts and "Hill: Fortress + Mine" in texts
     assert "Mine" in texts  # a Mine with nothing on it
 
 
@@ -409,3 +410,129 @@ def test_readme_card_table_numbers_each_bundled_card_once_by_its_number_and_titl
         cards.append((int(first.group(1)), first.group(2)))
     assert rows == sorted(cards)
     assert f"holds {len(cards)} cards" in readme or "holds thirty cards" in readme and len(cards) == 30
+
+
+# --- issue 26: every piece of the position drawn, the card's words --------------------------------------------------
+
+from solver.render.card_svg import NEUTRAL, TERMINAL, VENOM, label_box, mark_spot  # noqa: E402
+
+
+def _card_file(number: int):
+    (path,) = (ROOT / "puzzles").glob(f"{number:02d}-*.nhex")
+    return load(str(path))
+
+
+@pytest.mark.parametrize("army_name", sorted(armies()))
+def test_a_units_hex_label_lies_clear_of_its_tiles_icons_in_every_facing(army_name: str) -> None:
+    """Issue 26: "e3" on the Super-mutant read "a3", its "e" drawn over the SE armor bar. For every tile in every
+    facing the label finds a spot (the card never falls back to its dark backing for a two-letter label) where no
+    corner of an edge icon lies (the icons' points as tests/test_card_svg.py reads them from the SVG), on the tile."""
+    size = 56.0
+    width, height = label_box("e3", size)
+    for tile in [t for t in ALL_TILES if t.army == army_name]:
+        for facing in DIRECTIONS:
+            spot = mark_spot(tile, facing, size, width, height)
+            assert spot is not None, (tile.key, facing)
+            box = (spot[0] - width / 2, spot[1] - height / 2, spot[0] + width / 2, spot[1] + height / 2)
+            for point in _icon_points(tile, facing, size):
+                assert not _inside(point, box, slack=0.0), (tile.key, facing, point, box)
+            assert all(abs(x) < size and abs(y) < size * 0.87 for x in box[::2] for y in box[1::2])
+
+
+def test_the_super_mutants_label_is_not_drawn_over_its_armor() -> None:
+    """Card 22: the Super-mutant on e3 faces S, armor on its SE edge; its label sits elsewhere than the lower right
+    corner, where the armor bar ends."""
+    svg = front(_card_file(22)).as_svg()
+    cx, cy = _pixel(Hex.parse("e3"), SIZE, BOARD_ORIGIN)
+    (label,) = [n for n in ET.fromstring(svg).iter(f"{SVG}text") if (n.text or "") == "e3"]
+    x, y = float(label.get("x")), float(label.get("y"))
+    assert not (x > cx + SIZE * 0.3 and y > cy + SIZE * 0.5), (x - cx, y - cy)
+
+
+def _circles_on_north_edge(edge, long: bool) -> int:
+    import drawsvg as draw
+
+    group = draw.Group()
+    _edge_icons(group, edge, 0.0, 0.0, 56.0, -90.0, long_link=long)
+    return sum(1 for child in group.children if "cx" in child.args and child.args["r"] > 2)  # rings, not their dots
+
+
+def test_the_doomsday_officers_link_reaching_two_hexes_is_drawn_unlike_an_ordinary_link() -> None:
+    """Issue 26 (card 19): the Doomsday Officer's link reaches two hexes (ES legend; `module ranged-bonus +1 friendly
+    reach 2`): two rings joined, where the Moloch Officer's link is one ring; the legend says so."""
+    from solver.render.card_svg import long_link
+    from solver.tiles import Edge
+
+    assert long_link(tile("doomsday:officer")) and not long_link(tile("moloch:officer"))
+    assert _circles_on_north_edge(Edge(link=True), long=True) == 2
+    assert _circles_on_north_edge(Edge(link=True), long=False) == 1
+    assert "link, 2 hexes" in _texts(front(_card_file(19)).as_svg())
+    assert "link, 2 hexes" not in _texts(front(_card_file(4)).as_svg())
+
+
+def test_the_neutral_mad_bomber_is_nobodys_colour_and_not_called_mercenaries() -> None:
+    """Issue 26 (card 18): the neutral Mad Bomber (NOTATION §10.4: no army) was drawn in the Doomsday grey and the
+    header said "against Moloch, Mercenaries"."""
+    svg = front(_card_file(18)).as_svg()
+    texts = _texts(svg)
+    assert "Hegemony to play · against Moloch, the Mad Bomber, neutral · puzzle" in texts
+    assert not any("Mercenar" in t for t in texts)
+    assert NEUTRAL[0] in svg and NEUTRAL[0] not in ARMY_COLOURS["doomsday"]
+    assert ARMY_COLOURS["doomsday"][0] not in svg
+
+
+def test_a_unit_on_a_watchtower_stands_in_a_ring_of_its_hill_with_the_watchtower_named() -> None:
+    """Issue 26 (card 30, B13 HILL, WATCHTOWER): the Hybrid on the Watchtower was shown by a small "Hill" tag only.
+    The tile is drawn smaller so the Hill shows round it, and the badge names the Watchtower."""
+    from solver.render.card_svg import TERRAIN_COLOURS
+
+    svg = back(_card_file(30)).as_svg()
+    assert "Hill: Watchtower" in _texts(svg)
+    cx, cy = _pixel(Hex.parse("c5"), SIZE, BOARD_ORIGIN)
+
+    def first_corner(fill: str) -> list[float]:  # x of each hexagon of that fill whose first corner is on c5's row
+        found = []
+        for node in ET.fromstring(svg).iter(f"{SVG}path"):
+            numbers = re.findall(r"-?\d+(?:\.\d+)?", node.get("d", ""))
+            if node.get("fill") == fill and len(numbers) >= 12 and abs(float(numbers[1]) - cy) < 0.5:
+                found.append(float(numbers[0]) - cx)
+        return found
+
+    assert any(abs(x - SIZE) < 0.5 for x in first_corner(TERRAIN_COLOURS["hill"][0]))  # the Hill, the whole hex
+    # the Hybrid's tile reaches 0.84 of the way: the Hill shows round it (elsewhere a tile reaches 0.97)
+    assert any(abs(x - SIZE * 0.84 * 0.97) < 0.5 for x in first_corner(ARMY_COLOURS["moloch"][1]))
+
+
+def test_venom_on_an_hq_is_a_green_marker_on_the_card() -> None:
+    """Issue 26 (card 23, B13 VENOM ISSUES): the poisoned Moloch HQ (`venom=1`) shows its marker; the legend says
+    what it is."""
+    svg = front(_card_file(23)).as_svg()
+    assert svg.count(f'fill="{VENOM}"') == 2  # on a1, and in the legend
+    assert "venom" in _texts(svg)
+    assert VENOM not in front(_card_file(22)).as_svg()
+
+
+def test_the_duel_boards_terminals_and_energy_are_on_the_card() -> None:
+    """Issue 26 (cards 25 and 26, NOTATION §10.2): the key is a Laser Procedure between two Cells, which the picture
+    must show: the Terminals (seven hexes) and Moloch's Energy."""
+    card = _card_file(25)
+    svg = front(card).as_svg()
+    texts = _texts(svg)
+    assert svg.count(f'fill="{TERMINAL}"') == len(card.position.terminals) + 1  # the legend's sample
+    assert "Terminal" in texts
+    assert any("Energy: Moloch 3" in t for t in texts)
+    assert TERMINAL not in front(_card_file(23)).as_svg()
+
+
+@pytest.mark.parametrize("number, words", [
+    (3, "Your HQ loses no health, after the Final Battle."),
+    (22, "Destroy the Borgo HQ, after the Final Battle."),
+    (27, "Destroy the Moloch HQ, after the battle."),
+])
+def test_every_goal_is_printed_in_words(number: int, words: str) -> None:
+    """Issue 26: cards 03, 22 and 27 printed their goals raw (`damage hegemony == 0 (after the Final Battle)`)."""
+    card = _card_file(number)
+    front_words = " ".join(_texts(front(card).as_svg()))
+    back_words = " ".join(_texts(back(card).as_svg()))
+    assert words in front_words and f"Goal: {words}" in back_words
+    assert str(card.goal) not in front_words + back_words

@@ -29,13 +29,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine import effects
-from ..notation.cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
+from ..notation.cards import Expectation, ExpectHp, GameRecord, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
 from ..mirror import mark, seats_of
 from ..tiles import Army, Edge, Kind, Tile, base_army
 from .tables import edges_text, initiative_text, module_text
+from .words import puzzle_goal_words
 
 #: One colour per army, nine distinct hues (and white for armies without data, such as mercenaries).
 ARMY_COLOURS: dict[str, str] = {
@@ -443,19 +444,9 @@ def render_position(position: Position, *, to_move: bool = True, players: tuple[
 
 # --- puzzle cards and game records ---------------------------------------------------------------------------
 
-_GOAL_WORDS = {
-    "win": "after what follows, the player's HQ stands with more health than every enemy HQ",
-    "draw-or-win": "no enemy HQ ends with more health than the player's",
-    "survive": "the player's HQ is still standing",
-}
-
-
-def _goal_text(goal: Goal) -> Text:
-    text = Text(str(goal), style="bold")
-    gloss = _GOAL_WORDS.get(str(goal))
-    if gloss:
-        text.append(f"  ({gloss})", style="dim")
-    return text
+def _goal_text(puzzle: Puzzle) -> Text:
+    """The goal as written, then in words (solver/render/words.py)."""
+    return Text.assemble((str(puzzle.goal), "bold"), (f"  {puzzle_goal_words(puzzle)}", "dim"))
 
 
 def tile_table(tiles: Iterable[Tile], *, title: str | None = None, counts: bool = False) -> Table:
@@ -490,7 +481,7 @@ def render_puzzle(puzzle: Puzzle) -> Group:
     head.append(f"{puzzle.tiles_to_play} of {len(puzzle.offer)}", style="bold")
     head.append("   then ", style="dim")
     head.append(puzzle.then.replace("-", " "), style="bold")
-    lines: list[RenderableType] = [head, Text.assemble(("goal ", "dim"), _goal_text(puzzle.goal))]
+    lines: list[RenderableType] = [head, Text.assemble(("goal ", "dim"), _goal_text(puzzle))]
     if puzzle.story:
         lines.append(Text(puzzle.story, style="italic"))
     lines.append(tile_table(puzzle.offer, title="offer"))
