@@ -105,7 +105,8 @@ def _game_picture(record: GameRecord, turn: int | None, record_picture: Renderab
             break
         shown = entry.number
     title = Text(f"The board after turn {shown}" if shown else "The board before the first turn", style="bold")
-    parts: list[RenderableType] = [record_picture, title, render_position(state.position, players=record.players)]
+    parts: list[RenderableType] = [record_picture, title,
+                                   render_position(state.position, players=record.players, winners=state.winners)]
     if state.history:
         parts.append(Text("\n".join(state.history), style="dim"))
     if note is not None:

@@ -183,5 +183,94 @@ def test_a_unit_on_an_outer_hex_keeps_its_coordinates_between_its_marks():
 
 def test_a_netted_unit_is_marked_and_the_legend_says_so():
     picture = text_of(render_document(parse("c3 hegemony:hq\nc2 moloch:hq\nb2 hegemony:net-fighter N\n")))
-    assert "~HQ~" in picture and "~Name~ netted" in picture
+    assert "~MOL:HQ~" in picture and "~Name~ netted" in picture  # without colour, with its army's tag
     assert "~NetFig~" not in picture
+
+
+# --- issue 26: every piece of the position, drawn; armies told apart without colour; a finished game's winner ------
+
+CARDS = HERE.parent / "puzzles"
+
+
+def _card_picture(number: int, width: int = 80) -> str:
+    (path,) = CARDS.glob(f"{number:02d}-*.nhex")
+    return text_of(render_document(load(str(path))), width)
+
+
+def _hex_text(picture: str, label: str) -> str:
+    """The lines of the picture from the row of ``label`` down to the status row, cut to the label's hex (the
+    15 columns round it)."""
+    lines = picture.splitlines()
+    for number, line in enumerate(lines):
+        match = re.search(rf"(?<![\w(,-]){label}(?![\w)])", line)
+        if match:
+            column = match.start()
+            return "\n".join(row[max(0, column - 7):column + 9] for row in lines[number - 1:number + 3])
+    raise AssertionError(f"{label} not drawn")
+
+
+def test_venom_on_an_hq_is_drawn_beside_its_health():
+    """Issue 26 (card 23, B13 VENOM ISSUES: "A Medic can take the venom damage"): the Moloch HQ's `venom=1` was in
+    the legend ("v venom") but not on the board, which showed only "hp 2"."""
+    picture = _card_picture(23)
+    assert "hp 2 v1" in _hex_text(picture, "a1")
+    assert "v venom" in picture
+
+
+def test_the_duel_boards_terminals_and_energy_are_shown():
+    """Issue 26 (cards 25 and 26, NOTATION §10.2; the key is a Laser between two Cells): each Terminal is marked on
+    the board, an empty one by the word and one under a unit in its status row, and the Terminals and the Energy
+    are listed under the board."""
+    picture = _card_picture(26)
+    assert "Terminal" in _hex_text(picture, "e1")  # empty
+    assert "term" in _hex_text(picture, "b2")  # the Hybrid stands on one: a Cell
+    assert "term" not in _hex_text(picture, "d3")
+    assert "Duel board Terminals a1 b2 b3 c2 c5 e1 e3 · Energy moloch 3" in picture
+    assert "term on a Terminal" in picture
+
+
+def test_babel_13_terrain_is_drawn_on_the_board_and_listed_under_it():
+    """Issue 26 (card 27, B13 FOREST, THICK; ROCK; HOLE): the card picture drew the terrain, `nhex show` did not."""
+    picture = _card_picture(27)
+    assert "rock" in _hex_text(picture, "b1") and "closed" in _hex_text(picture, "b1")
+    assert "hole" in _hex_text(picture, "d1") and "fatal" in _hex_text(picture, "d1")
+    assert "fore" in _hex_text(picture, "c1")  # under the Moloch HQ, in its status row
+    assert "terrain b1 rock (high, closed) · c1 c2 forest (thick) · d1 hole (fatal)" in picture
+    assert "terrain" not in _card_picture(23)
+
+
+def test_without_colour_each_unit_carries_its_armys_tag():
+    """Issue 26: piped or under NO_COLOR, the two HQs of card 18 were both "HQ" and the two Gangers and the Medic
+    could be anybody's. Each unit's name carries its army's tag (the neutral Mad Bomber: NTR), and the key says
+    which army each tag is; on a colour terminal the names stand alone."""
+    picture = _card_picture(18)
+    for label, name in (("c2", "MOL:HQ"), ("a3", "HEG:HQ"), ("c3", "~HEG:Ganger~"), ("e3", "MOL:Medic"),
+                        ("d4", "NTR:MadBom")):
+        assert name in _hex_text(picture, label), label
+    assert "hegemony (HEG)" in picture and "moloch (MOL)" in picture and "neutral (NTR)" in picture
+    coloured = Console(record=True, width=120, file=io.StringIO(), force_terminal=True, color_system="truecolor")
+    coloured.print(render_document(load(str(next(CARDS.glob("18-*.nhex"))))))
+    text = coloured.export_text()
+    assert "MOL:" not in text and " HQ " in text
+
+
+def test_no_color_and_a_pipe_tell_the_armies_apart_from_the_command_line():
+    from cli_helpers import nhex
+
+    piped = nhex("show", "puzzles/01-point-blank.nhex")
+    assert "BOR:HQ" in piped.stdout and "MOL:HQ" in piped.stdout
+
+
+def test_a_finished_game_says_who_won_not_whose_move_it_is():
+    """Issue 26: `nhex show` of a finished record said "to move moloch/a" under the board after the Final Battle.
+    It says who won (3E VICTORY), and a shared victory names every winner."""
+    from cli_helpers import nhex
+
+    games = HERE / "data" / "games"
+    shown = nhex("show", str(games / "moloch-mirror.nhex")).stdout
+    board = shown[shown.index("The board after turn"):]
+    assert "game over: moloch/b wins" in board and "to move" not in board
+    team = nhex("show", str(games / "mirror-team-match.nhex")).stdout
+    assert "game over: vegas/x and vegas/y win" in team
+    going = nhex("show", "--turn", "10", str(games / "moloch-mirror.nhex")).stdout
+    assert "game over" not in going[going.index("The board after turn"):] and "to move" in going
