@@ -157,15 +157,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
                            "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
                                         for e in EDITIONS}} for o in OPTIONS], indent=1))
         return EXIT_OK
-    from rich.table import Table
+    from .render.terminal import render_rules
 
-    table = Table(title="Rule options (set them with `rules 3.0 NAME=VALUE`)", show_lines=True)
-    for column in ("option", "default (from)", "choices", "reading", "passage"):
-        table.add_column(column)
-    for o in OPTIONS:
-        defaults = "\n".join(f"{e}: {o.default_for(e)} ({o.default_source(e)})" for e in EDITIONS)
-        table.add_row(o.name, defaults, " | ".join(o.choices), o.summary, o.passage)
-    _console().print(table)
+    _console().print(render_rules(OPTIONS, EDITIONS))
     return EXIT_OK
 
 
@@ -275,8 +269,8 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
+    from .render.listing import Column, Listing
     from .render.report import report_json
     from .search.batch import card_files, exit_status, key_of, read_cards, solve_all
     from .search.dispatch import open_dispatcher
@@ -308,19 +302,18 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     verdicts = [("not implemented" if r["status"] == EXIT_NOT_IMPLEMENTED else "stopped" if r.get("stopped")
                  else str(r["verdict"])) for r in rows]
     tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
-    table = Table(title=f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", caption=tally or None)
-    table.add_column("card", overflow="fold")
-    table.add_column("verdict")
-    table.add_column("key", overflow="fold")  # a long tile name is folded, never cut
-    for column in ("plays", "positions", *(() if args.counters else ("seconds",))):
-        table.add_column(column, justify="right")
+    columns = (Column("card", "name"), Column("verdict", style="bold"), Column("key", "key"), Column("plays", "number"),
+               Column("positions", "number"), *(() if args.counters else (Column("seconds", "number"),)))
+    cells = []
     for row, verdict in zip(rows, verdicts):
         name = Path(row["file"])
         name = name.relative_to(args.dir) if name.is_relative_to(args.dir) else name
-        cells = [str(name), verdict.upper(), key_of(row), str(row.get("searched", "")), str(row.get("positions", ""))]
+        cell = [str(name), verdict.upper(), key_of(row), str(row.get("searched", "")), str(row.get("positions", ""))]
         if not args.counters:
-            cells.append(f"{row['seconds']:.2f}" if "seconds" in row else "")
-        table.add_row(*cells)
+            cell.append(f"{row['seconds']:.2f}" if "seconds" in row else "")
+        cells.append(tuple(cell))
+    # A file name and a key's words are never cut: a table where it fits, a block per card where not.
+    table = Listing(f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", columns, tuple(cells), tally)
     console.print(table)
     return exit_status(rows)
 
@@ -620,8 +613,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
+    from .render.listing import Column, Listing
     from .search.generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
 
@@ -688,20 +681,21 @@ def cmd_generate(args: argparse.Namespace) -> int:
         if file_name(made) not in chosen:
             for path in files_of(out / file_name(made)):
                 path.unlink(missing_ok=True)
-    table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
-    for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
-        table.add_column(column)
-    written = []
+    written, cells = [], []
     for made in cards:
         path = out / file_name(made)
         if not path.exists():  # the same card as one written early under another attempt's name
             write_files(made, path)
         key = "; ".join(str(a) for a in made.puzzle.solution or ())
-        table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
-                      str(made.grade.near_misses), str(made.candidates))
+        cells.append((path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
+                      str(made.grade.near_misses), str(made.candidates)))
         written.append({"file": str(path), "level": made.puzzle.level, "key": [str(a) for a in made.puzzle.solution or ()],
                         "ideas": list(made.grade.ideas), "plays": made.grade.plays,
                         "near_misses": made.grade.near_misses, "drafts": made.candidates})
+    # A file name and a key's words are never cut: a table where it fits, a block per card where not.
+    table = Listing(f"{len(cards)} new level-{args.level} cards in {out}",
+                    (Column("file", "name"), Column("key", "key"), Column("needs"), Column("plays", "number"),
+                     Column("near misses", "number"), Column("drafts", "number")), tuple(cells))
     if args.json:
         print(json.dumps(written, indent=1))
     else:

@@ -274,3 +274,60 @@ def test_a_finished_game_says_who_won_not_whose_move_it_is():
     assert "game over: vegas/x and vegas/y win" in team
     going = nhex("show", "--turn", "10", str(games / "moloch-mirror.nhex")).stdout
     assert "game over" not in going[going.index("The board after turn"):] and "to move" in going
+
+
+# --- issue 26: at 80 columns no name a user types is cut -----------------------------------------------------------
+
+
+def _words_at(width: int, renderable) -> set[str]:
+    return set(text_of(renderable, width).split())
+
+
+def test_nhex_rules_at_80_columns_prints_every_option_name_whole():
+    """Issue 26: `COLUMNS=80 nhex rules | cat` cut 21 of the 36 option names ("clown-may-ex…"). Each option is a
+    block headed by its whole name; the readings wrap, indented, with no line over 80 columns."""
+    import os
+    import subprocess
+    import sys
+
+    from solver.rules import OPTIONS
+
+    done = subprocess.run([sys.executable, "-m", "solver", "rules"], cwd=HERE.parent, capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "80"}, timeout=60)
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    heads = {line.split()[0] for line in lines if line and not line.startswith(" ")}
+    assert {o.name for o in OPTIONS} <= heads
+    assert not any(line.endswith(" ") for line in lines)
+    assert "…" not in done.stdout and done.returncode == 0
+
+
+@pytest.mark.parametrize("army", sorted(armies()))
+def test_nhex_tiles_at_80_columns_prints_every_tile_name_and_alias_whole(army):
+    """Issue 26: `nhex tiles doomsday` at 80 columns cut tile names ("doom-net-fight…"); names and aliases are what
+    a user types in a position file."""
+    words = _words_at(80, render_tiles(armies()[army]))
+    for t in armies()[army].tiles:
+        assert t.name in words and set(t.aliases) <= words, t.key
+    assert "…" not in text_of(render_tiles(armies()[army]), 80)
+
+
+def test_a_listing_of_cards_never_cuts_a_file_name_or_a_keys_word():
+    """Issue 26: `solve-all` and `generate` folded file names and keys ("01-point-blank.n / hex"). Where the table
+    fits it is a table; where it cannot fit without cutting (80 columns, long names), each card is a block."""
+    from solver.render.listing import Column, Listing
+
+    listing = Listing("2 cards", (Column("card", "name"), Column("verdict"), Column("key", "key"),
+                                  Column("plays", "number")),
+                      (("doomsday-vs-new-york-level2-h16-0-0.nhex", "SOUND",
+                        "move c5 c5 N by hq; place doomsday:gamma-shooter c4 SE", "2042"),
+                       ("01-point-blank.nhex", "SOUND", "place borgo:brawler c2 N", "187")), "2 sound")
+    for width in (60, 80, 140):
+        picture = text_of(listing, width)
+        assert max(len(line.rstrip()) for line in picture.splitlines()) <= width
+        words = picture.split()
+        for word in ("doomsday-vs-new-york-level2-h16-0-0.nhex", "01-point-blank.nhex", "doomsday:gamma-shooter",
+                     "borgo:brawler", "SOUND", "2042"):
+            assert word in words, (width, word)
+    assert "plays" in text_of(listing, 140).splitlines()[2]  # wide: the table's header
+    assert "2042 plays" in text_of(listing, 80)  # narrow: a block, each figure named

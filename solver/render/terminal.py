@@ -33,6 +33,7 @@ from ..notation.cards import Expectation, ExpectHp, GameRecord, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
+from ..rules import RuleOption
 from ..mirror import mark, seats_of
 from ..tiles import Army, Edge, Kind, Tile, base_army
 from .tables import edges_text, initiative_text, module_text
@@ -679,25 +680,63 @@ def render_document(document: Position | Puzzle | GameRecord) -> RenderableType:
 
 
 def render_tiles(army: Army) -> Table:
-    """Every tile of one army: name (with its board name and aliases), kind, count, initiative, toughness,
+    """Every tile of one army: name (with its board name and aliases), kind and count, initiative, toughness,
     edges, module effect and abilities. No vertical rules, so it stays readable in 80 columns."""
     colour = army_colour(army.name)
     table = Table(title=Text(f"{army.title} ({army.name}) · {army.size} tiles", style=f"bold {colour}"),
                   title_justify="left", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
-    table.add_column("tile", max_width=24)
-    table.add_column("kind")
-    table.add_column("n", justify="right")
-    table.add_column("init", justify="right")
-    table.add_column("tough", justify="right")
-    table.add_column("edges (N = front)", ratio=3)
-    table.add_column("module · abilities", ratio=2)
+    # The names a user types (tile names, aliases) are never cut: their column is as wide as the longest, one name
+    # a line; the descriptions wrap, and a long word in them folds (issue 26: "doom-net-fight…" at 80 columns).
+    typed = max((len(n) for t in army.tiles for n in (t.name, *t.aliases)), default=4)
+    table.add_column("tile", no_wrap=True, min_width=typed)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("edges (N = front)", ratio=3, overflow="fold")
+    table.add_column("module · abilities", ratio=2, overflow="fold")
     for tile in army.tiles:
         name = Text(tile.name, style=f"bold {colour}")
         if tile.is_unit or tile.kind is Kind.FOUNDATION:
-            name.append(f" {short_name(tile)}", style=colour)
-        if tile.aliases:
-            name.append("\n" + ", ".join(tile.aliases), style="dim")
+            name.append(f"\n{short_name(tile)}", style=colour)
+        for alias in tile.aliases:
+            name.append(f"\n{alias}", style="dim")
+        # kind and count, then initiative and toughness, a line each: the descriptions keep the room
+        kind = Text(f"{tile.kind} ×{tile.count}")
+        if tile.initiative:
+            kind.append(f"\ninit {initiative_text(tile)}", style="dim")
+        if tile.is_unit:
+            kind.append(f"\ntough {tile.toughness}", style="dim")
         extra = " · ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
-        table.add_row(name, str(tile.kind), str(tile.count), initiative_text(tile),
-                      str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra)
+        table.add_row(name, kind, edges_text(tile).replace(" · ", "\n"), extra.replace(" · ", "\n"))
     return table
+
+
+def indented(words: str, style: str = "", indent: int = 4) -> ForConsole:
+    """A paragraph wrapped to the console's width, ``indent`` columns in (no trailing blanks on a pipe)."""
+    import textwrap
+
+    return ForConsole(lambda plain, width: Text("\n".join(textwrap.wrap(
+        words, width=max(20, width - indent), initial_indent=" " * indent, subsequent_indent=" " * indent,
+        break_long_words=False, break_on_hyphens=False)), style=style))
+
+
+# --- the rule options ------------------------------------------------------------------------------------------
+
+
+def render_rules(options: Iterable[RuleOption], editions: Sequence[str]) -> Group:
+    """``nhex rules``: one block per option, its name never cut whatever the width: the name, its choices and its
+    default under each edition (with the book it comes from) on the first line, then its reading and its passage,
+    indented and wrapped to the console."""
+    blocks: list[RenderableType] = []
+    for option in options:
+        head = Text(option.name, style="bold")
+        head.append("  " + " | ".join(option.choices))
+        head.append("   default ", style="dim")
+        defaults = {e: f"{option.default_for(e)} ({option.default_source(e)})" for e in editions}
+        if len(set(defaults.values())) == 1:  # the same in every edition
+            head.append(next(iter(defaults.values())))
+        else:
+            head.append(" · ".join(f"{e}: {value}" for e, value in defaults.items()))
+        blocks.append(head)
+        blocks.append(indented(option.summary))
+        blocks.append(indented(option.passage, "dim"))
+        blocks.append(Text())
+    return Group(Text("Rule options (set them with `rules 3.0 NAME=VALUE`)", style="bold underline"), Text(), *blocks)
