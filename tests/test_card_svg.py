@@ -536,3 +536,63 @@ def test_every_goal_is_printed_in_words(number: int, words: str) -> None:
     back_words = " ".join(_texts(back(card).as_svg()))
     assert words in front_words and f"Goal: {words}" in back_words
     assert str(card.goal) not in front_words + back_words
+
+
+# --- issue 26: any position or record drawn, not only puzzle cards ------------------------------------------------
+
+GAMES = ROOT / "tests" / "data" / "games"
+
+
+def test_nhex_card_draws_a_position_with_its_facts_in_words(tmp_path: Path) -> None:
+    """Issue 26: `nhex card FILE --svg` took only puzzle cards. A position is drawn as on a card: its board, then
+    HQ health and whose move it is in words."""
+    position = tmp_path / "pos.nhex"
+    position.write_text("to-move moloch\nc3 outpost:hq hp=7\nc1 moloch:hq hp=4 venom=1\nb2 moloch:blocker SE\n"
+                        "e3 neojungle:hq\nhand moloch hybrid\n", encoding="utf-8")
+    out = tmp_path / "pos.svg"
+    assert main(["card", str(position), "--svg", str(out)]) == 0
+    texts = _texts(out.read_text(encoding="utf-8"))
+    assert "pos.nhex" in texts and "Position" in texts
+    assert "HQ health: Moloch 4, Outpost 7, Neojungle 20" in " ".join(texts) and "Moloch to move" in " ".join(texts)
+    assert "Blocker" in texts and "7" in texts
+    assert sum(t == "V" for t in texts) == 2  # the venom on the Moloch HQ, and the legend's
+
+
+def test_nhex_card_and_show_draw_a_game_record_after_its_last_turn_or_turn_n(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26: a record is drawn after its last turn (who won, when the game is over) or after `--turn N`,
+    replayed by the checker (solver/turns/replay.py); `nhex show --svg -` prints the same picture."""
+    record = str(GAMES / "moloch-mirror.nhex")
+    assert main(["card", record, "--svg", str(tmp_path / "end.svg")]) == 0
+    end = " ".join(_texts((tmp_path / "end.svg").read_text(encoding="utf-8")))
+    assert "moloch-mirror.nhex, after turn 30" in end and "Game over: Moloch (b) wins" in end
+    assert main(["show", record, "--turn", "4", "--svg", "-"]) == 0
+    early = " ".join(_texts(capsys.readouterr().out))
+    assert "after turn 4" in early and "Game over" not in early and "to move" in early
+    assert main(["show", "--turn", "0", record, "--svg", "-"]) == 0
+    assert "before the first turn" in " ".join(_texts(capsys.readouterr().out))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["card", "tests/data/games/moloch-mirror.nhex", "--turn", "99", "--svg", "-"], "--turn 99: the record has turns 1"),
+    (["card", "tests/data/games/moloch-mirror.nhex", "--solution", "--svg", "-"], "--solution draws the back of a "
+                                                                                  "puzzle card: this file is a game"),
+    (["card", "puzzles/01-point-blank.nhex", "--turn", "2", "--svg", "-"], "--turn is for game records"),
+    (["show", "puzzles/01-point-blank.nhex", "--png", "-"], "--png - is not supported"),
+])
+def test_a_picture_asked_wrongly_is_a_usage_error(argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == "" and message in captured.err
+
+
+def test_nhex_show_png_of_a_puzzle_card_is_its_front(tmp_path: Path) -> None:
+    _cairo()
+    out = tmp_path / "front.png"
+    assert main(["show", str(ROOT / "puzzles" / "25-short-circuit.nhex"), "--png", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

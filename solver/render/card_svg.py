@@ -947,6 +947,72 @@ def back(puzzle: Puzzle) -> draw.Drawing:
     return d
 
 
+def position_svg(position: Position, title: str, *, subtitle: str = "", lines: Sequence[str] = (),
+                 seats: Sequence[str] | None = None) -> draw.Drawing:
+    """Any position as a card-sized picture (``nhex card`` and ``nhex show --svg`` of a position or a game record):
+    the board drawn as on a card, then what the board does not show in words (HQ health, whose move or who won,
+    hands, decks, the Duel board's Energy, Prize markers, rule options) and the legend."""
+    seats = seats_of(position) if seats is None else tuple(seats)
+    d = _canvas()
+    body, dark = army_colours(position.to_move, seats) if position.to_move else (INK, INK)
+    d.append(draw.Rectangle(0, 0, WIDTH, 78, fill=dark))
+    d.append(draw.Text(title, min(26.0, 26.0 * (WIDTH - 48) / max(text_width(title, 26.0, bold=True), 1.0)), 24, 38,
+                       font_family=FONT, font_weight="bold", fill="#ffffff"))
+    if subtitle:
+        d.append(draw.Text(subtitle, min(15.0, 15.0 * (WIDTH - 48) / max(text_width(subtitle, 15.0), 1.0)), 24, 64,
+                           font_family=FONT, fill="#ffffff"))
+    hexes = list(position.board)
+    board = draw.Group()
+    if hexes:
+        # The board's own middle on the card's: a standard board sits as on a puzzle card, another shape is
+        # centred and scaled to the room above the words.
+        xs = [_pixel(h, 1.0, (0.0, 0.0))[0] for h in hexes]
+        ys = [_pixel(h, 1.0, (0.0, 0.0))[1] for h in hexes]
+        span_x, span_y = max(xs) - min(xs) + 2.0, max(ys) - min(ys) + SQRT3
+        size = min(SIZE, (WIDTH - 40) / span_x, (SIZE * SQRT3 * 5) / span_y)
+        origin = (WIDTH / 2 - size * (max(xs) + min(xs)) / 2,
+                  BOARD_ORIGIN[1] - size * (max(ys) + min(ys)) / 2)
+        draw_board(board, position, origin, size, seats=seats)
+    d.append(board)
+    y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
+    d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
+    words = [line for text in lines for line in _wrap_to(text, 15, WIDTH - 48)]
+    top = _legend(d, HEIGHT - 32, [u.tile for u in position.units], position)
+    room = max(0, int((top - 12 - (y + 28)) / 20))
+    if len(words) > room:
+        words = words[:max(room - 1, 0)] + ["…"]
+    d.append(draw.Text(words, 15, 24, y + 28, font_family=FONT, fill=INK, line_height=1.3))
+    return d
+
+
+def position_words(position: Position, *, winners: Sequence[str] | None = None) -> list[str]:
+    """What a picture of a position says under the board: HQ health, whose move (or who won), hands, decks,
+    the Duel board's Energy, Prize markers on units and held, and the rule options where not the defaults."""
+    lines = []
+    health = [f"{army_title(u.army)} {u.hp}" for u in position.units if u.is_hq]
+    if health:
+        lines.append("HQ health: " + ", ".join(health))
+    if winners is not None:
+        lines.append("Game over: " + (" and ".join(army_title(w) for w in winners) + (" wins" if len(winners) == 1
+                                                                                        else " win")
+                                       if winners else "a draw"))
+    elif position.to_move:
+        lines.append(f"{army_title(position.to_move)} to move")
+    for army_name, tiles in position.hands:
+        lines.append(f"Hand of {army_title(army_name)}: " + (", ".join(t.title for t in tiles) or "empty"))
+    for army_name, count in position.decks:
+        lines.append(f"Deck of {army_title(army_name)}: {count} tile{'s' * (count != 1)}")
+    lines += duel_words(position)
+    on_units = prizes_on_units(position)
+    if on_units:
+        lines.append(f"Prize markers on units: {on_units}")
+    for army_name, prizes in position.held_prizes:
+        lines.append(f"Prize markers held by {army_title(army_name)}: {', '.join(prize_title(p) for p in prizes)}")
+    if not position.rules.is_default:
+        lines.append(str(position.rules))
+    return lines
+
+
 def card_svg(puzzle: Puzzle, *, solution: bool = False) -> draw.Drawing:
     """The card's front, or its back when ``solution`` is set."""
     return back(puzzle) if solution else front(puzzle)
@@ -966,4 +1032,4 @@ def describe_marks(marks: Sequence[tuple[str, Hex, Hex | None]]) -> list[str]:
     return [f"{kind} {a.label}" + (f" {b.label}" if b else "") for kind, a, b in marks]
 
 
-__all__ = ["card_svg", "front", "back", "save", "draw_tile", "draw_board", "key_marks", "ARMY_COLOURS"]
+__all__ = ["card_svg", "position_svg", "position_words", "front", "back", "save", "draw_tile", "draw_board", "key_marks", "ARMY_COLOURS"]
