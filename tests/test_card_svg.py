@@ -596,3 +596,14 @@ def test_nhex_show_png_of_a_puzzle_card_is_its_front(tmp_path: Path) -> None:
     out = tmp_path / "front.png"
     assert main(["show", str(ROOT / "puzzles" / "25-short-circuit.nhex"), "--png", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_bundled_card_has_an_explanation_on_its_back_in_english() -> None:
+    """Issue 26: card 29's back had no explanation, and cards 19 and 20 quoted the Spanish and Polish books
+    untranslated (STYLE: quote foreign words with a translation)."""
+    for path in sorted((ROOT / "puzzles").glob("*.nhex")):
+        card = load(str(path))
+        assert card.explanation, path.name
+        assert card.explanation[:40] in " ".join(_texts(back(card).as_svg())), path.name
+    assert "'it works even over the enemy unit'" in _card_file(19).explanation
+    assert "'at the moment of the takeover … may turn it as it likes'" in _card_file(20).explanation
