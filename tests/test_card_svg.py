@@ -607,3 +607,13 @@ def test_every_bundled_card_has_an_explanation_on_its_back_in_english() -> None:
         assert card.explanation[:40] in " ".join(_texts(back(card).as_svg())), path.name
     assert "'it works even over the enemy unit'" in _card_file(19).explanation
     assert "'at the moment of the takeover … may turn it as it likes'" in _card_file(20).explanation
+
+
+def test_the_back_marks_a_duel_procedure_of_the_key() -> None:
+    """Issue 26 (cards 25 and 26): the key is a Procedure, which the back did not mark: the Laser's beam between its
+    two Cells, the Erase's target."""
+    from solver.render.card_svg import describe_marks
+
+    assert describe_marks(key_marks(_card_file(25))[2]) == ["laser a1 e3"]
+    assert describe_marks(key_marks(_card_file(26))[2]) == ["target c3"]
+    assert 'stroke="#ff2d55"' in back(_card_file(25)).as_svg()

@@ -32,7 +32,7 @@ from ..engine import effects
 from ..notation.cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
-from ..position import Move, Place, Position, PutPrize, Use
+from ..position import Move, Place, Position, Procedure, PutPrize, Use
 from ..mirror import mark, seats_of
 from ..expansion import TerrainElement
 from ..tiles import NEUTRAL_ARMY, Edge, Kind, Tile, base_army
@@ -882,6 +882,18 @@ def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, 
             placed.add(action.target)
         elif isinstance(action, PutPrize):  # the marker's unit is outlined; the back draws the marker on it
             placed.add(action.hex)
+        elif isinstance(action, Procedure):  # the Duel board's Procedures (NOTATION §10.2)
+            hexes = action.hexes
+            if action.kind == "erase" and hexes:
+                marks.append(("target", hexes[0], None))
+            elif action.kind == "laser" and len(hexes) == 2:
+                marks.append(("laser", hexes[0], hexes[1]))
+            elif action.kind == "rotation" and hexes:
+                marks.append(("turn", hexes[0], None))
+            elif action.kind == "swap" and len(hexes) == 2:
+                marks += [("move", hexes[0], hexes[1]), ("move", hexes[1], hexes[0])]
+            elif action.kind == "push" and len(hexes) >= 3:
+                marks.append(("move", hexes[1], hexes[2]))
         elif isinstance(action, Use):
             if action.tile.name == "rotation" and action.targets:  # the unit turns where it stands
                 marks.append(("turn", action.targets[0], None))
@@ -921,6 +933,13 @@ def back(puzzle: Puzzle) -> draw.Drawing:
                    trim=SIZE * 0.45 if swap else 0.0, aside=7.0 if swap else 0.0)
         elif kind == "turn":
             _turn(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
+        elif kind == "laser" and target is not None:  # the beam between the two Cells, through what it annihilated
+            a, b = _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN)
+            length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+            trim = ((b[0] - a[0]) / length * SIZE * 0.6, (b[1] - a[1]) / length * SIZE * 0.6)  # from rim to rim
+            a, b = (a[0] + trim[0], a[1] + trim[1]), (b[0] - trim[0], b[1] - trim[1])
+            board.append(draw.Line(*a, *b, stroke=INK, stroke_width=9, stroke_opacity=0.5, stroke_linecap="round"))
+            board.append(draw.Line(*a, *b, stroke="#ff2d55", stroke_width=5, stroke_linecap="round"))
         else:
             _crosshair(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
     d.append(board)
