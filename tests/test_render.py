@@ -331,3 +331,11 @@ def test_a_listing_of_cards_never_cuts_a_file_name_or_a_keys_word():
             assert word in words, (width, word)
     assert "plays" in text_of(listing, 140).splitlines()[2]  # wide: the table's header
     assert "2042 plays" in text_of(listing, 80)  # narrow: a block, each figure named
+
+
+def test_prize_markers_held_are_listed_under_the_board():
+    """B13 PRIZE MARKERS (card 28: "You hold one Prize marker from the Warehouse"): the card picture named the held
+    marker, the terminal did not; the terrain list breaks between its elements."""
+    picture = _card_picture(28)
+    assert "prizes held by hegemony: enhanced-hit" in picture
+    assert "\n        e1 water (swamp)" in picture  # the line broken between entries, indented

@@ -508,10 +508,10 @@ def result_text(winners: tuple[str, ...], seats: tuple[str, ...] = ()) -> Text:
 
 
 def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[str, ...] = (),
-                    winners: tuple[str, ...] | None = None) -> list[Text]:
+                    winners: tuple[str, ...] | None = None) -> list[RenderableType]:
     """The lines about a position that the board does not show: whose move (or who won, once the game is over:
     ``winners``), hands, decks, rule options."""
-    lines = []
+    lines: list[RenderableType] = []
     if winners is not None:
         lines.append(result_text(winners, seats))
     elif to_move and position.to_move:
@@ -522,7 +522,7 @@ def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[st
     for army, count in position.decks:
         lines.append(Text.assemble(("deck ", "bold"), (army, army_colour(army, seats)),
                                    f" {count} tile{'s' * (count != 1)}"))
-    lines += ground_lines(position)
+    lines += ground_lines(position, seats)
     if not position.rules.is_default:
         lines.append(Text(str(position.rules), style="bold"))
     if position.board.shape != "standard":
@@ -531,25 +531,29 @@ def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[st
     return lines
 
 
-def ground_lines(position: Position, seats: tuple[str, ...] = ()) -> list[Text]:
-    """Babel 13 terrain and the Duel board in words, under the board: each terrain element with its features and
-    hexes, the Terminals and each army's Energy (NOTATION §10.2-10.3)."""
-    lines = []
+def ground_lines(position: Position, seats: tuple[str, ...] = ()) -> list[RenderableType]:
+    """Babel 13 terrain, Prize markers held and the Duel board in words, under the board: each terrain element with
+    its features and hexes, each army's held markers, the Terminals and each army's Energy (NOTATION §10.2-10.3),
+    lines broken between entries."""
+    lines: list[RenderableType] = []
     if position.terrain:
-        text = Text("terrain ", style="bold")
-        for i, element in enumerate(position.terrain):
-            if i:
-                text.append(" · ", style="dim")
-            text.append(" ".join(h.label for h in element.hexes) + " ")
-            text.append(element.type, style=f"bold {TERRAIN_STYLES.get(element.type, '')}".strip())
+        pieces = []
+        for element in position.terrain:
+            piece = Text(" ".join(h.label for h in element.hexes) + " ")
+            piece.append(element.type, style=f"bold {TERRAIN_STYLES.get(element.type, '')}".strip())
             if element.features:
-                text.append(f" ({', '.join(element.features)})")
+                piece.append(f" ({', '.join(element.features)})")
             details = [f"strength {element.strength}"] if element.strength is not None else []
             details += [f"{element.wounds} wounds"] if element.wounds else []
             details += list(element.prizes)
             if details:
-                text.append(f" [{', '.join(details)}]")
-        lines.append(text)
+                piece.append(f" [{', '.join(details)}]")
+            pieces.append(piece)
+        head = Text("terrain ", style="bold")
+        lines.append(ForConsole(lambda plain, width: join_entries(pieces, width, len("terrain "), head)))
+    for army, prizes in position.held_prizes:  # B13 PRIZE MARKERS: held, to be put on a unit
+        lines.append(Text.assemble(("prizes held by ", "bold"), (army, f"bold {army_colour(army, seats)}"),
+                                   f": {', '.join(prizes)}"))
     if position.terminals or position.energy:
         text = Text("Duel board ", style="bold")
         text.append("Terminals ", style=TERMINAL_STYLE)
