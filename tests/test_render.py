@@ -339,3 +339,13 @@ def test_prize_markers_held_are_listed_under_the_board():
     picture = _card_picture(28)
     assert "prizes held by hegemony: enhanced-hit" in picture
     assert "\n        e1 water (swamp)" in picture  # the line broken between entries, indented
+
+
+def test_a_listing_block_names_each_figure_in_the_singular_after_one():
+    from solver.render.listing import Column, Listing
+
+    listing = Listing("1 new card", (Column("file", "name"), Column("near misses", "number"),
+                                     Column("drafts", "number")),
+                      (("hegemony-vs-outpost-level1-cli-0-0-with-a-long-name-to-force-blocks.nhex", "1", "12"),))
+    picture = text_of(listing, 60)
+    assert "1 near miss · 12 drafts" in picture

@@ -76,7 +76,7 @@ class Listing:
                 if column.kind == "name":
                     parts.append(Text(cell, style=f"bold {column.style}".strip()))
                 elif column.kind == "number":
-                    short.append(f"{cell} {column.header}")
+                    short.append(f"{cell} {_singular(column.header) if cell == '1' else column.header}")
                 elif column.kind == "text":
                     short.append(cell)
             if short:
@@ -103,6 +103,11 @@ class Listing:
             yield self.table()
         else:
             yield self.blocks(options.max_width)
+
+
+def _singular(header: str) -> str:
+    """``plays`` → ``play``, ``near misses`` → ``near miss``: the header after the figure 1."""
+    return header[:-2] if header.endswith("sses") else header[:-1] if header.endswith("s") else header
 
 
 def _wrapped(words: str, width: int, indent: int = 4) -> Text:
