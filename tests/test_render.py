@@ -252,6 +252,9 @@ def test_without_colour_each_unit_carries_its_armys_tag():
     coloured.print(render_document(load(str(next(CARDS.glob("18-*.nhex"))))))
     text = coloured.export_text()
     assert "MOL:" not in text and " HQ " in text
+    no_color = Console(record=True, width=120, file=io.StringIO(), force_terminal=True, no_color=True)  # NO_COLOR
+    no_color.print(render_document(load(str(next(CARDS.glob("18-*.nhex"))))))
+    assert "MOL:HQ" in no_color.export_text()
 
 
 def test_no_color_and_a_pipe_tell_the_armies_apart_from_the_command_line():
