@@ -55,6 +55,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     from .render.terminal import render_document
 
     document = _load(args)
+    if args.svg or args.png:  # the card-sized picture instead of the terminal's (a puzzle card: its front)
+        _check_targets(args, "show")
+        _write_picture(args, _picture(args, document), "show")
+        return EXIT_OK
     picture: RenderableType = render_document(document)
     if isinstance(document, GameRecord):
         position, picture = _game_picture(document, args.turn, picture, args.text, args.source)
@@ -105,7 +109,8 @@ def _game_picture(record: GameRecord, turn: int | None, record_picture: Renderab
             break
         shown = entry.number
     title = Text(f"The board after turn {shown}" if shown else "The board before the first turn", style="bold")
-    parts: list[RenderableType] = [record_picture, title, render_position(state.position, players=record.players)]
+    parts: list[RenderableType] = [record_picture, title,
+                                   render_position(state.position, players=record.players, winners=state.winners)]
     if state.history:
         parts.append(Text("\n".join(state.history), style="dim"))
     if note is not None:
@@ -117,6 +122,9 @@ def _show_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--turn", type=_natural, metavar="N",
                          help="a game record: draw the board after turn N (0: the start; default: the last turn)")
+    command.add_argument("--svg", metavar="OUT",
+                         help="draw the picture as SVG to OUT instead (- for standard output), as `nhex card` does")
+    command.add_argument("--png", metavar="OUT.png", help="draw the picture as PNG to OUT.png instead")
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
@@ -156,15 +164,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
                            "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
                                         for e in EDITIONS}} for o in OPTIONS], indent=1))
         return EXIT_OK
-    from rich.table import Table
+    from .render.terminal import render_rules
 
-    table = Table(title="Rule options (set them with `rules 3.0 NAME=VALUE`)", show_lines=True)
-    for column in ("option", "default (from)", "choices", "reading", "passage"):
-        table.add_column(column)
-    for o in OPTIONS:
-        defaults = "\n".join(f"{e}: {o.default_for(e)} ({o.default_source(e)})" for e in EDITIONS)
-        table.add_row(o.name, defaults, " | ".join(o.choices), o.summary, o.passage)
-    _console().print(table)
+    _console().print(render_rules(OPTIONS, EDITIONS))
     return EXIT_OK
 
 
@@ -274,8 +276,8 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
+    from .render.listing import Column, Listing
     from .render.report import report_json
     from .search.batch import card_files, exit_status, key_of, read_cards, solve_all
     from .search.dispatch import open_dispatcher
@@ -307,19 +309,18 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     verdicts = [("not implemented" if r["status"] == EXIT_NOT_IMPLEMENTED else "stopped" if r.get("stopped")
                  else str(r["verdict"])) for r in rows]
     tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
-    table = Table(title=f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", caption=tally or None)
-    table.add_column("card", overflow="fold")
-    table.add_column("verdict")
-    table.add_column("key", overflow="fold")  # a long tile name is folded, never cut
-    for column in ("plays", "positions", *(() if args.counters else ("seconds",))):
-        table.add_column(column, justify="right")
+    columns = (Column("card", "name"), Column("verdict", style="bold"), Column("key", "key"), Column("plays", "number"),
+               Column("positions", "number"), *(() if args.counters else (Column("seconds", "number"),)))
+    cells = []
     for row, verdict in zip(rows, verdicts):
         name = Path(row["file"])
         name = name.relative_to(args.dir) if name.is_relative_to(args.dir) else name
-        cells = [str(name), verdict.upper(), key_of(row), str(row.get("searched", "")), str(row.get("positions", ""))]
+        cell = [str(name), verdict.upper(), key_of(row), str(row.get("searched", "")), str(row.get("positions", ""))]
         if not args.counters:
-            cells.append(f"{row['seconds']:.2f}" if "seconds" in row else "")
-        table.add_row(*cells)
+            cell.append(f"{row['seconds']:.2f}" if "seconds" in row else "")
+        cells.append(tuple(cell))
+    # A file name and a key's words are never cut: a table where it fits, a block per card where not.
+    table = Listing(f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", columns, tuple(cells), tally)
     console.print(table)
     return exit_status(rows)
 
@@ -619,8 +620,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
+    from .render.listing import Column, Listing
     from .search.generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
 
@@ -687,20 +688,21 @@ def cmd_generate(args: argparse.Namespace) -> int:
         if file_name(made) not in chosen:
             for path in files_of(out / file_name(made)):
                 path.unlink(missing_ok=True)
-    table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
-    for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
-        table.add_column(column)
-    written = []
+    written, cells = [], []
     for made in cards:
         path = out / file_name(made)
         if not path.exists():  # the same card as one written early under another attempt's name
             write_files(made, path)
         key = "; ".join(str(a) for a in made.puzzle.solution or ())
-        table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
-                      str(made.grade.near_misses), str(made.candidates))
+        cells.append((path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
+                      str(made.grade.near_misses), str(made.candidates)))
         written.append({"file": str(path), "level": made.puzzle.level, "key": [str(a) for a in made.puzzle.solution or ()],
                         "ideas": list(made.grade.ideas), "plays": made.grade.plays,
                         "near_misses": made.grade.near_misses, "drafts": made.candidates})
+    # A file name and a key's words are never cut: a table where it fits, a block per card where not.
+    table = Listing(f"{len(cards)} new level-{args.level} cards in {out}",
+                    (Column("file", "name"), Column("key", "key"), Column("needs"), Column("plays", "number"),
+                     Column("near misses", "number"), Column("drafts", "number")), tuple(cells))
     if args.json:
         print(json.dumps(written, indent=1))
     else:
@@ -729,35 +731,79 @@ def _generate_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def cmd_card(args: argparse.Namespace) -> int:
-    """``nhex card``: the printable picture of a puzzle card (SVG, or PNG by the file name)."""
-    from .notation.cards import Puzzle
-    from .render.card_svg import card_svg
-
+    """``nhex card``: the printable picture of a puzzle card (SVG, or PNG by the file name), or of any position or
+    game record (the board after its last turn, or after ``--turn N``)."""
     if args.pdf or args.sheets:
         return _print_cards(args)
-    puzzle = _load(args)
-    if not isinstance(puzzle, Puzzle):
-        raise NotationError("nhex card takes a puzzle card (a file that starts with `puzzle`)", 1, 1, args.source)
+    document = _load(args)
     if not args.svg and not args.png:
         raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png, or print a set with "
                             "--pdf OUT.pdf", 1, 1, args.source)
+    _check_targets(args, "card")
+    _write_picture(args, _picture(args, document), "card")
+    return EXIT_OK
+
+
+def _check_targets(args: argparse.Namespace, command: str) -> None:
+    """``--svg``/``--png`` name files that can be written (``--svg -``: standard output; a PNG needs a file)."""
     if args.png == "-" or (args.svg == "-" and args.png):
-        _usage("card", "--png - is not supported (a PNG on a terminal is noise): name a file, or use --svg -")
-    targets = [(t, kind) for t, kind in ((args.svg, "svg"), (args.png, "png")) if t and t != "-"]
-    for target, kind in targets:
-        _writable_file(target, kind)
-    picture = card_svg(puzzle, solution=args.solution)
+        _usage(command, "--png - is not supported (a PNG on a terminal is noise): name a file, or use --svg -")
+    for target, kind in ((args.svg, "svg"), (args.png, "png")):
+        if target and target != "-":
+            _writable_file(target, kind, command)
+
+
+def _picture(args: argparse.Namespace, document: Document) -> Any:
+    """The SVG drawing of a document: a puzzle card's front (``--solution``: its back), a position, or a game
+    record after its last turn (``--turn N``: after turn N), replayed by the checker (solver/turns/replay.py)."""
+    from pathlib import Path
+
+    from .mirror import seats_of
+    from .notation.cards import GameRecord, Puzzle
+    from .render.card_svg import card_svg, position_svg, position_words
+
+    solution = getattr(args, "solution", False)
+    if isinstance(document, Puzzle):
+        if args.turn is not None:
+            raise NotationError("--turn is for game records: this file is a puzzle card", 1, 1, args.source)
+        return card_svg(document, solution=solution)
+    if solution:
+        raise NotationError("--solution draws the back of a puzzle card: this file is a "
+                            + ("game record" if isinstance(document, GameRecord) else "position"), 1, 1, args.source)
+    name = "standard input" if args.file == "-" else Path(args.file).name
+    if isinstance(document, GameRecord):
+        from .turns.replay import last_turn, replay
+
+        last = last_turn(document)
+        if args.turn is not None and not 0 <= args.turn <= last:
+            raise NotationError(f"--turn {args.turn}: the record has turns 1 to {last}" if last
+                                else f"--turn {args.turn}: the record has no turns yet", 1, 1, args.source)
+        done = _game_started(lambda: replay(document, args.turn), args.text, args.source)
+        lines = position_words(done.state.position, winners=done.state.winners)
+        if done.fault:
+            lines.append(done.fault)
+        return position_svg(done.state.position, f"{name}, {done.title}",
+                            subtitle="Game record · " + " · ".join(document.players),
+                            lines=lines, seats=seats_of(done.state.position, document.players))
+    if args.turn is not None:
+        raise NotationError("--turn is for game records: this file is a position", 1, 1, args.source)
+    return position_svg(document, name, subtitle="Position", lines=position_words(document))
+
+
+def _write_picture(args: argparse.Namespace, picture: Any, command: str) -> None:
+    """Write ``picture`` to ``--svg`` (``-``: standard output) and ``--png``."""
     if args.svg == "-":
         sys.stdout.write(picture.as_svg())
-    for target, kind in targets:
+    for target, kind in ((args.svg, "svg"), (args.png, "png")):
+        if not target or target == "-":
+            continue
         try:
             if kind == "png":
                 picture.save_png(target)
             else:
                 picture.save_svg(target)
         except OSError as error:
-            _usage("card", f"cannot write {target}: {error.strerror or error}")
-    return EXIT_OK
+            _usage(command, f"cannot write {target}: {error.strerror or error}")
 
 
 def _print_cards(args: argparse.Namespace) -> int:
@@ -808,17 +854,17 @@ def _usage(command: str, message: str) -> None:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
-def _writable_file(target: str, kind: str) -> None:
+def _writable_file(target: str, kind: str, command: str = "card") -> None:
     """``target`` can be written as a file: not a folder, its folder exists, and a PNG's name says so."""
     from pathlib import Path
 
     path = Path(target)
     if path.is_dir() or target.endswith(("/", "\\")):
-        _usage("card", f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
+        _usage(command, f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
     if not path.parent.is_dir():
-        _usage("card", f"--{kind} {target}: the folder {path.parent} does not exist")
+        _usage(command, f"--{kind} {target}: the folder {path.parent} does not exist")
     if kind in ("png", "pdf") and path.suffix.lower() != f".{kind}":
-        _usage("card", f"--{kind} {target}: a {kind.upper()} file's name ends in .{kind}")
+        _usage(command, f"--{kind} {target}: a {kind.upper()} file's name ends in .{kind}")
 
 
 def _card_arguments(command: argparse.ArgumentParser) -> None:
@@ -826,6 +872,8 @@ def _card_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--svg", metavar="OUT", help="write the card as SVG to OUT (- for standard output)")
     command.add_argument("--png", metavar="OUT.png", help="write the card as PNG to OUT.png (needs the cairo library)")
     command.add_argument("--solution", action="store_true", help="draw the back: the key marked, the explanation")
+    command.add_argument("--turn", type=_natural, metavar="N",
+                         help="a game record: draw the board after turn N (0: the start; default: the last turn)")
     command.add_argument("--pdf", metavar="OUT.pdf",
                          help="FILE may be a folder: print every card in it, fronts and backs on A4 pages, to OUT.pdf")
     command.add_argument("--sheets", metavar="DIR",
@@ -940,7 +988,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
                  "winner", _campaign_arguments),
     "generate": (cmd_generate, "write new puzzle cards with exactly one winning play, graded 1 to 4",
                  _generate_arguments),
-    "card": (cmd_card, "draw a puzzle card (front, or with --solution the back) as SVG or PNG", _card_arguments),
+    "card": (cmd_card, "draw a puzzle card (front, or with --solution the back), a position or a game record as SVG "
+                       "or PNG", _card_arguments),
     "completion": (cmd_completion, "print a shell completion script for bash, zsh or fish",
                    _completion_arguments),
     "serve": (cmd_serve, "start the web app: set up a board, battle, solve in a browser", _serve_arguments),
@@ -953,7 +1002,8 @@ _COMMON_STATUSES = {
     130: "interrupted (Ctrl-C)",
 }
 _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
-    "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex"),
+    "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex\n"
+                           "  nhex show position.nhex --png board.png"),
     "fmt": ({0: "printed"}, "nhex fmt messy.nhex > clean.nhex"),
     "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles --json | head"),
     "battle": ({0: "resolved"}, "nhex battle tests/data/2e-example-battle.nhex --no-board"),
@@ -976,7 +1026,8 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
     "generate": ({0: "the cards were written", 3: "stopped: some card could not be made within its drafts"},
                  "nhex generate --player outpost --opponent moloch --level 2 --count 3 --seed 7 -o cards/"),
     "card": ({0: "drawn"}, "nhex card puzzles/02-long-shot.nhex --svg front.svg\n"
-                           "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg"),
+                           "  nhex card puzzles/02-long-shot.nhex --solution --svg - > back.svg\n"
+                           "  nhex card game.nhex --turn 12 --png board.png"),
     "serve": ({0: "stopped (Ctrl-C)"}, "nhex serve --open\n  nhex serve --host 0.0.0.0 --port 8731 --solves 2"),
     "completion": ({0: "printed"}, "source <(nhex completion bash)\n"
                                    "  nhex completion fish > ~/.config/fish/completions/nhex.fish"),

@@ -288,7 +288,8 @@ def test_terrain_and_foundations_are_drawn_and_named() -> None:
     for colour in ("forest", "hill", "water"):
         assert TERRAIN_COLOURS[colour][0] in svg
     assert "Water" in texts  # an empty terrain hex is named
-    assert "Forest" in texts and "Hill + Mine" in texts  # under a unit: a badge
+    # under a unit: a badge with the type and its features (issue 26: a unit on a Watchtower said only "Hill")
+    assert "Forest: Thick" in texts and "Hill: Fortress + Mine" in texts
     assert "Mine" in texts  # a Mine with nothing on it
 
 
@@ -395,3 +396,224 @@ def test_the_legend_names_the_gauss_beam_only_where_a_gauss_cannon_is_drawn() ->
 
     assert "Gauss" not in words([tile("outpost:commando"), tile("moloch:blocker")])
     assert "Gauss" in words([tile("moloch:gauss-cannon")])
+
+
+def test_readme_card_table_numbers_each_bundled_card_once_by_its_number_and_title():
+    """README, "The bundled cards": one row per card of puzzles/, in order, numbered and named as the card's first
+    line (`puzzle N "TITLE"`); the table once numbered five cards 16 and four 17 (issue 26)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\| (\d\d) (.+?) \| \d \|", readme, re.MULTILINE)]
+    cards = []
+    for path in sorted((ROOT / "puzzles").glob("*.nhex")):
+        first = re.match(r'puzzle (\d+) "(.*)"', path.read_text(encoding="utf-8"))
+        assert first is not None, path
+        cards.append((int(first.group(1)), first.group(2)))
+    assert rows == sorted(cards)
+    assert f"holds {len(cards)} cards" in readme or "holds thirty cards" in readme and len(cards) == 30
+
+
+# --- issue 26: every piece of the position drawn, the card's words --------------------------------------------------
+
+from solver.render.card_svg import NEUTRAL, TERMINAL, VENOM, label_box, mark_spot  # noqa: E402
+
+
+def _card_file(number: int):
+    (path,) = (ROOT / "puzzles").glob(f"{number:02d}-*.nhex")
+    return load(str(path))
+
+
+@pytest.mark.parametrize("army_name", sorted(armies()))
+def test_a_units_hex_label_lies_clear_of_its_tiles_icons_in_every_facing(army_name: str) -> None:
+    """Issue 26: "e3" on the Super-mutant read "a3", its "e" drawn over the SE armor bar. For every tile in every
+    facing the label finds a spot (the card never falls back to its dark backing for a two-letter label) where no
+    corner of an edge icon lies (the icons' points as tests/test_card_svg.py reads them from the SVG), on the tile."""
+    size = 56.0
+    width, height = label_box("e3", size)
+    for tile in [t for t in ALL_TILES if t.army == army_name]:
+        for facing in DIRECTIONS:
+            spot = mark_spot(tile, facing, size, width, height)
+            assert spot is not None, (tile.key, facing)
+            box = (spot[0] - width / 2, spot[1] - height / 2, spot[0] + width / 2, spot[1] + height / 2)
+            for point in _icon_points(tile, facing, size):
+                assert not _inside(point, box, slack=0.0), (tile.key, facing, point, box)
+            assert all(abs(x) < size and abs(y) < size * 0.87 for x in box[::2] for y in box[1::2])
+
+
+def test_the_super_mutants_label_is_not_drawn_over_its_armor() -> None:
+    """Card 22: the Super-mutant on e3 faces S, armor on its SE edge; its label sits elsewhere than the lower right
+    corner, where the armor bar ends."""
+    svg = front(_card_file(22)).as_svg()
+    cx, cy = _pixel(Hex.parse("e3"), SIZE, BOARD_ORIGIN)
+    (label,) = [n for n in ET.fromstring(svg).iter(f"{SVG}text") if (n.text or "") == "e3"]
+    x, y = float(label.get("x")), float(label.get("y"))
+    assert not (x > cx + SIZE * 0.3 and y > cy + SIZE * 0.5), (x - cx, y - cy)
+
+
+def _circles_on_north_edge(edge, long: bool) -> int:
+    import drawsvg as draw
+
+    group = draw.Group()
+    _edge_icons(group, edge, 0.0, 0.0, 56.0, -90.0, long_link=long)
+    return sum(1 for child in group.children if "cx" in child.args and child.args["r"] > 2)  # rings, not their dots
+
+
+def test_the_doomsday_officers_link_reaching_two_hexes_is_drawn_unlike_an_ordinary_link() -> None:
+    """Issue 26 (card 19): the Doomsday Officer's link reaches two hexes (ES legend; `module ranged-bonus +1 friendly
+    reach 2`): two rings joined, where the Moloch Officer's link is one ring; the legend says so."""
+    from solver.render.card_svg import long_link
+    from solver.tiles import Edge
+
+    assert long_link(tile("doomsday:officer")) and not long_link(tile("moloch:officer"))
+    assert _circles_on_north_edge(Edge(link=True), long=True) == 2
+    assert _circles_on_north_edge(Edge(link=True), long=False) == 1
+    assert "link, 2 hexes" in _texts(front(_card_file(19)).as_svg())
+    assert "link, 2 hexes" not in _texts(front(_card_file(4)).as_svg())
+
+
+def test_the_neutral_mad_bomber_is_nobodys_colour_and_not_called_mercenaries() -> None:
+    """Issue 26 (card 18): the neutral Mad Bomber (NOTATION §10.4: no army) was drawn in the Doomsday grey and the
+    header said "against Moloch, Mercenaries"."""
+    svg = front(_card_file(18)).as_svg()
+    texts = _texts(svg)
+    assert "Hegemony to play · against Moloch, the Mad Bomber, neutral · puzzle" in texts
+    assert not any("Mercenar" in t for t in texts)
+    assert NEUTRAL[0] in svg and NEUTRAL[0] not in ARMY_COLOURS["doomsday"]
+    assert ARMY_COLOURS["doomsday"][0] not in svg
+
+
+def test_a_unit_on_a_watchtower_stands_in_a_ring_of_its_hill_with_the_watchtower_named() -> None:
+    """Issue 26 (card 30, B13 HILL, WATCHTOWER): the Hybrid on the Watchtower was shown by a small "Hill" tag only.
+    The tile is drawn smaller so the Hill shows round it, and the badge names the Watchtower."""
+    from solver.render.card_svg import TERRAIN_COLOURS
+
+    svg = back(_card_file(30)).as_svg()
+    assert "Hill: Watchtower" in _texts(svg)
+    cx, cy = _pixel(Hex.parse("c5"), SIZE, BOARD_ORIGIN)
+
+    def first_corner(fill: str) -> list[float]:  # x of each hexagon of that fill whose first corner is on c5's row
+        found = []
+        for node in ET.fromstring(svg).iter(f"{SVG}path"):
+            numbers = re.findall(r"-?\d+(?:\.\d+)?", node.get("d", ""))
+            if node.get("fill") == fill and len(numbers) >= 12 and abs(float(numbers[1]) - cy) < 0.5:
+                found.append(float(numbers[0]) - cx)
+        return found
+
+    assert any(abs(x - SIZE) < 0.5 for x in first_corner(TERRAIN_COLOURS["hill"][0]))  # the Hill, the whole hex
+    # the Hybrid's tile reaches 0.84 of the way: the Hill shows round it (elsewhere a tile reaches 0.97)
+    assert any(abs(x - SIZE * 0.84 * 0.97) < 0.5 for x in first_corner(ARMY_COLOURS["moloch"][1]))
+
+
+def test_venom_on_an_hq_is_a_green_marker_on_the_card() -> None:
+    """Issue 26 (card 23, B13 VENOM ISSUES): the poisoned Moloch HQ (`venom=1`) shows its marker; the legend says
+    what it is."""
+    svg = front(_card_file(23)).as_svg()
+    assert svg.count(f'fill="{VENOM}"') == 2  # on a1, and in the legend
+    assert "venom" in _texts(svg)
+    assert VENOM not in front(_card_file(22)).as_svg()
+
+
+def test_the_duel_boards_terminals_and_energy_are_on_the_card() -> None:
+    """Issue 26 (cards 25 and 26, NOTATION §10.2): the key is a Laser Procedure between two Cells, which the picture
+    must show: the Terminals (seven hexes) and Moloch's Energy."""
+    card = _card_file(25)
+    svg = front(card).as_svg()
+    texts = _texts(svg)
+    assert svg.count(f'fill="{TERMINAL}"') == len(card.position.terminals) + 1  # the legend's sample
+    assert "Terminal" in texts
+    assert any("Energy: Moloch 3" in t for t in texts)
+    assert TERMINAL not in front(_card_file(23)).as_svg()
+
+
+@pytest.mark.parametrize("number, words", [
+    (3, "Your HQ loses no health, after the Final Battle."),
+    (22, "Destroy the Borgo HQ, after the Final Battle."),
+    (27, "Destroy the Moloch HQ, after the battle."),
+])
+def test_every_goal_is_printed_in_words(number: int, words: str) -> None:
+    """Issue 26: cards 03, 22 and 27 printed their goals raw (`damage hegemony == 0 (after the Final Battle)`)."""
+    card = _card_file(number)
+    front_words = " ".join(_texts(front(card).as_svg()))
+    back_words = " ".join(_texts(back(card).as_svg()))
+    assert words in front_words and f"Goal: {words}" in back_words
+    assert str(card.goal) not in front_words + back_words
+
+
+# --- issue 26: any position or record drawn, not only puzzle cards ------------------------------------------------
+
+GAMES = ROOT / "tests" / "data" / "games"
+
+
+def test_nhex_card_draws_a_position_with_its_facts_in_words(tmp_path: Path) -> None:
+    """Issue 26: `nhex card FILE --svg` took only puzzle cards. A position is drawn as on a card: its board, then
+    HQ health and whose move it is in words."""
+    position = tmp_path / "pos.nhex"
+    position.write_text("to-move moloch\nc3 outpost:hq hp=7\nc1 moloch:hq hp=4 venom=1\nb2 moloch:blocker SE\n"
+                        "e3 neojungle:hq\nhand moloch hybrid\n", encoding="utf-8")
+    out = tmp_path / "pos.svg"
+    assert main(["card", str(position), "--svg", str(out)]) == 0
+    texts = _texts(out.read_text(encoding="utf-8"))
+    assert "pos.nhex" in texts and "Position" in texts
+    assert "HQ health: Moloch 4, Outpost 7, Neojungle 20" in " ".join(texts) and "Moloch to move" in " ".join(texts)
+    assert "Blocker" in texts and "7" in texts
+    assert sum(t == "V" for t in texts) == 2  # the venom on the Moloch HQ, and the legend's
+
+
+def test_nhex_card_and_show_draw_a_game_record_after_its_last_turn_or_turn_n(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26: a record is drawn after its last turn (who won, when the game is over) or after `--turn N`,
+    replayed by the checker (solver/turns/replay.py); `nhex show --svg -` prints the same picture."""
+    record = str(GAMES / "moloch-mirror.nhex")
+    assert main(["card", record, "--svg", str(tmp_path / "end.svg")]) == 0
+    end = " ".join(_texts((tmp_path / "end.svg").read_text(encoding="utf-8")))
+    assert "moloch-mirror.nhex, after turn 30" in end and "Game over: Moloch (b) wins" in end
+    assert main(["show", record, "--turn", "4", "--svg", "-"]) == 0
+    early = " ".join(_texts(capsys.readouterr().out))
+    assert "after turn 4" in early and "Game over" not in early and "to move" in early
+    assert main(["show", "--turn", "0", record, "--svg", "-"]) == 0
+    assert "before the first turn" in " ".join(_texts(capsys.readouterr().out))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["card", "tests/data/games/moloch-mirror.nhex", "--turn", "99", "--svg", "-"], "--turn 99: the record has turns 1"),
+    (["card", "tests/data/games/moloch-mirror.nhex", "--solution", "--svg", "-"], "--solution draws the back of a "
+                                                                                  "puzzle card: this file is a game"),
+    (["card", "puzzles/01-point-blank.nhex", "--turn", "2", "--svg", "-"], "--turn is for game records"),
+    (["show", "puzzles/01-point-blank.nhex", "--png", "-"], "--png - is not supported"),
+])
+def test_a_picture_asked_wrongly_is_a_usage_error(argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == "" and message in captured.err
+
+
+def test_nhex_show_png_of_a_puzzle_card_is_its_front(tmp_path: Path) -> None:
+    _cairo()
+    out = tmp_path / "front.png"
+    assert main(["show", str(ROOT / "puzzles" / "25-short-circuit.nhex"), "--png", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_bundled_card_has_an_explanation_on_its_back_in_english() -> None:
+    """Issue 26: card 29's back had no explanation, and cards 19 and 20 quoted the Spanish and Polish books
+    untranslated (STYLE: quote foreign words with a translation)."""
+    for path in sorted((ROOT / "puzzles").glob("*.nhex")):
+        card = load(str(path))
+        assert card.explanation, path.name
+        assert card.explanation[:40] in " ".join(_texts(back(card).as_svg())), path.name
+    assert "'it works even over the enemy unit'" in _card_file(19).explanation
+    assert "'at the moment of the takeover … may turn it as it likes'" in _card_file(20).explanation
+
+
+def test_the_back_marks_a_duel_procedure_of_the_key() -> None:
+    """Issue 26 (cards 25 and 26): the key is a Procedure, which the back did not mark: the Laser's beam between its
+    two Cells, the Erase's target."""
+    from solver.render.card_svg import describe_marks
+
+    assert describe_marks(key_marks(_card_file(25))[2]) == ["laser a1 e3"]
+    assert describe_marks(key_marks(_card_file(26))[2]) == ["target c3"]
+    assert 'stroke="#ff2d55"' in back(_card_file(25)).as_svg()

@@ -65,14 +65,15 @@ def test_five_cards_make_two_sheets_fronts_then_backs() -> None:
                        and puzzle.title in " ".join(words)]
         text = " ".join(backside)
         assert f"level {puzzle.level}" in backside
-        assert "Goal: Win after the Final Battle" in text
+        assert "Goal: Your HQ stands with more health than every enemy HQ" in text
         assert all(str(action) in backside for action in puzzle.solution or ())
 
 
 def test_the_back_of_a_card_says_its_goal_in_words() -> None:
     card = load(str(CARDS[0]))
     words = " ".join(_texts(ET.fromstring(back(card).as_svg())))
-    assert "Goal: Win after the Final Battle: your HQ stands with more health than the enemy's." in words
+    assert ("Goal: Your HQ stands with more health than every enemy HQ (or is the only one standing), after the Final "
+            "Battle.") in words
 
 
 def test_nhex_card_prints_a_folder_as_one_pdf_and_as_svg_sheets(tmp_path: Path) -> None:

@@ -20,8 +20,10 @@ as crosshairs), the solution's action lines and the explanation.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from dataclasses import replace
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 import drawsvg as draw  # type: ignore[import-untyped]  # drawsvg ships no type hints
@@ -30,9 +32,11 @@ from ..engine import effects
 from ..notation.cards import Puzzle
 from ..errors import NhexError, RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
-from ..position import Move, Place, Position, PutPrize, Use
+from ..position import Move, Place, Position, Procedure, PutPrize, Use
 from ..mirror import mark, seats_of
-from ..tiles import Edge, Kind, Tile, base_army
+from ..expansion import TerrainElement
+from ..tiles import NEUTRAL_ARMY, Edge, Kind, Tile, base_army
+from .words import army_title, opponents_words, puzzle_goal_words
 
 #: Army colours: (tile body, darker edge), close to the printed tiles.
 ARMY_COLOURS: dict[str, tuple[str, str]] = {
@@ -46,7 +50,9 @@ ARMY_COLOURS: dict[str, tuple[str, str]] = {
     "neojungle": ("#8a6fc9", "#4e3d7a"),
     "doomsday": ("#8c8c8c", "#4d4d4d"),
 }
-NEUTRAL = ("#9e9e9e", "#555555")
+#: The neutral Mad Bomber (NOTATION §10.4), nobody's: a white body in a black rim (striped yellow on the board), unlike
+#: the Doomsday Machine's grey.
+NEUTRAL = ("#f4f1e8", "#1d1d1d")
 
 
 def army_colours(army: str, seats: Sequence[str] = ()) -> tuple[str, str]:
@@ -196,19 +202,132 @@ def label_boxes(tile: Tile, size: float) -> dict[str, Box]:
     return boxes
 
 
+# --- where a hex label or a marker may go on a tile ------------------------------------------------------------------
+
+#: Where a small mark (a unit's hex label, a venom marker) may sit on a tile, in preference order: the corners of the
+#: body, lower right first (where the empty hexes' labels are read), each tried from the rim inwards. The icons keep
+#: to the middle of the edges, so a corner is free unless an edge's icons run long (tests/test_card_svg.py).
+MARK_SPOTS = tuple((angle, distance) for angle in (60.0, 120.0, 0.0, 180.0, 240.0, 300.0)
+                   for distance in (0.80, 0.72, 0.64, 0.56))
+
+
+@lru_cache(maxsize=4096)
+def _drawn_points(tile: Tile, facing: Direction, size: float) -> tuple[tuple[float, float, float], ...]:
+    """What a tile at (0, 0) draws along its rim, as discs (x, y, radius) that cover it: its edge icons, sampled
+    along every stroke, and the front bar."""
+    group = draw.Group()
+    oriented = tile.oriented(facing)
+    for d in DIRECTIONS:
+        _edge_icons(group, oriented.edges[d], 0.0, 0.0, size, _EDGE_ANGLE[d], long_link=long_link(tile))
+    a = _polar(0.0, 0.0, size * 0.87, _EDGE_ANGLE[facing] - 24)
+    b = _polar(0.0, 0.0, size * 0.87, _EDGE_ANGLE[facing] + 24)
+    group.append(draw.Line(*a, *b, stroke_width=size * 0.07 + 2.4))
+    discs: list[tuple[float, float, float]] = []
+    for element in group.children:
+        args = element.args
+        half = float(args.get("stroke-width", 1.0)) / 2
+        if "cx" in args:
+            discs.append((float(args["cx"]), float(args["cy"]), float(args.get("r", 0.0)) + half))
+            continue
+        points: list[tuple[float, float]] = []
+        for command, numbers in re.findall(r"([MLAZ])([^MLAZ]*)", str(args.get("d", ""))):
+            values = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", numbers)]
+            if command == "A":  # a half-disc (the net): the whole disc on its chord
+                radius, end = values[0], (values[-2], values[-1])
+                start = points[-1]
+                discs.append(((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, radius + half))
+                points.append(end)
+            elif command in "ML":
+                points.append((values[0], values[1]))
+            elif command == "Z" and points:
+                points.append(points[0])
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (size * 0.03)))
+            discs += [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, half) for k in range(steps + 1)]
+        discs += [(x, y, half) for x, y in points]
+    return tuple(discs)
+
+
+def _box_meets_disc(box: Box, disc: tuple[float, float, float]) -> bool:
+    x, y, r = disc
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return dx * dx + dy * dy < r * r
+
+
+def _boxes_meet(a: Box, b: Box) -> bool:
+    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+
+def _in_tile(box: Box, size: float) -> bool:
+    """The box lies on the tile (a flat-top hexagon of radius ``0.95·size`` at (0, 0))."""
+    r = size * 0.95
+    return all(abs(y) <= r * SQRT3 / 2 and abs(x) * SQRT3 / 2 + abs(y) / 2 <= r * SQRT3 / 2
+               for x in (box[0], box[2]) for y in (box[1], box[3]))
+
+
+def mark_spot(tile: Tile, facing: Direction, size: float, width: float, height: float,
+              avoid: Sequence[Box] = ()) -> tuple[float, float] | None:
+    """The centre (from the tile's centre) of the first of :data:`MARK_SPOTS` where a ``width`` × ``height`` mark
+    meets none of the tile's icons, its front bar, its words and numbers (:func:`label_boxes`, an HQ's wound
+    dots) and the boxes ``avoid``; ``None`` when every spot is taken."""
+    taken = [*label_boxes(tile, size).values(), *avoid]
+    if tile.kind is Kind.HQ:  # the wound dots under the health disc
+        taken.append((-size * 0.45, size * 0.28, size * 0.45, size * 0.44))
+    discs = _drawn_points(tile, facing, size)
+    for angle, distance in MARK_SPOTS:
+        x, y = _polar(0.0, 0.0, size * distance, angle)
+        box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+        if (_in_tile(box, size) and not any(_boxes_meet(box, t) for t in taken)
+                and not any(_box_meets_disc(box, d) for d in discs)):
+            return x, y
+    return None
+
+
+LABEL_FONT = 0.15  # a unit's hex label, in hex radii (8.4 px on the card)
+
+
+def label_box(label: str, size: float) -> tuple[float, float]:
+    """The width and height of a unit's hex label with its margin."""
+    font = size * LABEL_FONT
+    return text_width(label, font, bold=True) + size * 0.04, font * 0.85
+
+
+def draw_label(group: draw.Group, unit_tile: Tile, facing: Direction, label: str, cx: float, cy: float, size: float,
+               avoid: Sequence[Box] = (), *, ink: str = "#ffffff") -> Box:
+    """A unit's hex label where none of its tile's marks is (:func:`mark_spot`); where every spot is taken, at the
+    lower right corner on a dark backing, so that it reads as a label and not as part of an icon. Returns its box
+    (from the tile's centre)."""
+    width, height = label_box(label, size)
+    spot = mark_spot(unit_tile, facing, size, width, height, avoid)
+    x, y = spot if spot is not None else _polar(0.0, 0.0, size * 0.80, 60.0)
+    if spot is None:
+        group.append(draw.Rectangle(cx + x - width / 2, cy + y - height / 2 - 1, width, height + 2, rx=3, ry=3,
+                                    fill=INK, fill_opacity=0.85))
+    group.append(draw.Text(label, size * LABEL_FONT, cx + x, cy + y + size * 0.005, center=True, font_family=FONT,
+                           fill="#ffffff" if spot is None else ink, font_weight="bold"))
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
 # --- one tile -------------------------------------------------------------------------------------------------------
 
 
 def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: float, size: float, *,
               wounds: int = 0, hp: int | None = None, netted: bool = False, highlight: bool = False,
-              seats: Sequence[str] = ()) -> None:
+              seats: Sequence[str] = (), army: str | None = None) -> None:
     """A tile on its hex: body, name, initiative, edge icons, facing notch, toughness and wounds, HQ health, net.
 
     Toughness is a row of white squares under the name; a wound fills one of them red. The initiative is a
-    white disc above the name, the HQ's health a big number in the middle."""
-    body, dark = army_colours(tile.army, seats)
+    white disc above the name, the HQ's health a big number in the middle. ``army`` colours a tile that is no army's
+    own (a hired Mad Bomber: its commander's colours); the neutral Mad Bomber is white in a black-and-yellow rim,
+    nobody's colours."""
+    army = army or tile.army
+    body, dark = army_colours(army, seats)
     group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
-    _rim(group, tile.army, seats, cx, cy, size)
+    _rim(group, army, seats, cx, cy, size)
+    if army == NEUTRAL_ARMY:  # hazard stripes on the black rim
+        group.append(draw.Lines(*_corners(cx, cy, size * 0.915), close=True, fill="none", stroke=GOLD,
+                                stroke_width=size * 0.09, stroke_dasharray=f"{size * 0.1:.1f},{size * 0.1:.1f}"))
     group.append(draw.Lines(*_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
     if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
         group.append(draw.Circle(cx, cy, size * 0.52, fill="none", stroke="#ffffff", stroke_width=1.2,
@@ -217,13 +336,15 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     # A dark outline under it keeps it seen on the yellow tiles (Borgo, New York).
     # It lies on the dark rim, outside the body, clear of an armor bar or the attack icons of the front edge,
     # and is drawn before the icons: a net's half-disc, which reaches over the rim, stays on top of it.
-    a = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] - 24)
-    b = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] + 24)
-    group.append(draw.Line(*a, *b, stroke=INK, stroke_width=size * 0.07 + 2.4, stroke_linecap="round"))
-    group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
+    # A tile without icons (the Mad Bomber) has no front worth showing.
+    if not all(e.is_blank for e in tile.edges or ()) or tile.kind is Kind.HQ:
+        a = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] - 24)
+        b = _polar(cx, cy, size * 0.87, _EDGE_ANGLE[facing] + 24)
+        group.append(draw.Line(*a, *b, stroke=INK, stroke_width=size * 0.07 + 2.4, stroke_linecap="round"))
+        group.append(draw.Line(*a, *b, stroke=GOLD, stroke_width=size * 0.07, stroke_linecap="round"))
     oriented = tile.oriented(facing)
     for d in DIRECTIONS:
-        _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d])
+        _edge_icons(group, oriented.edges[d], cx, cy, size, _EDGE_ANGLE[d], long_link=long_link(tile))
     if netted:  # under the name and numbers, which stay readable
         for offset in (-0.4, -0.13, 0.13, 0.4):
             group.append(draw.Line(cx + size * offset - size * 0.35, cy - size * 0.5, cx + size * offset + size * 0.35,
@@ -240,7 +361,7 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     else:
         font = _name_font(tile, size)
         group.append(draw.Text(lines, font, cx, cy + size * 0.01, center=True, line_height=1.05,
-                               font_family=FONT, font_weight="bold", fill="#ffffff"))
+                               font_family=FONT, font_weight="bold", fill=INK if army == NEUTRAL_ARMY else "#ffffff"))
     if tile.initiative and tile.kind is not Kind.HQ:
         text = "/".join(str(i) for i in tile.initiative)
         ix, iy = cx + size * INITIATIVE_AT[0], cy + size * INITIATIVE_AT[1]
@@ -263,6 +384,11 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
                                 stroke_width=4))
 
 
+def long_link(tile: Tile) -> bool:
+    """Whether the tile's links reach two hexes (the Doomsday Officer: ``module … reach 2``), drawn unlike one."""
+    return tile.module is not None and (tile.module.reach or 1) > 1
+
+
 #: The expansions' edge marks: a small badge on the edge with a letter, as the legend explains.
 SPECIAL_MARKS: dict[str, tuple[str, str]] = {
     "redirect-entrance": ("in", "redirection entrance"), "redirect-exit": ("out", "redirection exit"),
@@ -270,9 +396,11 @@ SPECIAL_MARKS: dict[str, tuple[str, str]] = {
 }
 
 
-def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float, angle: float) -> None:
+def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float, angle: float, *,
+                long_link: bool = False) -> None:
     """The icons of one edge, drawn inside the tile along that edge, pointing out of the hex, no deeper than
-    :data:`ICON_DEPTH` from the rim."""
+    :data:`ICON_DEPTH` from the rim. A link that reaches two hexes (``long_link``: the Doomsday Officer's,
+    ``module … reach 2``) is two rings joined, one behind the other, where an ordinary link is one ring."""
     if edge.is_blank:
         return
     rim = size * 0.866 * 0.86  # centre to the middle of the tile body's edge
@@ -287,7 +415,13 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
         group.append(draw.Line(*at(0.05, -0.30), *at(0.05, 0.30), stroke="#d8d8d8", stroke_width=size * 0.08,
                                stroke_linecap="round"))
         group.append(draw.Line(*at(0.05, -0.30), *at(0.05, 0.30), stroke=INK, stroke_width=size * 0.015))
-    if edge.link:
+    if edge.link and long_link and not (edge.melee or edge.ranged or edge.net):
+        group.append(draw.Line(*at(0.09), *at(0.29), stroke=INK, stroke_width=size * 0.05, stroke_linecap="round"))
+        group.append(draw.Line(*at(0.09), *at(0.29), stroke="#ffffff", stroke_width=size * 0.025))
+        for depth in (0.09, 0.29):
+            group.append(draw.Circle(*at(depth), size * 0.055, fill="#ffffff", stroke=INK, stroke_width=1.2))
+            group.append(draw.Circle(*at(depth), size * 0.02, fill=INK))
+    elif edge.link:
         depth = 0.30 if (edge.melee or edge.ranged or edge.net) else 0.11
         group.append(draw.Circle(*at(depth), size * 0.055, fill="#ffffff", stroke=INK, stroke_width=1.2))
     # A net sharing its edge with an attack (the Borgo Net Fighter) moves to one side, smaller, and the attack
@@ -373,12 +507,17 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
     nets = _netted(position)
     terrain = {h: element for element in position.terrain for h in element.hexes}
     ground = {f.hex: f for f in position.foundations}
+    terminals = frozenset(position.terminals)
     occupied = {u.hex for u in position.units}
     for hex_ in position.board:
         cx, cy = _pixel(hex_, size, origin)
         element = terrain.get(hex_)
         fill, ink = TERRAIN_COLOURS.get(element.type, ("#b9b9a0", INK)) if element else (EMPTY, "#8a7f68")
+        if hex_ in terminals:
+            fill, ink = TERMINAL, INK
         group.append(draw.Lines(*_corners(cx, cy, size), close=True, fill=fill, stroke="#b5aa92", stroke_width=1.5))
+        if hex_ in terminals:
+            _terminal(group, cx, cy, size, empty=hex_ not in occupied)
         if element is not None and hex_ not in occupied:
             group.append(draw.Text(element.type.title(), size * 0.19, cx, cy - size * 0.52, center=True,
                                    font_family=FONT, font_weight="bold", fill=ink))
@@ -395,26 +534,81 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
                                    fill=ink))
     for unit in position.units:
         cx, cy = _pixel(unit.hex, size, origin)
-        draw_tile(group, unit.tile, unit.facing, cx, cy, size, wounds=unit.wounds, hp=unit.hp,
-                  netted=unit.hex in nets, highlight=unit.hex in marked, seats=seats)
-    for unit in position.units:  # labels on top, so that no neighbour's icon hides them
+        draw_tile(group, unit.tile, unit.facing, cx, cy, _tile_size(unit.hex, terrain, terminals, size),
+                  wounds=unit.wounds, hp=unit.hp, netted=unit.hex in nets, highlight=unit.hex in marked, seats=seats,
+                  army=unit.army if unit.tile.army == NEUTRAL_ARMY else None)
+    for unit in position.units:  # labels and markers on top, so that no neighbour's icon hides them
         cx, cy = _pixel(unit.hex, size, origin)
-        group.append(draw.Text(unit.hex.label, size * 0.15, cx + size * 0.5, cy + size * 0.70, center=True,
-                               font_family=FONT, fill="#ffffff", font_weight="bold"))
-        # What lies under the unit: its terrain, a foundation (a Mine, Roots), in a badge on the hex's lower
-        # left corner, below the tile's rim: edge icons keep to the middle of the edges, so none is covered.
-        under = [n for n in (terrain[unit.hex].type.title() if unit.hex in terrain else "",
-                             ground[unit.hex].tile.title if unit.hex in ground else "") if n]
-        if under:
-            _badge(group, " + ".join(under), cx - size * 0.5, cy + size * 0.866, size)
+        on = _tile_size(unit.hex, terrain, terminals, size)
+        avoid: list[Box] = []
         # Prize markers on the unit (B13 PRIZE MARKERS): a gold disc with their number in the tile's rim, at its
         # upper right corner; the card names them in words (prizes_on_units). A badge with the names there met the
         # hex label of the unit above, and no room at a corner holds two words clear of the neighbours' marks.
         if unit.prizes:
-            mx, my = _polar(cx, cy, size * 0.96, -60)  # between the front bars of the N and NE edges, either facing
-            group.append(draw.Circle(mx, my, size * 0.065, fill=GOLD, stroke=INK, stroke_width=0.8))
-            group.append(draw.Text(str(len(unit.prizes)), size * 0.095, mx, my + size * 0.005, center=True,
+            mx, my = _polar(0.0, 0.0, on * 0.96, -60)  # between the front bars of the N and NE edges, either facing
+            group.append(draw.Circle(cx + mx, cy + my, on * 0.065, fill=GOLD, stroke=INK, stroke_width=0.8))
+            group.append(draw.Text(str(len(unit.prizes)), on * 0.095, cx + mx, cy + my + on * 0.005, center=True,
                                    font_family=FONT, font_weight="bold", fill=INK))
+            avoid.append((mx - on * 0.1, my - on * 0.1, mx + on * 0.1, my + on * 0.1))
+        # What lies under the unit: its terrain with its features (a Hill's Watchtower), a foundation (a Mine,
+        # Roots), in a badge across the hex's lower left corner. On terrain and on a Terminal (whose ring and the
+        # legend say what it is) the tile is drawn smaller, so that the ground shows round it.
+        under = [n for n in (_terrain_words(terrain[unit.hex]) if unit.hex in terrain else "",
+                             ground[unit.hex].tile.title if unit.hex in ground else "") if n]
+        if under:
+            badge = _badge(group, " + ".join(under), cx - size * 0.42, cy + size * 0.80, size)
+            avoid.append((badge[0] - cx, badge[1] - cy, badge[2] - cx, badge[3] - cy))
+        avoid.append(draw_label(group, unit.tile, unit.facing, unit.hex.label, cx, cy, on, avoid,
+                                ink=INK if unit.is_neutral else "#ffffff"))
+        for _ in range(unit.venom):  # Venom markers (B13 NEOJUNGLE): green discs where the tile has room
+            spot = mark_spot(unit.tile, unit.facing, on, on * 0.26, on * 0.26, avoid)
+            vx, vy = spot if spot is not None else _polar(0.0, 0.0, on * 0.62, 180.0)
+            _venom(group, cx + vx, cy + vy, on)
+            avoid.append((vx - on * 0.13, vy - on * 0.13, vx + on * 0.13, vy + on * 0.13))
+
+
+def _tile_size(hex_: Hex, terrain: dict[Hex, TerrainElement], terminals: frozenset[Hex], size: float) -> float:
+    """A unit's tile is drawn smaller on terrain or a Terminal, so that the ground shows round it."""
+    return size * 0.84 if hex_ in terrain or hex_ in terminals else size
+
+
+def duel_words(position: Position) -> list[str]:
+    """The Duel board's Energy in words ("Energy: Moloch 3"): the Terminals are drawn, the Energy is not."""
+    if not position.terminals and not position.energy:
+        return []
+    energy = ", ".join(f"{army_title(a)} {n}" for a, n in position.energy) or "none"
+    return [f"Duel board · Energy: {energy}"]
+
+
+def _terrain_words(element: TerrainElement) -> str:
+    """A terrain element under a unit, as its badge names it: the type and what it does (``Hill: Watchtower``)."""
+    details = terrain_details(element)
+    return f"{element.type.title()}: {details}" if details else element.type.title()
+
+
+VENOM = "#2f9e44"
+TERMINAL = "#9fd8e6"  # a Terminal of the Duel board (NOTATION §10.2): the hex, and the ring round a Cell on it
+
+
+def _terminal(group: draw.Group, cx: float, cy: float, size: float, *, empty: bool) -> None:
+    """A Terminal: the hex in its colour with a socket drawn on it (three pins in a ring) and, when empty, its name."""
+    if not empty:
+        group.append(draw.Lines(*_corners(cx, cy, size * 0.96), close=True, fill="none", stroke="#1f6f86",
+                                stroke_width=2.5))
+        return
+    group.append(draw.Circle(cx, cy - size * 0.2, size * 0.2, fill="#ffffff", stroke="#1f6f86", stroke_width=2))
+    for angle in (-90.0, 30.0, 150.0):
+        px, py = _polar(cx, cy - size * 0.2, size * 0.09, angle)
+        group.append(draw.Circle(px, py, size * 0.035, fill="#1f6f86"))
+    group.append(draw.Text("Terminal", size * 0.17, cx, cy + size * 0.22, center=True, font_family=FONT,
+                           font_weight="bold", fill="#1f6f86"))
+
+
+def _venom(group: draw.Group, x: float, y: float, size: float) -> None:
+    """A Venom marker (B13 NEOJUNGLE): a green disc with a white V."""
+    group.append(draw.Circle(x, y, size * 0.13, fill=VENOM, stroke="#ffffff", stroke_width=1.5))
+    group.append(draw.Text("V", size * 0.17, x, y + size * 0.01, center=True, font_family=FONT, font_weight="bold",
+                           fill="#ffffff"))
 
 
 def prizes_on_units(position: Position) -> str:
@@ -424,14 +618,15 @@ def prizes_on_units(position: Position) -> str:
                      for u in sorted(position.units, key=lambda u: (u.hex.q, u.hex.r)) if u.prizes)
 
 
-def _badge(group: draw.Group, text: str, bx: float, by: float, size: float, *, fill: str = "#ffffff") -> None:
-    """A word in a rounded box centred on (bx, by)."""
-    font = size * 0.13
+def _badge(group: draw.Group, text: str, bx: float, by: float, size: float, *, fill: str = "#ffffff") -> Box:
+    """A word in a rounded box centred on (bx, by); returns the box."""
+    font = size * 0.15
     width = text_width(text, font, bold=True) + size * 0.12
     group.append(draw.Rectangle(bx - width / 2, by - font * 0.75, width, font * 1.4, rx=3, ry=3,
-                                fill=fill, stroke=INK, stroke_width=0.6, fill_opacity=0.95))
+                                fill=fill, stroke=INK, stroke_width=0.8, fill_opacity=0.95))
     group.append(draw.Text(text, font, bx, by - font * 0.05, center=True, font_family=FONT,
                            font_weight="bold", fill=INK))
+    return bx - width / 2, by - font * 0.75, bx + width / 2, by + font * 0.65
 
 
 def prize_title(name: str) -> str:
@@ -538,10 +733,10 @@ def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
     title = number + puzzle.title
     d.append(draw.Text(title, 26 if len(title) < 34 else 20, 24, 38, font_family=FONT, font_weight="bold",
                        fill="#ffffff"))
-    enemies = sorted({u.army for u in puzzle.position.units if u.army != puzzle.player})
-    d.append(draw.Text(f"{_army_title(puzzle.player)} to play · against "
-                       f"{', '.join(_army_title(e) for e in enemies)} · {side}",
-                       15, 24, 64, font_family=FONT, fill="#ffffff"))
+    line = f"{army_title(puzzle.player)} to play · against {opponents_words(puzzle.position, puzzle.player)} · {side}"
+    room = WIDTH - 24 - 110  # up to the level's word under the stars
+    d.append(draw.Text(line, min(15.0, 15.0 * room / text_width(line, 15.0)), 24, 64, font_family=FONT,
+                       fill="#ffffff"))
     if puzzle.level is not None:
         for k in range(4):
             x = WIDTH - 30 - (3 - k) * 26
@@ -550,16 +745,6 @@ def _header(d: draw.Drawing, puzzle: Puzzle, side: str) -> None:
                                 stroke="#ffffff", stroke_width=1.5))
         d.append(draw.Text(f"level {puzzle.level}", 13, WIDTH - 30, 64, text_anchor="end", font_family=FONT,
                            fill="#ffffff"))
-
-
-def _army_title(name: str) -> str:
-    """The army's name as the rulebooks print it ("New York", "Doomsday Machine")."""
-    from ..tiles import army
-
-    try:
-        return army(name).title
-    except (NhexError, ValueError, KeyError):
-        return name.title()
 
 
 def _star(cx: float, cy: float, r: float) -> list[float]:
@@ -607,15 +792,16 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     on_units = prizes_on_units(puzzle.position)
     if on_units:
         words.append(f"On units: {on_units}")
+    words += duel_words(puzzle.position)
     if words:  # Prize markers in the player's hand, which may be put on a unit, and on units (B13 PRIZE MARKERS)
         d.append(draw.Text(words, 14, 24, y + 42 + small * 2 + 22, font_family=FONT, font_weight="bold", fill=INK,
                            line_height=1.3))
     gx = 24 + small * 2.1 * max(3, len(puzzle.offer)) + 6
     d.append(draw.Text("Goal", 17, gx, y + 26, font_family=FONT, font_weight="bold", fill=INK))
-    goal = _goal_words(puzzle)
+    goal = puzzle_goal_words(puzzle)
     d.append(draw.Text(_wrap_to(goal, 16, WIDTH - 20 - gx), 16, gx, y + 52, font_family=FONT, fill=INK,
                        line_height=1.25))
-    top = _legend(d, HEIGHT - 32, [*(u.tile for u in puzzle.position.units), *puzzle.offer])
+    top = _legend(d, HEIGHT - 32, [*(u.tile for u in puzzle.position.units), *puzzle.offer], puzzle.position)
     if puzzle.story:
         story = _wrap(puzzle.story, 74)[:3]
         d.append(draw.Text(story, 13, 24, top - 17 * len(story), font_family=FONT, fill="#4a4438",
@@ -623,7 +809,7 @@ def front(puzzle: Puzzle) -> draw.Drawing:
     return d
 
 
-def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
+def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = (), position: Position | None = None) -> float:
     """What the marks on this card mean, each drawn as on the tiles: the base marks always, the Gauss beam and the
     expansions' edge badges when a tile of the card has them. Each entry is its sample then its word, spaced by the
     word's width, so no two run together; more rows, upwards, take what the last cannot hold. Returns the
@@ -636,7 +822,13 @@ def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
         ("link", Edge(link=True)))]
     if any("gauss" in e.special for t in tiles for e in (t.edges or ())):  # only where a Gauss Cannon is drawn
         entries.append(("Gauss", Edge(special=frozenset({"gauss"}))))
+    if any(long_link(t) for t in tiles):  # the Doomsday Officer's link reaches two hexes
+        entries.append(("link, 2 hexes", Edge(link=True)))
     entries += [("front", "front"), ("toughness", "toughness"), ("wound", "wound")]
+    if position is not None and any(u.venom for u in position.units):
+        entries.append(("venom", "venom"))
+    if position is not None and position.terminals:
+        entries.append(("Terminal", "terminal"))
     specials = sorted({s for t in tiles for e in (t.edges or ()) for s in e.special if s in SPECIAL_MARKS})
     entries += [(SPECIAL_MARKS[s][1], s) for s in specials]
     places, x, row = [], 24.0, 0
@@ -651,7 +843,13 @@ def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
         top = y + row * 20
         if isinstance(sample, Edge):
             # The icon as on a tile's N edge, whose tile's centre sits below the line.
-            _edge_icons(group, sample, x + 7, top + size * (0.866 * 0.86 - 0.18), size, -90.0)
+            _edge_icons(group, sample, x + 7, top + size * (0.866 * 0.86 - 0.18), size, -90.0,
+                        long_link=name == "link, 2 hexes")
+        elif sample == "venom":
+            _venom(group, x + 9, top, 55.0)
+        elif sample == "terminal":
+            group.append(draw.Lines(*_corners(x + 9, top, 9), close=True, fill=TERMINAL, stroke="#1f6f86",
+                                    stroke_width=1.5))
         elif sample == "front":
             group.append(draw.Line(x, top, x + 16, top, stroke=GOLD, stroke_width=4, stroke_linecap="round"))
         elif sample in ("toughness", "wound"):
@@ -665,15 +863,6 @@ def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = ()) -> float:
         group.append(draw.Text(name, font, x + 24, top + 4, font_family=FONT, fill=INK))
     d.append(group)
     return y - 12
-
-
-def _goal_words(puzzle: Puzzle) -> str:
-    goal = str(puzzle.goal)
-    then = {"final-battle": "after the Final Battle", "battle": "after a battle",
-            "nothing": "at the end of the turn"}[puzzle.then]
-    if goal == "win":
-        return f"Win {then}: your HQ stands with more health than the enemy's."
-    return f"{goal} ({then})"
 
 
 def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, Hex | None]]]:
@@ -693,6 +882,18 @@ def key_marks(puzzle: Puzzle) -> tuple[Position, set[Hex], list[tuple[str, Hex, 
             placed.add(action.target)
         elif isinstance(action, PutPrize):  # the marker's unit is outlined; the back draws the marker on it
             placed.add(action.hex)
+        elif isinstance(action, Procedure):  # the Duel board's Procedures (NOTATION §10.2)
+            hexes = action.hexes
+            if action.kind == "erase" and hexes:
+                marks.append(("target", hexes[0], None))
+            elif action.kind == "laser" and len(hexes) == 2:
+                marks.append(("laser", hexes[0], hexes[1]))
+            elif action.kind == "rotation" and hexes:
+                marks.append(("turn", hexes[0], None))
+            elif action.kind == "swap" and len(hexes) == 2:
+                marks += [("move", hexes[0], hexes[1]), ("move", hexes[1], hexes[0])]
+            elif action.kind == "push" and len(hexes) >= 3:
+                marks.append(("move", hexes[1], hexes[2]))
         elif isinstance(action, Use):
             if action.tile.name == "rotation" and action.targets:  # the unit turns where it stands
                 marks.append(("turn", action.targets[0], None))
@@ -732,13 +933,20 @@ def back(puzzle: Puzzle) -> draw.Drawing:
                    trim=SIZE * 0.45 if swap else 0.0, aside=7.0 if swap else 0.0)
         elif kind == "turn":
             _turn(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
+        elif kind == "laser" and target is not None:  # the beam between the two Cells, through what it annihilated
+            a, b = _pixel(source, SIZE, BOARD_ORIGIN), _pixel(target, SIZE, BOARD_ORIGIN)
+            length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+            trim = ((b[0] - a[0]) / length * SIZE * 0.6, (b[1] - a[1]) / length * SIZE * 0.6)  # from rim to rim
+            a, b = (a[0] + trim[0], a[1] + trim[1]), (b[0] - trim[0], b[1] - trim[1])
+            board.append(draw.Line(*a, *b, stroke=INK, stroke_width=9, stroke_opacity=0.5, stroke_linecap="round"))
+            board.append(draw.Line(*a, *b, stroke="#ff2d55", stroke_width=5, stroke_linecap="round"))
         else:
             _crosshair(board, *_pixel(source, SIZE, BOARD_ORIGIN), SIZE)
     d.append(board)
     y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
     d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
     # The goal in words, so that the back read alone says what was asked (a printed set, print_sheet.py).
-    goal = _wrap("Goal: " + _goal_words(puzzle), 80)[:2]
+    goal = _wrap("Goal: " + puzzle_goal_words(puzzle), 80)[:2]
     on_units = prizes_on_units(after)
     if on_units:  # the gold discs of the board in words
         goal += _wrap(f"Prize markers on units: {on_units}", 80)[:1]
@@ -756,6 +964,72 @@ def back(puzzle: Puzzle) -> draw.Drawing:
             text = text[:max(room - 1, 0)] + ["…"]
         d.append(draw.Text(text, 12.5, 24, top, font_family=FONT, fill="#33302a", line_height=1.35))
     return d
+
+
+def position_svg(position: Position, title: str, *, subtitle: str = "", lines: Sequence[str] = (),
+                 seats: Sequence[str] | None = None) -> draw.Drawing:
+    """Any position as a card-sized picture (``nhex card`` and ``nhex show --svg`` of a position or a game record):
+    the board drawn as on a card, then what the board does not show in words (HQ health, whose move or who won,
+    hands, decks, the Duel board's Energy, Prize markers, rule options) and the legend."""
+    seats = seats_of(position) if seats is None else tuple(seats)
+    d = _canvas()
+    body, dark = army_colours(position.to_move, seats) if position.to_move else (INK, INK)
+    d.append(draw.Rectangle(0, 0, WIDTH, 78, fill=dark))
+    d.append(draw.Text(title, min(26.0, 26.0 * (WIDTH - 48) / max(text_width(title, 26.0, bold=True), 1.0)), 24, 38,
+                       font_family=FONT, font_weight="bold", fill="#ffffff"))
+    if subtitle:
+        d.append(draw.Text(subtitle, min(15.0, 15.0 * (WIDTH - 48) / max(text_width(subtitle, 15.0), 1.0)), 24, 64,
+                           font_family=FONT, fill="#ffffff"))
+    hexes = list(position.board)
+    board = draw.Group()
+    if hexes:
+        # The board's own middle on the card's: a standard board sits as on a puzzle card, another shape is
+        # centred and scaled to the room above the words.
+        xs = [_pixel(h, 1.0, (0.0, 0.0))[0] for h in hexes]
+        ys = [_pixel(h, 1.0, (0.0, 0.0))[1] for h in hexes]
+        span_x, span_y = max(xs) - min(xs) + 2.0, max(ys) - min(ys) + SQRT3
+        size = min(SIZE, (WIDTH - 40) / span_x, (SIZE * SQRT3 * 5) / span_y)
+        origin = (WIDTH / 2 - size * (max(xs) + min(xs)) / 2,
+                  BOARD_ORIGIN[1] - size * (max(ys) + min(ys)) / 2)
+        draw_board(board, position, origin, size, seats=seats)
+    d.append(board)
+    y = BOARD_ORIGIN[1] + SIZE * SQRT3 * 2.5 + 22
+    d.append(draw.Line(24, y, WIDTH - 24, y, stroke="#b5aa92", stroke_width=1))
+    words = [line for text in lines for line in _wrap_to(text, 15, WIDTH - 48)]
+    top = _legend(d, HEIGHT - 32, [u.tile for u in position.units], position)
+    room = max(0, int((top - 12 - (y + 28)) / 20))
+    if len(words) > room:
+        words = words[:max(room - 1, 0)] + ["…"]
+    d.append(draw.Text(words, 15, 24, y + 28, font_family=FONT, fill=INK, line_height=1.3))
+    return d
+
+
+def position_words(position: Position, *, winners: Sequence[str] | None = None) -> list[str]:
+    """What a picture of a position says under the board: HQ health, whose move (or who won), hands, decks,
+    the Duel board's Energy, Prize markers on units and held, and the rule options where not the defaults."""
+    lines = []
+    health = [f"{army_title(u.army)} {u.hp}" for u in position.units if u.is_hq]
+    if health:
+        lines.append("HQ health: " + ", ".join(health))
+    if winners is not None:
+        lines.append("Game over: " + (" and ".join(army_title(w) for w in winners) + (" wins" if len(winners) == 1
+                                                                                        else " win")
+                                       if winners else "a draw"))
+    elif position.to_move:
+        lines.append(f"{army_title(position.to_move)} to move")
+    for army_name, tiles in position.hands:
+        lines.append(f"Hand of {army_title(army_name)}: " + (", ".join(t.title for t in tiles) or "empty"))
+    for army_name, count in position.decks:
+        lines.append(f"Deck of {army_title(army_name)}: {count} tile{'s' * (count != 1)}")
+    lines += duel_words(position)
+    on_units = prizes_on_units(position)
+    if on_units:
+        lines.append(f"Prize markers on units: {on_units}")
+    for army_name, prizes in position.held_prizes:
+        lines.append(f"Prize markers held by {army_title(army_name)}: {', '.join(prize_title(p) for p in prizes)}")
+    if not position.rules.is_default:
+        lines.append(str(position.rules))
+    return lines
 
 
 def card_svg(puzzle: Puzzle, *, solution: bool = False) -> draw.Drawing:
@@ -777,4 +1051,4 @@ def describe_marks(marks: Sequence[tuple[str, Hex, Hex | None]]) -> list[str]:
     return [f"{kind} {a.label}" + (f" {b.label}" if b else "") for kind, a, b in marks]
 
 
-__all__ = ["card_svg", "front", "back", "save", "draw_tile", "draw_board", "key_marks", "ARMY_COLOURS"]
+__all__ = ["card_svg", "position_svg", "position_words", "front", "back", "save", "draw_tile", "draw_board", "key_marks", "ARMY_COLOURS"]

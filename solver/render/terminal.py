@@ -20,22 +20,24 @@ aligned in every terminal; the facing arrows are the only non-ASCII glyphs insid
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ..engine import effects
-from ..notation.cards import Expectation, ExpectHp, GameRecord, Goal, Puzzle, Turn
+from ..notation.cards import Expectation, ExpectHp, GameRecord, Puzzle, Turn
 from ..errors import RuleNotImplemented
 from ..hexes import DIRECTIONS, Direction, Hex
 from ..position import Position, Unit
+from ..rules import RuleOption
 from ..mirror import mark, seats_of
 from ..tiles import Army, Edge, Kind, Tile, base_army
 from .tables import edges_text, initiative_text, module_text
+from .words import puzzle_goal_words
 
 #: One colour per army, nine distinct hues (and white for armies without data, such as mercenaries).
 ARMY_COLOURS: dict[str, str] = {
@@ -69,6 +71,42 @@ def army_colour(army: str, seats: tuple[str, ...] = ()) -> str:
     # a mirror match's players of one army are its colour, the second seat underlined, the third in italics
     # (solver/mirror.py: ``seats`` is the picture's players in seat order)
     return ARMY_COLOURS.get(base_army(army), "white") + SEAT_MARKS[min(mark(army, seats), len(SEAT_MARKS) - 1)]
+
+
+# --- armies told apart without colour -----------------------------------------------------------------------
+
+#: Each army's tag on a board printed without colour (piped, ``NO_COLOR``): ``MOL:Blockr``, ``OUT:HQ``.
+ARMY_TAGS: dict[str, str] = {"moloch": "MOL", "outpost": "OUT", "borgo": "BOR", "hegemony": "HEG", "smart": "SMA",
+                             "vegas": "VEG", "new-york": "NY", "neojungle": "NEO", "doomsday": "DDM"}
+NEUTRAL_TAG = "NTR"  # the neutral Mad Bomber: nobody's
+
+
+def tag_of(army: str) -> str:
+    """An army's tag; a mirror match's labelled player adds its label's first two letters (``MOL/b``)."""
+    base = base_army(army)
+    tag = ARMY_TAGS.get(base, base[:3].upper())
+    return f"{tag}/{army[len(base) + 1:][:2]}" if army != base else tag
+
+
+def army_tag(unit: Unit) -> str:
+    """The tag of the army that commands ``unit`` (:data:`NEUTRAL_TAG` for the neutral Mad Bomber)."""
+    return NEUTRAL_TAG if unit.is_neutral else tag_of(unit.army)
+
+
+def plain_console(console: Console) -> bool:
+    """Whether ``console`` shows no colour: piped or redirected, ``NO_COLOR`` set, or ``--no-color``."""
+    return bool(console.no_color) or console.color_system is None
+
+
+class ForConsole:
+    """A picture drawn when it is printed, for the console it is printed on: with army tags where that console
+    shows no colour (the same picture serves a terminal and a pipe), its lines broken for the console's width."""
+
+    def __init__(self, draw: Callable[[bool, int], RenderableType]) -> None:
+        self.draw = draw  # (plain, width) -> the picture
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.draw(plain_console(console), options.max_width)
 
 
 # --- short names ----------------------------------------------------------------------------------------------
@@ -208,8 +246,10 @@ MAX_BOARD_WIDTH = 240
 MAX_BOARD_HEIGHT = 200
 
 
-def render_board(position: Position, shape: _Shape = _Shape(), seats: tuple[str, ...] | None = None) -> Text:
-    """The board with every unit, drawn as on the table (``seats``: a game record's players, solver/mirror.py)."""
+def render_board(position: Position, shape: _Shape = _Shape(), seats: tuple[str, ...] | None = None, *,
+                 plain: bool = False) -> Text:
+    """The board with every unit, drawn as on the table (``seats``: a game record's players, solver/mirror.py).
+    ``plain``: for a console without colour, each unit's name carries its army's tag (``MOL:Blockr``)."""
     seats = seats_of(position) if seats is None else seats
     hexes = sorted(position.board.hexes)
     if not hexes:
@@ -225,14 +265,35 @@ def render_board(position: Position, shape: _Shape = _Shape(), seats: tuple[str,
     canvas = _Canvas(width, height)
     foundations = {f.hex: f for f in position.foundations}
     netted = netted_hexes(position)
+    ground = _ground_words(position)
     for hex_ in hexes:
         x, y = origins[hex_]
         _draw_outline(canvas, x - left, y - top, shape)
     for hex_ in hexes:
         x, y = origins[hex_]
         _draw_inside(canvas, x - left, y - top, shape, hex_, position.unit_at(hex_), foundations.get(hex_),
-                     hex_ in netted, seats)
+                     hex_ in netted, seats, ground.get(hex_), plain)
     return canvas.text()
+
+
+#: Terrain types (B13) as the board writes them, with the style of their word.
+TERRAIN_STYLES = {"forest": "green4", "hill": "tan", "water": "steel_blue1", "wasteland": "khaki3", "base": "grey70",
+                  "bunker": "grey62", "warehouse": "orange3", "rock": "grey58", "hole": "grey42"}
+TERMINAL_STYLE = "bold bright_cyan"
+
+
+def _ground_words(position: Position) -> dict[Hex, tuple[str, str, str]]:
+    """What lies on each hex besides a unit: (word, details, style) of its Babel 13 terrain (``forest``,
+    ``thick``) or a Duel board Terminal (``Terminal``). The board writes the word in an empty hex and a short
+    form under a unit; the lines under the board list them all (:func:`ground_lines`)."""
+    words: dict[Hex, tuple[str, str, str]] = {}
+    for element in position.terrain:
+        details = ",".join(element.features)
+        for hex_ in element.hexes:
+            words[hex_] = (element.type, details, TERRAIN_STYLES.get(element.type, "bold"))
+    for hex_ in position.terminals:
+        words[hex_] = ("Terminal", "", TERMINAL_STYLE)
+    return words
 
 
 def netted_hexes(position: Position) -> frozenset[Hex]:
@@ -257,18 +318,24 @@ def _draw_outline(canvas: _Canvas, x: int, y: int, shape: _Shape) -> None:
 
 
 def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit: Unit | None,
-                 foundation: Unit | None, netted: bool = False, seats: tuple[str, ...] = ()) -> None:
+                 foundation: Unit | None, netted: bool = False, seats: tuple[str, ...] = (),
+                 ground: tuple[str, str, str] | None = None, plain: bool = False) -> None:
     h = shape.slant
     rows = {row: _HexRow(shape.interior(row)[1]) for row in range(1, 2 * h)}
     name_row, status_row, top, bottom = h, h + 1, 1, 2 * h - 1
     shown = unit or foundation
     if shown is None:
         rows[name_row].place(hex_.label, f"dim {LABEL}", "centre")
+        if ground is not None:  # an empty hex of terrain or a Terminal: its word above the label, details below
+            word, details, style = ground
+            rows[name_row - 1].place(word, f"bold {style}", "centre")
+            if not rows[status_row].place(details, style, "centre"):
+                rows[status_row].place(details[:rows[status_row].width], style, "centre")
     else:
         colour = army_colour(shown.army, seats)
         status: list[tuple[str, str]] = []
         if unit is not None:
-            name = short_name(unit.tile)
+            name = (army_tag(unit) + ":" if plain else "") + short_name(unit.tile)
             rows[name_row].place(f"~{name}~" if netted else name, f"bold {colour}" + (" reverse" if netted else ""),
                                  "centre")
             marks = _marks(unit)
@@ -278,12 +345,16 @@ def _draw_inside(canvas: _Canvas, x: int, y: int, shape: _Shape, hex_: Hex, unit
             rows[bottom].place(marks[Direction.SW], colour, "left")
             rows[bottom].place(marks[Direction.SE], colour, "right")
             rows[bottom].place(marks[Direction.S], colour, "centre")
-            status.append((ARROWS[unit.facing] + unit.facing.name, "bold"))
+            if unit.is_hq or not all(e.is_blank for e in unit.tile.edges or ()):  # the Mad Bomber faces nowhere
+                status.append((ARROWS[unit.facing] + unit.facing.name, "bold"))
             status += [(word, style) for word, style in _health(unit)]
         else:
-            rows[name_row].place(short_name(shown.tile), f"italic {colour}", "centre")
+            rows[name_row].place((army_tag(shown) + ":" if plain else "") + short_name(shown.tile), f"italic {colour}",
+                                 "centre")
         if foundation is not None and unit is not None:
             status.append((short_name(foundation.tile).lower(), f"italic {army_colour(foundation.army, seats)}"))
+        if ground is not None:  # the terrain or Terminal under a unit, where the status row has room for it
+            status.append((ground[0][:4].lower(), f"bold {ground[2]}"))
         _place_words(rows[status_row], status)
         _place_label(rows[top + 1], rows[top], hex_.label)
     for row, content in rows.items():
@@ -301,10 +372,10 @@ def _place_label(row: _HexRow, above: _HexRow, label: str) -> None:
 
 
 def _health(unit: Unit) -> list[tuple[str, str]]:
+    words = []
     if unit.is_hq:
         low = unit.health <= 5
-        return [(f"hp {unit.hp}", "bold red" if low else "bold")]
-    words = []
+        words.append((f"hp {unit.hp}", "bold red" if low else "bold"))
     if unit.wounds:
         words.append((f"w{unit.wounds}", "bold red"))
     if unit.venom:
@@ -327,7 +398,7 @@ def _place_words(row: _HexRow, words: list[tuple[str, str]]) -> None:
 # --- what goes under the board -------------------------------------------------------------------------------
 
 
-def board_legend(position: Position) -> Text:
+def board_legend(position: Position) -> RenderableType:
     """The key to the marks, naming only what the board shows (a short legend is one that gets read)."""
     edges = [e for u in position.units for e in (u.tile.edges or ())]
     used = {
@@ -348,12 +419,27 @@ def board_legend(position: Position) -> Text:
     entries += [(mark, meaning) for mark, meaning, shown in (
         ("w", "wounds", any(u.wounds for u in position.units)), ("v", "venom", any(u.venom for u in position.units)),
         ("$", "prize", any(u.prizes for u in position.units))) if shown]
-    text = Text()
-    for i, (mark, meaning) in enumerate(entries):
-        if i:
+    ground = _ground_words(position)
+    under = sorted({ground[u.hex][0] for u in position.units if u.hex in ground})
+    entries += [(word[:4].lower(), f"on {'a ' if word == 'Terminal' else ''}{word}") for word in under]
+    pieces = [Text.assemble((mark, "bold"), (f" {meaning}", "dim")) for mark, meaning in entries]
+    return ForConsole(lambda plain, width: join_entries(pieces, width))
+
+
+def join_entries(pieces: Sequence[Text], width: int, indent: int = 0, head: Text | None = None) -> Text:
+    """``pieces`` joined by " · ", lines broken between entries, never inside one (a legend entry or a key's
+    "Blockr blocker" stays whole at 80 columns); continuation lines indented by ``indent`` (after ``head``)."""
+    text = head.copy() if head is not None else Text()
+    column = len(text.plain)
+    for i, piece in enumerate(pieces):
+        if i and column + 3 + len(piece.plain) > width:
+            text.append("\n" + " " * indent)
+            column = indent
+        elif i:
             text.append(" · ", style="dim")
-        text.append(mark, style="bold")
-        text.append(f" {meaning}", style="dim")
+            column += 3
+        text.append_text(piece)
+        column += len(piece.plain)
     return text
 
 
@@ -361,27 +447,30 @@ _SPECIAL_WORDS = {"gauss": "gauss beam", "shotgun": "shotgun", "rocket": "rocket
                   "redirect-exit": "redirect out", "trap-trigger": "trap trigger"}
 
 
-def unit_key(position: Position, seats: tuple[str, ...] = ()) -> Text:
-    """Which tile each short name stands for, by army: ``moloch  HQ hq · Blockr blocker``."""
+def unit_key(position: Position, seats: tuple[str, ...] = (), *, plain: bool = False, width: int = 80) -> Text:
+    """Which tile each short name stands for, by army: ``moloch  HQ hq · Blockr blocker``; ``plain`` (no colour):
+    each army with its tag, ``moloch (MOL)``, every army listed even where no name needs a key."""
     by_army: dict[str, list[Tile]] = {}
+    tags: dict[str, str] = {}
     for unit in (*position.units, *position.foundations):
-        tiles = by_army.setdefault(unit.army, [])
+        name = "neutral" if unit.is_neutral else unit.army
+        tags[name] = army_tag(unit)
+        tiles = by_army.setdefault(name, [])
         # A short name that is the whole tile name (HQ, Medic, Brain) needs no key.
         if unit.tile not in tiles and short_name(unit.tile).lower() != unit.tile.name.replace("-", ""):
             tiles.append(unit.tile)
-    by_army = {army: tiles for army, tiles in by_army.items() if tiles}
+    by_army = {army: tiles for army, tiles in by_army.items() if tiles or plain}
+    heads = {army: f"{army} ({tags[army]})" if plain else army for army in by_army}
     text = Text()
-    width = max((len(a) for a in by_army), default=0)
+    column = max((len(h) for h in heads.values()), default=0) + 2
     for army, tiles in by_army.items():
         if text:
             text.append("\n")
-        text.append(f"{army:<{width}}  ", style=f"bold {army_colour(army, seats)}")
-        for i, tile in enumerate(tiles):
-            if i:
-                text.append(" · ", style="dim")
-            text.append(short_name(tile), style=army_colour(army, seats))
-            shown = tile.key if tile.army != army else tile.name
-            text.append(f" {shown}", style="dim")
+        head = Text(f"{heads[army]:<{column}}" if tiles else heads[army], style=f"bold {army_colour(army, seats)}")
+        pieces = [Text.assemble((short_name(tile), army_colour(army, seats)),
+                                (f" {tile.key if tile.army != army and army != 'neutral' else tile.name}", "dim"))
+                  for tile in tiles]
+        text.append_text(join_entries(pieces, width, column, head))
     return text
 
 
@@ -405,10 +494,27 @@ def _tiles_line(label: str, army: str, tiles: Iterable[Tile], seats: tuple[str, 
     return text
 
 
-def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[str, ...] = ()) -> list[Text]:
-    """The lines about a position that the board does not show: whose move, hands, decks, rule options."""
-    lines = []
-    if to_move and position.to_move:
+def result_text(winners: tuple[str, ...], seats: tuple[str, ...] = ()) -> Text:
+    """How a finished game ended: ``game over: moloch wins``, ``game over: borgo and moloch win`` (a team, or a
+    shared victory), ``game over: a draw``."""
+    text = Text("game over: ", style="bold")
+    if not winners:
+        return text.append("a draw", style="bold")
+    for i, army in enumerate(winners):
+        if i:
+            text.append(" and " if i == len(winners) - 1 else ", ")
+        text.append(army, style=f"bold {army_colour(army, seats)}")
+    return text.append(" wins" if len(winners) == 1 else " win", style="bold")
+
+
+def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[str, ...] = (),
+                    winners: tuple[str, ...] | None = None) -> list[RenderableType]:
+    """The lines about a position that the board does not show: whose move (or who won, once the game is over:
+    ``winners``), hands, decks, rule options."""
+    lines: list[RenderableType] = []
+    if winners is not None:
+        lines.append(result_text(winners, seats))
+    elif to_move and position.to_move:
         lines.append(Text.assemble(("to move ", "bold"),
                                    (position.to_move, f"bold {army_colour(position.to_move, seats)}")))
     for army, tiles in position.hands:
@@ -416,6 +522,7 @@ def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[st
     for army, count in position.decks:
         lines.append(Text.assemble(("deck ", "bold"), (army, army_colour(army, seats)),
                                    f" {count} tile{'s' * (count != 1)}"))
+    lines += ground_lines(position, seats)
     if not position.rules.is_default:
         lines.append(Text(str(position.rules), style="bold"))
     if position.board.shape != "standard":
@@ -424,38 +531,68 @@ def _position_facts(position: Position, *, to_move: bool = True, seats: tuple[st
     return lines
 
 
+def ground_lines(position: Position, seats: tuple[str, ...] = ()) -> list[RenderableType]:
+    """Babel 13 terrain, Prize markers held and the Duel board in words, under the board: each terrain element with
+    its features and hexes, each army's held markers, the Terminals and each army's Energy (NOTATION §10.2-10.3),
+    lines broken between entries."""
+    lines: list[RenderableType] = []
+    if position.terrain:
+        pieces = []
+        for element in position.terrain:
+            piece = Text(" ".join(h.label for h in element.hexes) + " ")
+            piece.append(element.type, style=f"bold {TERRAIN_STYLES.get(element.type, '')}".strip())
+            if element.features:
+                piece.append(f" ({', '.join(element.features)})")
+            details = [f"strength {element.strength}"] if element.strength is not None else []
+            details += [f"{element.wounds} wounds"] if element.wounds else []
+            details += list(element.prizes)
+            if details:
+                piece.append(f" [{', '.join(details)}]")
+            pieces.append(piece)
+        head = Text("terrain ", style="bold")
+        lines.append(ForConsole(lambda plain, width: join_entries(pieces, width, len("terrain "), head)))
+    for army, prizes in position.held_prizes:  # B13 PRIZE MARKERS: held, to be put on a unit
+        lines.append(Text.assemble(("prizes held by ", "bold"), (army, f"bold {army_colour(army, seats)}"),
+                                   f": {', '.join(prizes)}"))
+    if position.terminals or position.energy:
+        text = Text("Duel board ", style="bold")
+        text.append("Terminals ", style=TERMINAL_STYLE)
+        text.append(" ".join(h.label for h in position.terminals) or "none")
+        text.append(" · Energy ", style="dim")
+        for i, (army, count) in enumerate(position.energy):
+            if i:
+                text.append(", ")
+            text.append(army, style=army_colour(army, seats))
+            text.append(f" {count}")
+        if not position.energy:
+            text.append("none")
+        lines.append(text)
+    return lines
+
+
 def render_position(position: Position, *, to_move: bool = True, players: tuple[str, ...] = (),
-                    also: tuple[str, ...] = ()) -> Group:
+                    also: tuple[str, ...] = (), winners: tuple[str, ...] | None = None) -> Group:
     """The board, its legend and key, HQ health and the facts of the position (``players``: a game record's seats,
-    ``also``: a card's player, by which a mirror match's players are marked, solver/mirror.py)."""
+    ``also``: a card's player, by which a mirror match's players are marked, solver/mirror.py; ``winners``: a
+    finished game's, said instead of whose move it is)."""
     seats = seats_of(position, players, also)
     parts: list[RenderableType] = []
     health = _hq_health(position, seats)
     if health:
         parts.append(health)
-    parts.append(render_board(position, seats=seats))
+    parts.append(ForConsole(lambda plain, width: render_board(position, seats=seats, plain=plain)))
     if position.units or position.foundations:
         parts.append(board_legend(position))
-        parts.append(unit_key(position, seats))
-    parts += _position_facts(position, to_move=to_move, seats=seats)
+        parts.append(ForConsole(lambda plain, width: unit_key(position, seats, plain=plain, width=width)))
+    parts += _position_facts(position, to_move=to_move, seats=seats, winners=winners)
     return Group(*parts)
 
 
 # --- puzzle cards and game records ---------------------------------------------------------------------------
 
-_GOAL_WORDS = {
-    "win": "after what follows, the player's HQ stands with more health than every enemy HQ",
-    "draw-or-win": "no enemy HQ ends with more health than the player's",
-    "survive": "the player's HQ is still standing",
-}
-
-
-def _goal_text(goal: Goal) -> Text:
-    text = Text(str(goal), style="bold")
-    gloss = _GOAL_WORDS.get(str(goal))
-    if gloss:
-        text.append(f"  ({gloss})", style="dim")
-    return text
+def _goal_text(puzzle: Puzzle) -> Text:
+    """The goal as written, then in words (solver/render/words.py)."""
+    return Text.assemble((str(puzzle.goal), "bold"), (f"  {puzzle_goal_words(puzzle)}", "dim"))
 
 
 def tile_table(tiles: Iterable[Tile], *, title: str | None = None, counts: bool = False) -> Table:
@@ -490,7 +627,7 @@ def render_puzzle(puzzle: Puzzle) -> Group:
     head.append(f"{puzzle.tiles_to_play} of {len(puzzle.offer)}", style="bold")
     head.append("   then ", style="dim")
     head.append(puzzle.then.replace("-", " "), style="bold")
-    lines: list[RenderableType] = [head, Text.assemble(("goal ", "dim"), _goal_text(puzzle.goal))]
+    lines: list[RenderableType] = [head, Text.assemble(("goal ", "dim"), _goal_text(puzzle))]
     if puzzle.story:
         lines.append(Text(puzzle.story, style="italic"))
     lines.append(tile_table(puzzle.offer, title="offer"))
@@ -547,25 +684,63 @@ def render_document(document: Position | Puzzle | GameRecord) -> RenderableType:
 
 
 def render_tiles(army: Army) -> Table:
-    """Every tile of one army: name (with its board name and aliases), kind, count, initiative, toughness,
+    """Every tile of one army: name (with its board name and aliases), kind and count, initiative, toughness,
     edges, module effect and abilities. No vertical rules, so it stays readable in 80 columns."""
     colour = army_colour(army.name)
     table = Table(title=Text(f"{army.title} ({army.name}) · {army.size} tiles", style=f"bold {colour}"),
                   title_justify="left", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
-    table.add_column("tile", max_width=24)
-    table.add_column("kind")
-    table.add_column("n", justify="right")
-    table.add_column("init", justify="right")
-    table.add_column("tough", justify="right")
-    table.add_column("edges (N = front)", ratio=3)
-    table.add_column("module · abilities", ratio=2)
+    # The names a user types (tile names, aliases) are never cut: their column is as wide as the longest, one name
+    # a line; the descriptions wrap, and a long word in them folds (issue 26: "doom-net-fight…" at 80 columns).
+    typed = max((len(n) for t in army.tiles for n in (t.name, *t.aliases)), default=4)
+    table.add_column("tile", no_wrap=True, min_width=typed)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("edges (N = front)", ratio=3, overflow="fold")
+    table.add_column("module · abilities", ratio=2, overflow="fold")
     for tile in army.tiles:
         name = Text(tile.name, style=f"bold {colour}")
         if tile.is_unit or tile.kind is Kind.FOUNDATION:
-            name.append(f" {short_name(tile)}", style=colour)
-        if tile.aliases:
-            name.append("\n" + ", ".join(tile.aliases), style="dim")
+            name.append(f"\n{short_name(tile)}", style=colour)
+        for alias in tile.aliases:
+            name.append(f"\n{alias}", style="dim")
+        # kind and count, then initiative and toughness, a line each: the descriptions keep the room
+        kind = Text(f"{tile.kind} ×{tile.count}")
+        if tile.initiative:
+            kind.append(f"\ninit {initiative_text(tile)}", style="dim")
+        if tile.is_unit:
+            kind.append(f"\ntough {tile.toughness}", style="dim")
         extra = " · ".join(x for x in (module_text(tile), ", ".join(sorted(tile.abilities))) if x)
-        table.add_row(name, str(tile.kind), str(tile.count), initiative_text(tile),
-                      str(tile.toughness) if tile.is_unit else "", edges_text(tile), extra)
+        table.add_row(name, kind, edges_text(tile).replace(" · ", "\n"), extra.replace(" · ", "\n"))
     return table
+
+
+def indented(words: str, style: str = "", indent: int = 4) -> ForConsole:
+    """A paragraph wrapped to the console's width, ``indent`` columns in (no trailing blanks on a pipe)."""
+    import textwrap
+
+    return ForConsole(lambda plain, width: Text("\n".join(textwrap.wrap(
+        words, width=max(20, width - indent), initial_indent=" " * indent, subsequent_indent=" " * indent,
+        break_long_words=False, break_on_hyphens=False)), style=style))
+
+
+# --- the rule options ------------------------------------------------------------------------------------------
+
+
+def render_rules(options: Iterable[RuleOption], editions: Sequence[str]) -> Group:
+    """``nhex rules``: one block per option, its name never cut whatever the width: the name, its choices and its
+    default under each edition (with the book it comes from) on the first line, then its reading and its passage,
+    indented and wrapped to the console."""
+    blocks: list[RenderableType] = []
+    for option in options:
+        head = Text(option.name, style="bold")
+        head.append("  " + " | ".join(option.choices))
+        head.append("   default ", style="dim")
+        defaults = {e: f"{option.default_for(e)} ({option.default_source(e)})" for e in editions}
+        if len(set(defaults.values())) == 1:  # the same in every edition
+            head.append(next(iter(defaults.values())))
+        else:
+            head.append(" · ".join(f"{e}: {value}" for e, value in defaults.items()))
+        blocks.append(head)
+        blocks.append(indented(option.summary))
+        blocks.append(indented(option.passage, "dim"))
+        blocks.append(Text())
+    return Group(Text("Rule options (set them with `rules 3.0 NAME=VALUE`)", style="bold underline"), Text(), *blocks)
