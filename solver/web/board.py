@@ -115,10 +115,10 @@ def _used(position: Position) -> dict[str, int]:
 
 
 def _card(puzzle: Puzzle) -> dict[str, Any]:
-    from ..render.card_svg import _goal_words
+    from ..render.words import puzzle_goal_words
 
     return {"number": puzzle.number, "title": puzzle.title, "level": puzzle.level, "player": puzzle.player,
-            "offer": [t.key for t in puzzle.offer], "play": puzzle.tiles_to_play, "goal": _goal_words(puzzle),
+            "offer": [t.key for t in puzzle.offer], "play": puzzle.tiles_to_play, "goal": puzzle_goal_words(puzzle),
             "story": puzzle.story, "has_solution": puzzle.solution is not None}
 
 
