@@ -3,7 +3,9 @@
 Exit status: 0 done; 1 the answer is no (an illegal action, no solution); 2 bad input, reported as
 ``FILE:LINE:COLUMN: message`` with nothing written to standard output (a wrong option value: argparse's usage
 error); 3 stopped at a limit the user set; 4 the input needs a rule nhex does not implement
-(``FILE:LINE:COLUMN: not implemented yet: RULE``); 130 interrupted. A closed standard output ends quietly, 0.
+(``FILE:LINE:COLUMN: not implemented yet: RULE``); 5 standard input or output, or a file being written, failed
+(closed, a full disk, no permission: ``nhex: cannot write ...: REASON``); 130 interrupted. A reader of standard
+output that goes away (a closed pipe) ends quietly, 0.
 
 Start-up matters (issue 10): this module imports only the standard library; each command imports what it needs
 when it runs, and the parser tables and army database come from the per-user cache (solver/cache.py).
@@ -27,6 +29,8 @@ if TYPE_CHECKING:  # the sub-commands import what they need when they run (a qui
     from .tiles import Tile
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
+#: Standard input or output, or a file nhex writes, failed (closed, a full disk, a folder it may not write).
+EXIT_STREAM = 5
 
 
 def _console() -> Console:
@@ -295,8 +299,7 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
             rows = solve_all(jobs, dispatcher, report_json, on_row=lambda _: progress.advance(task))
     for row in rows:
         if row["status"] == EXIT_NOT_IMPLEMENTED:
-            print(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(
-                row["file"], *_rule_place(row)), file=sys.stderr)
+            _say(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(row["file"], *_rule_place(row)))
         if args.counters:
             row.pop("seconds", None)
     if args.json:
@@ -667,9 +670,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
             progress.update(task, completed=min(args.count, len(kept)))
             if not console.is_terminal and not args.json:
                 # One line per card for logs and pipes (the bar is drawn only on a terminal).
-                print(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
-                      f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
-                      f"{time.perf_counter() - started:.0f} s in all)", file=sys.stderr, flush=True)
+                _say(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
+                     f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
+                     f"{time.perf_counter() - started:.0f} s in all)")
 
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
@@ -679,7 +682,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                              jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts,
                              scheduler=args.scheduler)
         except NoCard as error:
-            print(f"nhex: {error}", file=sys.stderr)
+            _say(f"nhex: {error}")
             return EXIT_LIMIT
     # A card written early that the run then replaced (a turned copy of an earlier card found later) goes.
     chosen = {file_name(made) for made in cards}
@@ -804,7 +807,7 @@ def _print_cards(args: argparse.Namespace) -> int:
 def _usage(command: str, message: str) -> None:
     """A wrong option value found after parsing: reported like argparse's own (``nhex COMMAND: error: ...``),
     exit status 2."""
-    print(f"nhex {command}: error: {message}", file=sys.stderr)
+    _say(f"nhex {command}: error: {message}")
     raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -920,6 +923,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
 _COMMON_STATUSES = {
     2: "bad input: FILE:LINE:COLUMN: message on standard error, nothing written",
     4: "the input needs a rule nhex does not implement (named, at FILE:LINE:COLUMN)",
+    5: "standard input or output, or a file being written, failed (closed, a full disk, no permission)",
     130: "interrupted (Ctrl-C)",
 }
 _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
@@ -1068,33 +1072,67 @@ def _command_word(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(_command_word(sys.argv[1:] if argv is None else argv))
-    args = parser.parse_args(argv)
-    handler = COMMANDS[args.command][0]
+    # Standard output's failures (closed, a full disk) name it: exit 5, never 1 ("the answer is no").
+    from .streams import GuardedOutput, StreamFailure
+
+    stdout = sys.stdout
+    sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
+    args = argparse.Namespace()
     try:
-        status = handler(args)
-        sys.stdout.flush()  # a closed pipe shows here, inside the handling below, not at exit
+        try:
+            parser = build_parser(_command_word(sys.argv[1:] if argv is None else argv))
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help, --version, a usage error: what they printed is written now, or fails here
+            sys.stdout.flush()
+            raise
+        status = COMMANDS[args.command][0](args)
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, inside the handling below, not at exit
         return status
     except NotationError as error:
-        print(str(error), file=sys.stderr)
+        _say(str(error))
         return EXIT_BAD_INPUT
     except RuleNotImplemented as error:
-        print(_not_implemented(error, args), file=sys.stderr)
+        _say(_not_implemented(error, args))
         return EXIT_NOT_IMPLEMENTED
     except BrokenPipeError:
         # The reader went away (`nhex tiles | head -1`): stop quietly, as git does; what is still buffered goes
         # nowhere instead of failing again when Python flushes standard output at exit.
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_output(stdout)
         return EXIT_OK
+    except StreamFailure as error:
+        _discard_output(stdout)
+        _say(f"nhex: {error}")
+        return EXIT_STREAM
     except ValueError as error:  # NhexError and the lookups of unknown names
-        print(f"nhex: {error}", file=sys.stderr)
+        _say(f"nhex: {error}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("nhex: interrupted", file=sys.stderr)
+        _say("nhex: interrupted")
         return 130
+    finally:
+        sys.stdout = stdout
+
+
+def _say(message: str) -> None:
+    """A message on standard error; a closed or full standard error loses it, it does not change the status."""
+    if sys.stderr is None:  # closed from the start: print(file=None) would write to standard output instead
+        return
+    try:
+        print(message, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _discard_output(stdout: Any) -> None:
+    """What is still buffered for standard output goes nowhere, instead of failing again when Python flushes it
+    at exit (a second traceback, status 120)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # closed from the start, or not a file (tests capture it)
+        pass
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ else:  # solver/notation/make_parser.py: a start imports no part of Lark's gramm
                                    UnexpectedToken)
 
 from ..errors import NotationError, RuleNotImplemented
+from ..streams import StreamFailure, reason
 from ..mirror import players_line, seat_problem
 from .additions import (ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units,
                                  tile_named)
@@ -118,7 +119,7 @@ def read_source(path: str) -> tuple[str, str]:
     Both are read as bytes and decoded as UTF-8 (NOTATION §1) the same way: a byte-order mark is not part of
     the text, and bytes that are not UTF-8 are a located error (line and column of the first bad byte)."""
     if path == "-":
-        data, source = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read(), "<stdin>"
+        data, source = _standard_input(), "<stdin>"
     else:
         source = path
         try:
@@ -139,6 +140,19 @@ def read_source(path: str) -> tuple[str, str]:
         line = before.count(b"\n") + 1
         column = len(before) - (before.rfind(b"\n") + 1) + 1
         raise NotationError("the file is not UTF-8 text (NOTATION §1)", line, column, source) from None
+
+
+def _standard_input() -> bytes | str:
+    """All of standard input; a closed one (``nhex fmt - <&-``) or one that fails is a :class:`StreamFailure`."""
+    stream = sys.stdin
+    if stream is None:
+        raise StreamFailure("cannot read standard input: it is closed")
+    try:
+        return stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    except OSError as error:
+        raise StreamFailure(f"cannot read standard input: {reason(error)}") from None
+    except ValueError:  # "I/O operation on closed file"
+        raise StreamFailure("cannot read standard input: it is closed") from None
 
 
 def parse(text: str, source: str = "<input>") -> Document:
