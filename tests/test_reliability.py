@@ -70,3 +70,93 @@ def test_a_reader_going_away_is_still_quiet_and_status_0():
 def test_every_command_lists_status_5_in_its_help():
     done = shell("nhex fmt --help")
     assert "  5  standard input or output, or a file being written, failed" in done.stdout
+
+
+# --- 1. a goal nested deeper than the writers can write is refused where it is read ------------------------------
+
+
+def _card_with_goal(goal: str) -> str:
+    return f'puzzle "deep"\nlevel 1\nplayer outpost\noffer outpost:move\n\ngoal {goal}\nc3 outpost:hq\nc1 moloch:hq\n'
+
+
+def _nested(depth: int) -> str:
+    """A goal of ``depth`` levels: `not`, `and` and `or` in turn, each inside the one before."""
+    goal = "win"
+    for level in range(depth):
+        goal = ("not " + goal, f"(win and {goal})", f"(dead c2 or {goal})")[level % 3]
+    return goal
+
+
+@pytest.mark.parametrize("command", [["fmt"], ["show"], ["check"], ["battle"], ["moves"], ["solve", "--jobs", "1"],
+                                     ["card", "--svg", "OUT"]])
+def test_a_goal_nested_too_deeply_is_refused_at_its_line_by_every_command(command, tmp_path, capsys):
+    """NOTATION §6 gives goals `not`, `and`, `or` and brackets, and no depth; the reader allows 100 levels (a card
+    nests two or three) and refuses more at the goal's line, so no command accepts what another dies on."""
+    from solver.cli import main
+    from solver.notation.text import GOAL_DEPTH
+
+    path = tmp_path / "deep.nhex"
+    for depth in (GOAL_DEPTH + 1, 500, 3000):
+        path.write_text(_card_with_goal(_nested(depth)))
+        argv = [str(tmp_path / "out.svg") if word == "OUT" else word for word in command]
+        assert main([*argv[:1], str(path), *argv[1:]]) == 2
+        assert capsys.readouterr().err == (f"{path}:6:1: goal nested too deeply: {depth} levels of `not`, `and`, "
+                                           f"`or`; at most {GOAL_DEPTH}\n")
+
+
+@pytest.mark.parametrize("command", [["fmt"], ["show"], ["check"], ["card", "--svg", "OUT"],
+                                     ["card", "--solution", "--svg", "OUT"]])
+def test_a_goal_nested_to_the_limit_is_read_written_and_drawn(command, tmp_path, capsys):
+    from solver.cli import main
+    from solver.notation.text import GOAL_DEPTH, parse
+
+    path = tmp_path / "deep.nhex"
+    path.write_text(_card_with_goal(_nested(GOAL_DEPTH)))
+    argv = [str(tmp_path / "out.svg") if word == "OUT" else word for word in command]
+    assert main([*argv[:1], str(path), *argv[1:]]) == 0
+    if command == ["fmt"]:
+        written = capsys.readouterr().out
+        assert parse(written).goal == parse(path.read_text()).goal  # type: ignore[union-attr]
+
+
+# --- 2. every number is checked where it is read ---------------------------------------------------------------
+
+#: Files with a number in every statement that takes one: cards, records of every expansion, scenarios.
+NUMBERED = [ROOT / "puzzles" / "01-point-blank.nhex", ROOT / "tests" / "data" / "games" / "duel-example-pl.nhex",
+            ROOT / "tests" / "data" / "games" / "moloch-mirror-score.nhex",
+            ROOT / "tests" / "data" / "games" / "doomsday-vs-moloch-bomber.nhex",
+            ROOT / "tests" / "data" / "games" / "new-york-vs-neojungle-b13.nhex",
+            *sorted((ROOT / "tests" / "data" / "scenarios").glob("*.nhex"))]
+
+
+def _numbers(text: str) -> list[tuple[int, int, int]]:
+    """Each whole number outside comments and strings: (line, column, offset) (not the digits of hexes or names)."""
+    import re
+
+    found = []
+    offset = 0
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        code = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), line.split("#")[0])
+        for match in re.finditer(r"(?<![\w\-.(,])\d+(?![\w\-])", code):
+            found.append((number, match.start() + 1, offset + match.start()))
+        offset += len(line)
+    return found
+
+
+@pytest.mark.parametrize("path", NUMBERED, ids=lambda p: p.name)
+def test_a_number_of_5000_digits_is_located_wherever_it_stands(path, tmp_path, capsys):
+    """README, "Readings of the notation": numbers are at most 9 digits, and a longer one is refused at its place,
+    whatever the statement (`energy`, `score`, `deck`, `start-hp`, a turn's number...), never by Python's own
+    4,300-digit limit without a place."""
+    from solver.cli import main
+
+    text = path.read_text(encoding="utf-8")
+    places = _numbers(text)
+    assert places
+    target = tmp_path / path.name
+    for line, column, offset in places:
+        digits = len(text[offset:]) - len(text[offset:].lstrip("0123456789"))
+        target.write_text(text[:offset] + "7" * 5000 + text[offset + digits:], encoding="utf-8")
+        assert main(["fmt", str(target)]) == 2, (line, column)
+        error = capsys.readouterr().err
+        assert error.startswith(f"{target}:{line}:{column}: ") and "at most 9 digits" in error, (line, column, error)

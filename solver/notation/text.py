@@ -649,6 +649,10 @@ class _Reader(AdditionsReader):
         self.set_card("play", self.natural(count, "play"), node)
 
     def stmt_goal(self, node: Tree[Token], expression: Tree[Token]) -> None:
+        depth = _goal_depth(expression)
+        if depth > GOAL_DEPTH:
+            raise self.fail(f"goal nested too deeply: {depth} levels of `not`, `and`, `or`; at most {GOAL_DEPTH}",
+                            node)
         self.set_card("goal", self.goal(expression), node)
 
     def stmt_then(self, node: Tree[Token], what: Token) -> None:
@@ -878,6 +882,27 @@ class _Reader(AdditionsReader):
                             else f"unexpected {str(words[-1])!r}", words[-1])
         facing = self.direction(words[0]) if words else None
         return Use(tile_, tuple(self.hex(h) for h in hexes), facing, foundations)
+
+
+#: How deeply a goal's `not`, `and` and `or` may nest (issue 25). A card's goal nests two or three deep; every
+#: command that reads a goal also writes or draws it, recursively, so the reader refuses (located, exit 2) what
+#: the writers could not write, rather than let `check` accept what `fmt` and `card` then die on.
+GOAL_DEPTH = 100
+
+_GOAL_OPERATORS = frozenset({"goal_negation", "goal_and", "goal_or"})
+
+
+def _goal_depth(expression: Tree[Token]) -> int:
+    """How many `not`, `and`, `or` nest in a goal's parse tree, at the deepest (a loop: it may be thousands)."""
+    deepest, stack = 0, [(expression, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        depth += node.data in _GOAL_OPERATORS
+        deepest = max(deepest, depth)
+        stack.extend((child, depth) for child in node.children)
+    return deepest
 
 
 def _goal_parts(goal: Goal | None) -> list[Goal]:
