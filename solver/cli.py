@@ -1085,6 +1085,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit:  # --help, --version, a usage error: what they printed is written now, or fails here
             sys.stdout.flush()
             raise
+        _cap_jobs(args)
         status = COMMANDS[args.command][0](args)
         sys.stdout.flush()  # a closed pipe or a full disk shows here, inside the handling below, not at exit
         return status
@@ -1111,6 +1112,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         sys.stdout = stdout
+
+
+def _cap_jobs(args: argparse.Namespace) -> None:
+    """``--jobs`` above the cores runs no faster and costs a process each (40 workers on 2 cores): capped at the
+    cores, and said so on standard error."""
+    jobs, cores = getattr(args, "jobs", None), _cores()
+    if jobs is not None and jobs > cores:
+        _say(f"nhex: --jobs {jobs}: this machine has {cores} core{'s' if cores != 1 else ''}; using {cores}")
+        args.jobs = cores
 
 
 def _say(message: str) -> None:

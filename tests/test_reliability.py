@@ -160,3 +160,26 @@ def test_a_number_of_5000_digits_is_located_wherever_it_stands(path, tmp_path, c
         assert main(["fmt", str(target)]) == 2, (line, column)
         error = capsys.readouterr().err
         assert error.startswith(f"{target}:{line}:{column}: ") and "at most 9 digits" in error, (line, column, error)
+
+
+# --- 5. --jobs is capped at the cores --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["solve", "--brief", PUZZLE], ["solve-all", str(ROOT / "puzzles"), "--max-time", "0"]])
+def test_more_jobs_than_cores_are_capped_at_the_cores_and_said_so(command, monkeypatch, capsys):
+    """`--jobs 40` on a machine of one core forks no 40 workers: one, and standard error says so."""
+    import solver.cli
+    from solver.search import solve
+
+    monkeypatch.setattr(solver.cli, "_cores", lambda: 1)
+    asked: list[int] = []
+    original = solve.Solver.__init__
+
+    def recording(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(kwargs.get("jobs", 1))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(solve.Solver, "__init__", recording)
+    solver.cli.main([command[0], "--jobs", "40", *command[1:]])
+    assert capsys.readouterr().err.startswith("nhex: --jobs 40: this machine has 1 core; using 1\n")
+    assert asked and set(asked) == {1}
