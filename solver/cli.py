@@ -752,14 +752,11 @@ def cmd_card(args: argparse.Namespace) -> int:
     picture = card_svg(puzzle, solution=args.solution)
     if args.svg == "-":
         sys.stdout.write(picture.as_svg())
-    for target, kind in targets:
-        try:
-            if kind == "png":
-                picture.save_png(target)
-            else:
-                picture.save_svg(target)
-        except OSError as error:
-            _usage("card", f"cannot write {target}: {error.strerror or error}")
+    from .render.card_svg import picture_bytes
+    from .streams import write_atomically
+
+    for target, kind in targets:  # each whole or not at all; a file that cannot be written: exit 5
+        write_atomically(target, picture_bytes(picture, png=kind == "png"))
     return EXIT_OK
 
 
@@ -773,8 +770,10 @@ def _print_cards(args: argparse.Namespace) -> int:
 
     if args.svg or args.png or args.solution:
         _usage("card", "--pdf and --sheets print fronts and backs: they take no --svg, --png or --solution")
+    from .search.batch import card_files
+
     source = Path(args.file)
-    files = sorted(source.glob("*.nhex")) if source.is_dir() else [source]
+    files = card_files(args.file) if source.is_dir() else [source]
     if not files:
         _usage("card", f"{args.file}: no .nhex cards in this folder")
     puzzles = []
@@ -786,20 +785,22 @@ def _print_cards(args: argparse.Namespace) -> int:
         puzzles.append(document)
     if args.pdf:
         _writable_file(args.pdf, "pdf")
-        try:
-            pages = write_pdf(puzzles, args.pdf)
-        except OSError as error:
-            _usage("card", f"cannot write {args.pdf}: {error.strerror or error}")
+        pages = write_pdf(puzzles, args.pdf)  # whole or not at all; one that cannot be written: exit 5
         print(f"{len(puzzles)} cards on {pages} pages (fronts, then backs for turning over the long edge): "
               f"{args.pdf}")
     if args.sheets:
         folder = Path(args.sheets)
         if folder.exists() and not folder.is_dir():
             _usage("card", f"--sheets {args.sheets}: is a file; --sheets names a folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        from .streams import StreamFailure, reason, write_atomically
+
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StreamFailure(f"cannot make the folder {folder}: {reason(error)}") from None
         svgs = page_svgs(puzzles)
         for number, svg in enumerate(svgs, start=1):
-            (folder / f"page-{number:02d}.svg").write_text(svg, encoding="utf-8")
+            write_atomically(folder / f"page-{number:02d}.svg", svg)
         print(f"{len(puzzles)} cards on {len(svgs)} pages: {folder}/page-01.svg ...")
     return EXIT_OK
 

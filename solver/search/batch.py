@@ -14,6 +14,7 @@ solution, 3 stopped at ``--max-time`` (or ``--max-solutions``), 4 it needs a rul
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -46,7 +47,19 @@ def card_files(folder: str, *, recursive: bool = False) -> list[Path]:
     root = Path(folder)
     if not root.is_dir():
         raise NotationError("no such folder" if not root.exists() else "is a file, not a folder", 0, 0, folder)
-    found = root.rglob("*.nhex") if recursive else root.glob("*.nhex")
+    # os.walk, not glob: glob skips a folder it cannot read without a word, and an unreadable folder would be
+    # "0 cards", exit 0 (issue 25). A folder that cannot be read is reported as a file that cannot be (exit 2).
+    found: list[Path] = []
+
+    def refuse(error: OSError) -> None:
+        raise NotationError(f"cannot read the folder: {error.strerror or error}", 0, 0,
+                            str(error.filename or folder)) from None
+
+    for where, folders, names in os.walk(root, onerror=refuse):
+        found.extend(Path(where) / name for name in names if name.endswith(".nhex"))
+        if not recursive:
+            break
+        folders.sort()
     return sorted(path for path in found if path.is_file())
 
 
