@@ -183,3 +183,75 @@ def test_more_jobs_than_cores_are_capped_at_the_cores_and_said_so(command, monke
     solver.cli.main([command[0], "--jobs", "40", *command[1:]])
     assert capsys.readouterr().err.startswith("nhex: --jobs 40: this machine has 1 core; using 1\n")
     assert asked and set(asked) == {1}
+
+
+# --- 7, 8. folders the user may not write or read (run unprivileged) -------------------------------------------
+
+
+def _unprivileged() -> list[str]:
+    """A command prefix that runs nhex without the power to ignore file permissions: as `nobody` when this test
+    runs as root and nobody can run this Python; else as root with every capability dropped (CAP_DAC_OVERRIDE
+    gone, root meets the permission bits as any user does); as the user itself when it is not root."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: no way to run unprivileged")
+    for prefix in ([setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"],
+                   [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--"]):
+        probe = subprocess.run([*prefix, sys.executable, "-c", "import os, solver; open('/proc/self/status')"],
+                               cwd=ROOT, capture_output=True)
+        if probe.returncode == 0:
+            return prefix
+    pytest.skip("cannot run this Python unprivileged here")
+
+
+def unprivileged(*argv: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([*_unprivileged(), sys.executable, "-m", "solver.cli", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "HOME": "/nonexistent"})
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+@pytest.fixture
+def shared_tmp(tmp_path):
+    """A folder any user may enter (pytest's own is the user's alone)."""
+    os.chmod(tmp_path, 0o777)
+    for parent in tmp_path.parents:
+        if not os.access(parent, os.X_OK, effective_ids=False) or parent == Path("/"):
+            break
+        if parent.stat().st_uid == os.geteuid() and not parent.stat().st_mode & 0o001:
+            os.chmod(parent, parent.stat().st_mode | 0o001)
+    return tmp_path
+
+
+@pytest.mark.parametrize("option, target", [("--sheets", "locked/sheets"), ("--sheets", "locked"),
+                                            ("--svg", "locked/front.svg"), ("--png", "locked/front.png")])
+def test_a_card_into_a_folder_the_user_cannot_write_is_named_with_status_5(option, target, shared_tmp):
+    locked = shared_tmp / "locked"
+    locked.mkdir(mode=0o555)
+    os.chmod(locked, 0o555)
+    done = unprivileged("card", PUZZLE, option, str(shared_tmp / target))
+    assert done.returncode == EXIT_STREAM, done.stderr
+    named = shared_tmp / target if option != "--sheets" or target == "locked" else shared_tmp / target
+    assert done.stderr.startswith("nhex: cannot ") and "Permission denied" in done.stderr
+    assert str(named if target != "locked" else locked / "page-01.svg") in done.stderr
+    assert list(locked.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["solve-all"], ["solve-all", "-r"], ["card", "--sheets", "SHEETS"]])
+def test_a_folder_the_user_cannot_read_is_named_not_taken_for_an_empty_one(command, shared_tmp):
+    """`nhex solve-all DIR` on a folder nobody may list said "0 cards", exit 0: it says it cannot read it, exit 2
+    (as for a file that cannot be read: `FILE:0:0: cannot read the file`)."""
+    import shutil
+
+    closed = shared_tmp / "cards" / ("inner" if "-r" in command else "")
+    closed.mkdir(parents=True, exist_ok=True)
+    shutil.copy(PUZZLE, closed)
+    os.chmod(closed, 0o300)  # written to, never listed
+    argv = [str(shared_tmp / "sheets") if word == "SHEETS" else word for word in command]
+    done = unprivileged(argv[0], str(shared_tmp / "cards"), *argv[1:])
+    assert done.returncode == 2
+    assert done.stderr == f"{str(closed).rstrip('/')}:0:0: cannot read the folder: Permission denied\n"
