@@ -817,6 +817,12 @@ def _writable_file(target: str, kind: str) -> None:
     from pathlib import Path
 
     path = Path(target)
+    try:
+        path.is_dir() and path.parent.is_dir()
+    except OSError as error:  # a folder on the way the user may not enter
+        from .streams import StreamFailure, reason
+
+        raise StreamFailure(f"cannot write {target}: {reason(error)}") from None
     if path.is_dir() or target.endswith(("/", "\\")):
         _usage("card", f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
     if not path.parent.is_dir():

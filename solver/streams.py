@@ -90,9 +90,9 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
     from pathlib import Path
 
     target = Path(path)
-    if target.is_dir():
-        raise StreamFailure(f"cannot write {target}: it is a folder")
     try:
+        if target.is_dir():
+            raise StreamFailure(f"cannot write {target}: it is a folder")
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     except OSError as error:
         raise StreamFailure(f"cannot write {target}: {reason(error)}") from None

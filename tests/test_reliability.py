@@ -216,15 +216,19 @@ def unprivileged(*argv: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def shared_tmp(tmp_path):
-    """A folder any user may enter (pytest's own is the user's alone)."""
-    os.chmod(tmp_path, 0o777)
-    for parent in tmp_path.parents:
-        if not os.access(parent, os.X_OK, effective_ids=False) or parent == Path("/"):
-            break
-        if parent.stat().st_uid == os.geteuid() and not parent.stat().st_mode & 0o001:
-            os.chmod(parent, parent.stat().st_mode | 0o001)
-    return tmp_path
+def shared_tmp():
+    """A folder any user may enter, of its own under the system's temporary folder (pytest's is the user's alone,
+    and other pytest sessions set its mode back to 0700 when they start)."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="nhex-reliability-"))
+    os.chmod(folder, 0o777)
+    yield folder
+    for where, folders, _ in os.walk(folder):
+        for name in folders:
+            os.chmod(os.path.join(where, name), 0o755)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize("option, target", [("--sheets", "locked/sheets"), ("--sheets", "locked"),
