@@ -617,15 +617,22 @@ def _solution_line(text: str, index: int) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    """``nhex generate``: new cards with exactly one winning play, written to a folder (docs/GENERATOR.md)."""
+    """``nhex generate``: new cards with exactly one winning play, written to a folder (docs/GENERATOR.md).
+
+    Each card is written the moment it is decided, whole (a temporary file renamed into place), its pictures
+    first and the card last: a card file in the folder is a card whose files are all there. Run again after an
+    interruption, the same command keeps the cards already written (checked, not trusted) and makes the rest."""
     import json
+    import os
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .search.generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
+    from .search.dispatch import ClusterLost
+    from .search.generate import NoCard, card_text, file_name, generate, stored_cards
+    from .streams import StreamFailure, reason, write_atomically
 
     _scheduler_ready("generate", args.scheduler)
     out = Path(args.out)
@@ -633,82 +640,94 @@ def cmd_generate(args: argparse.Namespace) -> int:
         _usage("generate", f"-o {args.out}: is a file; -o names the folder the cards go to")
     try:
         out.mkdir(parents=True, exist_ok=True)
+        names = [entry.name for entry in os.scandir(out)]
     except OSError as error:
-        _usage("generate", f"-o {args.out}: cannot make the folder: {error.strerror or error}")
+        raise StreamFailure(f"cannot use the folder {args.out}: {reason(error)}") from None
+    if not os.access(out, os.W_OK):  # said now, not after the first card's hours of work
+        raise StreamFailure(f"cannot write in the folder {args.out}: Permission denied")
+    earlier = stored_cards(names, args.player, args.opponent, args.level, args.seed)
+    del names
+
+    def stored(index: int) -> tuple[int, str] | None:
+        """The card an earlier run wrote for card ``index`` (its lowest attempt), read for the check."""
+        for attempt, name in earlier.get(index, ()):
+            try:
+                return attempt, (out / name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # unreadable: made again
+        return None
+
     console = _console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("[dim]{task.fields[drafts]} drafts played out"))
+    written: list[dict[str, Any]] = []
+    rows: list[tuple[str, ...]] = []
+    started = time.perf_counter()
+
+    def files_of(path: Path) -> tuple[Path, Path, Path]:
+        """A card's file, and with --svg its front and back pictures."""
+        return path, path.with_suffix(".svg"), path.with_name(path.stem + "-solution.svg")
+
     with Progress(*columns, console=console, transient=True,
                   disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
-        # Each card is written the moment it is proven, so that a run stopped (Ctrl-C, a time limit) keeps
-        # every card found so far; a card that is a turned copy of one already written is not written twice.
-        kept: dict[str, Any] = {}
-        started = time.perf_counter()
-
-        def files_of(path: Path) -> tuple[Path, Path, Path]:
-            """A card's file, and with --svg its front and back pictures."""
-            return path, path.with_suffix(".svg"), path.with_name(path.stem + "-solution.svg")
-
-        def write_files(made: Any, path: Path) -> None:
-            card, front, back = files_of(path)
-            try:
-                card.write_text(card_text(made), encoding="utf-8")
-                if args.svg:
-                    save(made.puzzle, str(front))
-                    save(made.puzzle, str(back), solution=True)
-            except OSError as error:
-                _usage("generate", f"cannot write {path}: {error.strerror or error}")
 
         def write_card(made: Any) -> None:
-            text = canonical(made.puzzle)
-            if text in kept:
-                return
-            kept[text] = made
+            """A card decided (card N of the run, in order): written (its pictures, then the card), and the files
+            an earlier run left for that card under another attempt's name removed."""
             path = out / file_name(made)
-            write_files(made, path)
-            progress.update(task, completed=min(args.count, len(kept)))
+            card, front, back = files_of(path)
+            pictures = (front, back) if args.svg else ()
+            for target in (card, *pictures):  # said before anything is written (issue 25: a folder named .svg)
+                if target.is_dir():
+                    raise StreamFailure(f"cannot write {target}: it is a folder")
+            for target, back_side in zip(pictures, (False, True)):
+                save(made.puzzle, str(target), solution=back_side)
+            if not made.kept:
+                write_atomically(card, card_text(made))
+            index = len(written)
+            for _, name in earlier.pop(index, ()):
+                if name != card.name:
+                    for stale in files_of(out / name):
+                        stale.unlink(missing_ok=True)
+            progress.update(task, completed=index + 1)
+            key = "; ".join(str(a) for a in made.puzzle.solution or ())
+            drafts = "kept" if made.kept else str(made.candidates)
+            rows.append((card.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
+                         str(made.grade.near_misses), drafts))
+            written.append({"file": str(card), "level": made.puzzle.level,
+                            "key": [str(a) for a in made.puzzle.solution or ()], "ideas": list(made.grade.ideas),
+                            "plays": made.grade.plays, "near_misses": made.grade.near_misses,
+                            "drafts": made.candidates, "kept": made.kept})
             if not console.is_terminal and not args.json:
                 # One line per card for logs and pipes (the bar is drawn only on a terminal).
-                _say(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
-                     f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
-                     f"{time.perf_counter() - started:.0f} s in all)")
+                what = ("kept from an earlier run" if made.kept else
+                        f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s")
+                _say(f"card {index + 1}/{args.count}: {card} ({', '.join(made.grade.ideas) or 'one tile'}; "
+                     f"{what}; {time.perf_counter() - started:.0f} s in all)")
 
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
 
+        status = EXIT_OK
         try:
-            cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
-                             jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts,
-                             scheduler=args.scheduler)
-        except NoCard as error:
-            _say(f"nhex: {error}")
-            return EXIT_LIMIT
-    # A card written early that the run then replaced (a turned copy of an earlier card found later) goes.
-    chosen = {file_name(made) for made in cards}
-    for made in kept.values():
-        if file_name(made) not in chosen:
-            for path in files_of(out / file_name(made)):
-                path.unlink(missing_ok=True)
-    table = Table(title=f"{len(cards)} new level-{args.level} cards in {out}")
+            generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs or _cores(),
+                     on_card=write_card, on_drafts=drafts, scheduler=args.scheduler, stored=stored,
+                     wait_workers=args.wait_workers, say=lambda message: _say(f"nhex: {message}"))
+        except (NoCard, ClusterLost) as error:
+            _say(f"nhex: {error}; the {len(written)} card{'s' if len(written) != 1 else ''} made so far are in "
+                 f"{out}, and the same command run again goes on from there")
+            status = EXIT_LIMIT
+    table = Table(title=f"{len(written)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):
         table.add_column(column)
-    written = []
-    for made in cards:
-        path = out / file_name(made)
-        if not path.exists():  # the same card as one written early under another attempt's name
-            write_files(made, path)
-        key = "; ".join(str(a) for a in made.puzzle.solution or ())
-        table.add_row(path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
-                      str(made.grade.near_misses), str(made.candidates))
-        written.append({"file": str(path), "level": made.puzzle.level, "key": [str(a) for a in made.puzzle.solution or ()],
-                        "ideas": list(made.grade.ideas), "plays": made.grade.plays,
-                        "near_misses": made.grade.near_misses, "drafts": made.candidates})
+    for row in rows:
+        table.add_row(*row)
     if args.json:
         print(json.dumps(written, indent=1))
-    else:
+    elif status == EXIT_OK or written:
         console.print(table)
-    return EXIT_OK
+    return status
 
 
 #: The armies ``nhex generate`` makes cards for: ``solver.search.generate.ARMIES``, written out here so that building
@@ -729,6 +748,9 @@ def _generate_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true",
                          help="print JSON: one object per card (file, key, ideas, plays, near misses, drafts)")
     command.add_argument("--svg", action="store_true", help="also draw each card, front and back, as SVG")
+    command.add_argument("--wait-workers", type=_seconds, default=None, metavar="S",
+                         help="with --scheduler: give up after S seconds with no worker in the cluster (default "
+                              "600; the cards made so far are kept, exit 3)")
 
 
 def cmd_card(args: argparse.Namespace) -> int:
