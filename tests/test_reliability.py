@@ -259,3 +259,157 @@ def test_a_folder_the_user_cannot_read_is_named_not_taken_for_an_empty_one(comma
     done = unprivileged(argv[0], str(shared_tmp / "cards"), *argv[1:])
     assert done.returncode == 2
     assert done.stderr == f"{str(closed).rstrip('/')}:0:0: cannot read the folder: Permission denied\n"
+
+
+# --- 4. generate --count 999999999: memory does not depend on the count -----------------------------------------
+
+#: Address space allowed a command under test (bytes): a few times what nhex needs (generate: about 60 MB).
+MEMORY = 1 << 30
+
+
+def limited(*argv: str, memory: int = MEMORY, stdin: bytes | None = None, **popen: object) -> subprocess.Popen:
+    """``nhex ARGV`` started in a process whose address space is capped (resource.RLIMIT_AS): what would take
+    gigabytes fails with MemoryError instead of taking them."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.Popen([sys.executable, "-m", "solver.cli", *argv], cwd=ROOT, preexec_fn=cap,
+                            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)  # type: ignore[call-overload]
+
+
+def test_generate_with_a_count_of_a_billion_makes_its_first_card_in_little_memory(tmp_path):
+    """The cards are made one by one: a count of 999,999,999 allocated lists of that length first (8.8 GB)."""
+    import signal
+    import time
+
+    out = tmp_path / "cards"
+    process = limited("generate", "--player", "outpost", "--opponent", "moloch", "--level", "1", "--seed", "7",
+                      "--count", "999999999", "--jobs", "1", "-o", str(out))
+    deadline = time.monotonic() + 120
+    while process.poll() is None and not list(out.glob("*.nhex")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert process.poll() is None, process.communicate()[1].decode()
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "MemoryError" not in err.decode() and "Traceback" not in err.decode()
+    assert (out / "outpost-vs-moloch-level1-7-0-0.nhex").is_file()
+
+
+# --- 9. generate --svg where a picture's path is a folder ---------------------------------------------------------
+
+
+def test_generate_svg_onto_a_folder_names_the_svg_and_writes_nothing_of_the_card(tmp_path, capsys):
+    from solver.cli import main
+
+    (tmp_path / "outpost-vs-moloch-level1-7-0-0-solution.svg").mkdir()
+    status = main(["generate", "--player", "outpost", "--opponent", "moloch", "--level", "1", "--seed", "7",
+                   "--jobs", "1", "--svg", "-o", str(tmp_path)])
+    assert status == EXIT_STREAM
+    err = capsys.readouterr().err
+    assert f"nhex: cannot write {tmp_path}/outpost-vs-moloch-level1-7-0-0-solution.svg: it is a folder\n" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["outpost-vs-moloch-level1-7-0-0-solution.svg"]
+
+
+# --- cards are never half-written ----------------------------------------------------------------------------------
+
+
+def test_a_file_written_atomically_is_the_old_one_or_the_new_one_never_half(tmp_path, monkeypatch):
+    from solver import streams
+
+    path = tmp_path / "card.nhex"
+    path.write_text("old card\n")
+
+    def killed(_: int) -> None:
+        raise KeyboardInterrupt  # the run stopped in the middle of writing
+
+    monkeypatch.setattr(os, "fsync", killed)
+    with pytest.raises(KeyboardInterrupt):
+        streams.write_atomically(path, "new card\n" * 1000)
+    assert path.read_text() == "old card\n" and [p.name for p in tmp_path.iterdir()] == ["card.nhex"]
+    monkeypatch.undo()
+    streams.write_atomically(path, "new card\n")
+    assert path.read_text() == "new card\n" and [p.name for p in tmp_path.iterdir()] == ["card.nhex"]
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# --- resume: the same generate command run again keeps what was proven and makes the rest --------------------------
+
+
+def test_generate_run_again_keeps_the_proven_cards_redoes_the_damaged_and_ends_as_an_uninterrupted_run(tmp_path, capsys):
+    import json
+
+    from solver.cli import main
+
+    def run(folder: Path, count: int) -> list[dict]:
+        argv = ["generate", "--player", "outpost", "--opponent", "moloch", "--level", "1", "--seed", "r",
+                "--jobs", "1", "--json", "--count", str(count), "-o", str(folder)]
+        assert main(argv) == 0
+        return json.loads(capsys.readouterr().out)
+
+    whole = tmp_path / "whole"
+    run(whole, 4)
+    expected = {p.name: p.read_bytes() for p in whole.iterdir()}
+    cut = tmp_path / "cut"
+    first = run(cut, 2)  # interrupted after two cards
+    assert not any(card["kept"] for card in first)
+    names = sorted(p.name for p in cut.iterdir())
+    damaged = cut / names[1]
+    damaged.write_bytes(damaged.read_bytes()[:200])  # half a card (what a write without rename could leave)
+    again = run(cut, 4)
+    assert [card["kept"] for card in again] == [True, False, False, False]
+    assert {p.name: p.read_bytes() for p in cut.iterdir()} == expected
+
+
+# --- 11. kill -9 of generate --jobs 2: the workers go quietly ------------------------------------------------------
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        return {int(child) for task in os.listdir(f"/proc/{pid}/task")
+                for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()}
+    except OSError:
+        return set()
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's corpse waits for an init that may not reap it in a container)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc to find the workers")
+def test_workers_of_a_killed_generate_quit_at_once_and_say_nothing(tmp_path):
+    import signal
+    import time
+
+    errors = tmp_path / "stderr"
+    with open(errors, "wb") as stream:
+        process = subprocess.Popen([sys.executable, "-m", "solver.cli", "generate", "--player", "moloch",
+                                    "--opponent", "hegemony", "--level", "4", "--count", "20", "--jobs", "2",
+                                    "-o", str(tmp_path / "cards")], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                   stderr=stream)
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers = {child for child in _children(process.pid) if _running(child)}
+    assert len(workers) >= 2
+    time.sleep(1.0)  # the workers are in the middle of their drafts
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(_running(worker) for worker in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(worker) for worker in workers), "the orphaned workers went on with their drafts"
+    assert errors.read_text() == ""
