@@ -715,8 +715,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
                      on_card=write_card, on_drafts=drafts, scheduler=args.scheduler, stored=stored,
                      wait_workers=args.wait_workers, say=lambda message: _say(f"nhex: {message}"))
         except (NoCard, ClusterLost) as error:
-            _say(f"nhex: {error}; the {len(written)} card{'s' if len(written) != 1 else ''} made so far are in "
-                 f"{out}, and the same command run again goes on from there")
+            made = f"{len(written)} cards made so far are" if len(written) != 1 else "1 card made so far is"
+            _say(f"nhex: {error}; the {made} in {out}, and the same command run again goes on from there")
             status = EXIT_LIMIT
     table = Table(title=f"{len(written)} new level-{args.level} cards in {out}")
     for column in ("file", "key", "needs", "plays", "near misses", "drafts"):

@@ -413,3 +413,56 @@ def test_workers_of_a_killed_generate_quit_at_once_and_say_nothing(tmp_path):
         time.sleep(0.1)
     assert not any(_running(worker) for worker in workers), "the orphaned workers went on with their drafts"
     assert errors.read_text() == ""
+
+
+# --- 10. a Dask cluster that loses all its workers ------------------------------------------------------------------
+
+
+def _slow_square(value: int) -> int:
+    import time
+
+    time.sleep(0.3)
+    return value * value
+
+
+def test_a_cluster_left_without_workers_is_said_and_given_up_after_the_bound_keeping_the_results():
+    """The run says it is waiting and for how long, gives up after --wait-workers, and what came back stays."""
+    distributed = pytest.importorskip("distributed")
+    from solver.search.dispatch import ClusterLost, DaskCluster
+
+    said: list[str] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        with DaskCluster(cluster.scheduler_address, wait_workers=1.5, say=said.append) as dispatcher:
+            tasks = iter(range(1, 50))
+            got: list[int] = []
+            with pytest.raises(ClusterLost, match=r"has had no workers for 1.5 s: gave up \(--wait-workers\)"):
+                for result in dispatcher.stream(_slow_square, lambda: next(tasks, None), window=1):
+                    got.append(result)
+                    if len(got) == 2:
+                        cluster.scale(0)  # every worker leaves
+            assert got[:2] == [1, 4]
+    assert said and said[0] == (f"the Dask cluster at {cluster.scheduler_address} has no workers: waiting for one "
+                                f"(giving up after 1.5 s: --wait-workers)")
+
+
+def test_generate_on_a_cluster_that_loses_its_workers_keeps_its_cards_and_exits_3(tmp_path, monkeypatch, capsys):
+    distributed = pytest.importorskip("distributed")
+    from solver.cli import main
+    from solver.search import generate
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        def written(made: object, _real=generate.card_text) -> str:  # the first card written: the workers go
+            cluster.scale(0)
+            return _real(made)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(generate, "card_text", written)
+        status = main(["generate", "--player", "outpost", "--opponent", "moloch", "--level", "1", "--seed", "7",
+                       "--count", "3", "--scheduler", cluster.scheduler_address, "--wait-workers", "1",
+                       "-o", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 3
+    assert "has no workers: waiting for one (giving up after 1 s: --wait-workers)" in err
+    assert f"gave up (--wait-workers); the 1 card made so far is in {tmp_path}, and the same command run again" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["outpost-vs-moloch-level1-7-0-0.nhex"]
