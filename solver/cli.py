@@ -281,22 +281,58 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .render.report import report_json
-    from .search.batch import card_files, exit_status, key_of, read_cards, solve_all
-    from .search.dispatch import open_dispatcher
+    from .search.batch import Journal, card_files, exit_status, key_of, read_cards, solve_all
+    from .search.dispatch import ClusterLost, fingerprint, open_dispatcher
+    from .streams import write_atomically
 
     _scheduler_ready("solve-all", args.scheduler)
     jobs = read_cards(card_files(args.dir, recursive=args.recursive), naive=args.naive, max_time=args.max_time,
                       max_solutions=args.max_solutions)
+    if args.out is not None:
+        _writable_file(args.out, "out", command="solve-all")
+    # --out: rows already solved by an interrupted run of the same batch are taken from its journal (batch.Journal)
+    journal = Journal(args.out) if args.out is not None else None
+    keys = [Journal.key(job, fingerprint()) for job in jobs] if journal is not None else []
+    solved: dict[int, dict] = {}
+    if journal is not None:
+        solved = {index: row for index, key in enumerate(keys) if (row := journal.solved(key)) is not None}
+    todo = [index for index in range(len(jobs)) if index not in solved]
+    where = {jobs[index].file: index for index in todo}
+    stopped: str | None = None
     console = _console()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=args.json or not console.is_terminal) as progress:
-        task = progress.add_task("solving cards", total=len(jobs))
-        if len(jobs) == 1 and args.scheduler is None:  # one card: its positions spread over the cores instead
+        task = progress.add_task("solving cards", total=len(jobs), completed=len(solved))
+        if len(todo) == 1 and args.scheduler is None:  # one card: its positions spread over the cores instead
             from dataclasses import replace
 
-            jobs = [replace(jobs[0], jobs=args.jobs or _cores())]
-        with open_dispatcher(min(args.jobs or _cores(), max(1, len(jobs))), args.scheduler) as dispatcher:
-            rows = solve_all(jobs, dispatcher, report_json, on_row=lambda _: progress.advance(task))
+            jobs[todo[0]] = replace(jobs[todo[0]], jobs=args.jobs or _cores())
+
+        def came_back(row: dict) -> None:
+            index = where[row["file"]]
+            solved[index] = row
+            if journal is not None:
+                journal.add(keys[index], row)
+            progress.advance(task)
+
+        try:
+            if todo:
+                with open_dispatcher(min(args.jobs or _cores(), len(todo)), args.scheduler,
+                                     wait_workers=_wait_workers(args), say=lambda m: _say(f"nhex: {m}")) as dispatcher:
+                    solve_all([jobs[index] for index in todo], dispatcher, report_json, on_row=came_back)
+        except ClusterLost as error:
+            stopped = str(error)
+        finally:
+            if journal is not None:
+                journal.close(complete=stopped is None and len(solved) == len(jobs))
+    rows = [solved[index] for index in sorted(solved)]
+    if stopped is not None:
+        kept = f"; the {len(rows)} solved are kept in {journal.path}" if journal is not None else ""
+        _say(f"nhex: {stopped}: {len(rows)} of {len(jobs)} cards solved{kept}")
+    elif args.out is not None:
+        import json
+
+        write_atomically(args.out, json.dumps(rows, indent=1) + "\n")
     for row in rows:
         if row["status"] == EXIT_NOT_IMPLEMENTED:
             _say(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(row["file"], *_rule_place(row)))
@@ -306,7 +342,7 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
         import json
 
         print(json.dumps(rows, indent=1))
-        return exit_status(rows)
+        return max(exit_status(rows), EXIT_LIMIT if stopped else EXIT_OK)
     verdicts = [("not implemented" if r["status"] == EXIT_NOT_IMPLEMENTED else "stopped" if r.get("stopped")
                  else str(r["verdict"])) for r in rows]
     tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
@@ -324,7 +360,7 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
             cells.append(f"{row['seconds']:.2f}" if "seconds" in row else "")
         table.add_row(*cells)
     console.print(table)
-    return exit_status(rows)
+    return max(exit_status(rows), EXIT_LIMIT if stopped else EXIT_OK)
 
 
 def _rule_place(row: dict) -> tuple[int, int] | tuple[()]:
@@ -354,6 +390,10 @@ def _solve_all_arguments(command: argparse.ArgumentParser) -> None:
                          help="stop each card after N winning plays (its status: 3)")
     command.add_argument("--naive", action="store_true", help="no deduplication of orders or facings (benchmarks)")
     command.add_argument("--counters", action="store_true", help="work counters only, no times (comparable runs)")
+    command.add_argument("--out", metavar="FILE", default=None,
+                         help="also write the JSON array to FILE, whole at the end; an interrupted batch run again "
+                              "solves only the cards it had not (kept in FILE.partial)")
+    _wait_workers_argument(command)
 
 
 def _scheduler_argument(command: argparse.ArgumentParser) -> None:
@@ -361,6 +401,19 @@ def _scheduler_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument("--scheduler", default=None, metavar="ADDRESS",
                          help="run the jobs on this Dask cluster (tcp://HOST:8786, or a scheduler file) instead of "
                               "local processes; needs pip install 'nhex[distributed]'")
+
+
+def _wait_workers_argument(command: argparse.ArgumentParser) -> None:
+    """``--wait-workers``: how long a Dask cluster may be left without workers (solver/search/dispatch.py)."""
+    command.add_argument("--wait-workers", type=_seconds, default=None, metavar="S",
+                         help="with --scheduler: give up after S seconds with no worker in the cluster (default "
+                              "600); what was done is kept, exit 3")
+
+
+def _wait_workers(args: argparse.Namespace) -> float:
+    from .search.dispatch import WAIT_WORKERS
+
+    return WAIT_WORKERS if args.wait_workers is None else float(args.wait_workers)
 
 
 def _scheduler_ready(command: str, address: str | None) -> None:
@@ -713,7 +766,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         try:
             generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs or _cores(),
                      on_card=write_card, on_drafts=drafts, scheduler=args.scheduler, stored=stored,
-                     wait_workers=args.wait_workers, say=lambda message: _say(f"nhex: {message}"))
+                     wait_workers=_wait_workers(args), say=lambda message: _say(f"nhex: {message}"))
         except (NoCard, ClusterLost) as error:
             made = f"{len(written)} cards made so far are" if len(written) != 1 else "1 card made so far is"
             _say(f"nhex: {error}; the {made} in {out}, and the same command run again goes on from there")
@@ -748,9 +801,7 @@ def _generate_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true",
                          help="print JSON: one object per card (file, key, ideas, plays, near misses, drafts)")
     command.add_argument("--svg", action="store_true", help="also draw each card, front and back, as SVG")
-    command.add_argument("--wait-workers", type=_seconds, default=None, metavar="S",
-                         help="with --scheduler: give up after S seconds with no worker in the cluster (default "
-                              "600; the cards made so far are kept, exit 3)")
+    _wait_workers_argument(command)
 
 
 def cmd_card(args: argparse.Namespace) -> int:
@@ -834,7 +885,7 @@ def _usage(command: str, message: str) -> None:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
-def _writable_file(target: str, kind: str) -> None:
+def _writable_file(target: str, kind: str, command: str = "card") -> None:
     """``target`` can be written as a file: not a folder, its folder exists, and a PNG's name says so."""
     from pathlib import Path
 
@@ -846,9 +897,9 @@ def _writable_file(target: str, kind: str) -> None:
 
         raise StreamFailure(f"cannot write {target}: {reason(error)}") from None
     if path.is_dir() or target.endswith(("/", "\\")):
-        _usage("card", f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
+        _usage(command, f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
     if not path.parent.is_dir():
-        _usage("card", f"--{kind} {target}: the folder {path.parent} does not exist")
+        _usage(command, f"--{kind} {target}: the folder {path.parent} does not exist")
     if kind in ("png", "pdf") and path.suffix.lower() != f".{kind}":
         _usage("card", f"--{kind} {target}: a {kind.upper()} file's name ends in .{kind}")
 

@@ -466,3 +466,42 @@ def test_generate_on_a_cluster_that_loses_its_workers_keeps_its_cards_and_exits_
     assert "has no workers: waiting for one (giving up after 1 s: --wait-workers)" in err
     assert f"gave up (--wait-workers); the 1 card made so far is in {tmp_path}, and the same command run again" in err
     assert [p.name for p in tmp_path.iterdir()] == ["outpost-vs-moloch-level1-7-0-0.nhex"]
+
+
+# --- resume: solve-all --out continues an interrupted batch --------------------------------------------------------
+
+
+def test_solve_all_run_again_after_an_interruption_solves_only_the_rest(tmp_path, monkeypatch, capsys):
+    import json
+
+    from solver.cli import main
+    from solver.search import batch
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    for name in ("01-point-blank.nhex", "02-long-shot.nhex", "08-out-of-line.nhex"):
+        (cards / name).write_text((ROOT / "puzzles" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["solve-all", str(cards), "--jobs", "1", "--json", "--counters"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+
+    real, solved = batch.solve_text, []
+
+    def interrupted(job, report_json):  # type: ignore[no-untyped-def]
+        if len(solved) == 2:
+            raise KeyboardInterrupt
+        solved.append(job.file)
+        return real(job, report_json)
+
+    out = tmp_path / "rows.json"
+    monkeypatch.setattr(batch, "solve_text", interrupted)
+    assert main(["solve-all", str(cards), "--jobs", "1", "--out", str(out)]) == 130
+    assert not out.exists() and len(Path(f"{out}.partial").read_text().splitlines()) == 2
+    solved.clear()
+    (cards / "02-long-shot.nhex").write_text((cards / "02-long-shot.nhex").read_text() + "# edited\n")
+    capsys.readouterr()
+    assert main(["solve-all", str(cards), "--jobs", "1", "--out", str(out), "--counters"]) == 0
+    assert solved == [str(cards / "02-long-shot.nhex"), str(cards / "08-out-of-line.nhex")]  # edited, and the rest
+    rows = json.loads(out.read_text())
+    for row in rows:
+        row.pop("seconds")
+    assert rows == whole and not Path(f"{out}.partial").exists()
