@@ -505,3 +505,49 @@ def test_solve_all_run_again_after_an_interruption_solves_only_the_rest(tmp_path
     for row in rows:
         row.pop("seconds")
     assert rows == whole and not Path(f"{out}.partial").exists()
+
+
+# --- 3. reading memory stays proportional to the file ---------------------------------------------------------------
+
+
+def _peak_of(path: Path, *argv: str, memory: int) -> tuple[int, str]:
+    """Status and standard error of `nhex ARGV FILE` under an address space of ``memory`` bytes."""
+    process = limited(*argv, str(path), memory=memory)
+    _, err = process.communicate(timeout=300)
+    return process.returncode, err.decode()
+
+
+CARD_HEAD = 'puzzle "long"\nlevel 1\nplayer outpost\noffer outpost:move\ngoal win\nc3 outpost:hq\nc1 moloch:hq\n'
+
+
+@pytest.mark.parametrize("name, text, status", [
+    # a story of 8 MB, escapes in it: the string's expression kept a state per character (200 MB a megabyte)
+    ("story", CARD_HEAD.replace("goal win\n", 'goal win\nstory "' + 'ab\\"' * 2_000_000 + '"\n'), 0),
+    ("comment", "c3 outpost:hq\n# " + "x" * 8_000_000 + "\nc1 moloch:hq\n", 0),
+    ("blank lines", "c3 outpost:hq\n" + "\n  " * 2_000_000 + "c1 moloch:hq\n", 0),
+    # 8 MB of unit lines: refused at the first statement too many, before a parse tree of 2 KB a line
+    ("unit lines", "c3 outpost:hq\nc1 moloch:hq\n" + "c2 moloch:blocker N\n" * 400_000, 2),
+    ("one long line", "c3 outpost:hq\nc1 moloch:hq\nhand moloch" + " moloch:blocker" * 500_000 + "\n", 2),
+])
+def test_reading_a_large_file_takes_memory_in_proportion_to_it(name, text, status, tmp_path):
+    """A few times the file's size, under RLIMIT_AS: the address space of the interpreter and nhex's modules
+    (about 200 MB here, mostly shared libraries mapped) plus 8 times the file."""
+    path = tmp_path / "large.nhex"
+    path.write_text(text)
+    returncode, err = _peak_of(path, "check", memory=(200 << 20) + 8 * len(text))
+    assert "MemoryError" not in err and "Traceback" not in err, err[-500:]
+    assert returncode == status, err[-500:]
+    if status == 2:
+        assert err.startswith(f"{path}:") and "too many" in err
+
+
+def test_the_limits_of_a_file_are_far_above_any_real_one():
+    """Every file of the repository is far inside the limits (a tenth of them at most)."""
+    from solver.notation.text import MAX_STATEMENTS, MAX_WORDS, _WORDS
+
+    for path in [*ROOT.glob("puzzles/**/*.nhex"), *ROOT.glob("tests/**/*.nhex")]:
+        text = path.read_text(encoding="utf-8-sig")
+        words = [m.group() for m in _WORDS.finditer(text) if m.group()[0] not in "#\n"]
+        assert len(words) < MAX_WORDS // 10, path
+        statements = [line for line in text.splitlines() if line.split("#")[0].strip()]
+        assert len(statements) < MAX_STATEMENTS // 10, path

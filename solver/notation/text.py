@@ -155,8 +155,45 @@ def _standard_input() -> bytes | str:
         raise StreamFailure("cannot read standard input: it is closed") from None
 
 
+#: The most statement lines and words a file may hold (issue 25). A four-player game record has a few hundred lines
+#: and a few thousand words; the parse tree costs about 2 KB a line, so a file of a million unit lines took 2 GB
+#: and a minute before it was refused. Beyond these the file is refused where it passes them, before it is parsed.
+MAX_STATEMENTS = 10_000
+MAX_WORDS = 100_000
+
+# Strings, comments and runs of newlines (skipped) and words (counted); possessive, so no state per character.
+_WORDS = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|#[^\n]*+|\n[\t \r\n]*+|[^\s#"]++|"')
+
+
+def _refuse_oversized(text: str, source: str) -> None:
+    """A file of more than :data:`MAX_STATEMENTS` statement lines or :data:`MAX_WORDS` words is bad input, located
+    at the first line or word too many (reading stays within a few times the file's size)."""
+    lines = words = 0
+    line, line_start, counted = 1, 0, False
+    for match in _WORDS.finditer(text):
+        token = match.group()
+        if token[0] == "\n":
+            line += token.count("\n")
+            line_start = match.start() + token.rfind("\n") + 1
+            counted = False
+            continue
+        if token[0] == "#":
+            continue
+        words += 1  # a quoted string is one word
+        if not counted:
+            counted, lines = True, lines + 1
+            if lines > MAX_STATEMENTS:
+                raise NotationError(f"too many lines: a file holds at most {MAX_STATEMENTS} statements (a game "
+                                    f"record of four players has a few hundred)", line, match.start() - line_start + 1,
+                                    source)
+        if words > MAX_WORDS:
+            raise NotationError(f"too many words: a file holds at most {MAX_WORDS}", line,
+                                match.start() - line_start + 1, source)
+
+
 def parse(text: str, source: str = "<input>") -> Document:
     """Read notation text; every error is a :class:`NotationError` located in ``source``."""
+    _refuse_oversized(text, source)
     try:
         tree = _reading_parser().parse(text)
     except UnexpectedInput as error:
