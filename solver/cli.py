@@ -1156,7 +1156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .streams import GuardedOutput, StreamFailure
 
     stdout = sys.stdout
-    sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
+    sys.stdout = GuardedOutput(stdout)
     args = argparse.Namespace()
     try:
         try:

@@ -931,7 +931,7 @@ _GOAL_OPERATORS = frozenset({"goal_negation", "goal_and", "goal_or"})
 
 def _goal_depth(expression: Tree[Token]) -> int:
     """How many `not`, `and`, `or` nest in a goal's parse tree, at the deepest (a loop: it may be thousands)."""
-    deepest, stack = 0, [(expression, 0)]
+    deepest, stack = 0, [(cast("Tree[Token] | Token", expression), 0)]
     while stack:
         node, depth = stack.pop()
         if not isinstance(node, Tree):
