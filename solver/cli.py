@@ -684,7 +684,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     from .render.card_svg import save
     from .search.dispatch import ClusterLost
-    from .search.generate import NoCard, card_text, file_name, generate, stored_cards
+    from .search.generate import NoCard, card_text, file_name, file_prefix, generate, stored_cards
     from .streams import StreamFailure, reason, write_atomically
 
     _scheduler_ready("generate", args.scheduler)
@@ -699,6 +699,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if not os.access(out, os.W_OK):  # said now, not after the first card's hours of work
         raise StreamFailure(f"cannot write in the folder {args.out}: Permission denied")
     earlier = stored_cards(names, args.player, args.opponent, args.level, args.seed)
+    for name in names:  # what a run killed while writing a card left of it (streams.write_atomically's temporary)
+        if name.startswith(f".{file_prefix(args.player, args.opponent, args.level, args.seed)}") \
+                and name.endswith(".part"):
+            (out / name).unlink(missing_ok=True)
     del names
 
     def stored(index: int) -> tuple[int, str] | None:

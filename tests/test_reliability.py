@@ -551,3 +551,16 @@ def test_the_limits_of_a_file_are_far_above_any_real_one():
         assert len(words) < MAX_WORDS // 10, path
         statements = [line for line in text.splitlines() if line.split("#")[0].strip()]
         assert len(statements) < MAX_STATEMENTS // 10, path
+
+
+def test_what_a_killed_write_left_is_no_card_and_goes_when_generate_runs_again(tmp_path, capsys):
+    from solver.cli import main
+
+    left = tmp_path / ".outpost-vs-moloch-level1-7-0-0.nhex.k2j4_x.part"
+    left.write_text("puzzle \"half")
+    other = tmp_path / ".notes.part"  # not a card of this run's: left alone
+    other.write_text("mine")
+    assert main(["solve-all", str(tmp_path), "--json"]) == 0 and capsys.readouterr().out.strip() == "[]"
+    assert main(["generate", "--player", "outpost", "--opponent", "moloch", "--level", "1", "--seed", "7",
+                 "--jobs", "1", "-o", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.part", "outpost-vs-moloch-level1-7-0-0.nhex"]

@@ -57,7 +57,8 @@ def card_files(folder: str, *, recursive: bool = False) -> list[Path]:
                             str(error.filename or folder)) from None
 
     for where, folders, names in os.walk(root, onerror=refuse):
-        found.extend(Path(where) / name for name in names if name.endswith(".nhex"))
+        # as glob's `*.nhex`: not a hidden file (a card being written is `.NAME.XXXX.part`, streams.write_atomically)
+        found.extend(Path(where) / name for name in names if name.endswith(".nhex") and not name.startswith("."))
         if not recursive:
             break
         folders.sort()
