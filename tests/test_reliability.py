@@ -564,3 +564,34 @@ def test_what_a_killed_write_left_is_no_card_and_goes_when_generate_runs_again(t
     assert main(["generate", "--player", "outpost", "--opponent", "moloch", "--level", "1", "--seed", "7",
                  "--jobs", "1", "-o", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.part", "outpost-vs-moloch-level1-7-0-0.nhex"]
+
+
+def test_solve_all_on_a_cluster_that_loses_its_workers_keeps_the_rows_solved_and_exits_3(tmp_path, monkeypatch,
+                                                                                           capsys):
+    distributed = pytest.importorskip("distributed")
+    from solver.cli import main
+    from solver.search import batch
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    for name in ("01-point-blank.nhex", "02-long-shot.nhex", "08-out-of-line.nhex"):
+        (cards / name).write_text((ROOT / "puzzles" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "rows.json"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        real = batch.Journal.add
+
+        def add(self, key, row):  # type: ignore[no-untyped-def]  # the first row back: every worker leaves
+            real(self, key, row)
+            cluster.scale(0)
+
+        monkeypatch.setattr(batch.Journal, "add", add)
+        status = main(["solve-all", str(cards), "--scheduler", cluster.scheduler_address, "--wait-workers", "1",
+                       "--out", str(out)])
+    err = capsys.readouterr().err
+    assert status == 3 and "has no workers: waiting for one (giving up after 1 s: --wait-workers)" in err
+    import re
+
+    said = re.search(r"gave up \(--wait-workers\): ([12]) of 3 cards solved; the \1 solved are kept in (\S+)\n", err)
+    assert said and said.group(2) == f"{out}.partial", err
+    assert not out.exists() and len(Path(f"{out}.partial").read_text().splitlines()) == int(said.group(1))
