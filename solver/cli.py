@@ -3,7 +3,9 @@
 Exit status: 0 done; 1 the answer is no (an illegal action, no solution); 2 bad input, reported as
 ``FILE:LINE:COLUMN: message`` with nothing written to standard output (a wrong option value: argparse's usage
 error); 3 stopped at a limit the user set; 4 the input needs a rule nhex does not implement
-(``FILE:LINE:COLUMN: not implemented yet: RULE``); 130 interrupted. A closed standard output ends quietly, 0.
+(``FILE:LINE:COLUMN: not implemented yet: RULE``); 5 standard input or output, or a file being written, failed
+(closed, a full disk, no permission: ``nhex: cannot write ...: REASON``); 130 interrupted. A reader of standard
+output that goes away (a closed pipe) ends quietly, 0.
 
 Start-up matters (issue 10): this module imports only the standard library; each command imports what it needs
 when it runs, and the parser tables and army database come from the per-user cache (solver/cache.py).
@@ -27,6 +29,8 @@ if TYPE_CHECKING:  # the sub-commands import what they need when they run (a qui
     from .tiles import Tile
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
+#: Standard input or output, or a file nhex writes, failed (closed, a full disk, a folder it may not write).
+EXIT_STREAM = 5
 
 
 def _console() -> Console:
@@ -57,7 +61,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     document = _load(args)
     if args.svg or args.png:  # the card-sized picture instead of the terminal's (a puzzle card: its front)
         _check_targets(args, "show")
-        _write_picture(args, _picture(args, document), "show")
+        _write_picture(args, _picture(args, document))
         return EXIT_OK
     picture: RenderableType = render_document(document)
     if isinstance(document, GameRecord):
@@ -279,33 +283,68 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
 
     from .render.listing import Column, Listing
     from .render.report import report_json
-    from .search.batch import card_files, exit_status, key_of, read_cards, solve_all
-    from .search.dispatch import open_dispatcher
+    from .search.batch import Journal, card_files, exit_status, key_of, read_cards, solve_all
+    from .search.dispatch import ClusterLost, fingerprint, open_dispatcher
+    from .streams import write_atomically
 
     _scheduler_ready("solve-all", args.scheduler)
     jobs = read_cards(card_files(args.dir, recursive=args.recursive), naive=args.naive, max_time=args.max_time,
                       max_solutions=args.max_solutions)
+    if args.out is not None:
+        _writable_file(args.out, "out", command="solve-all")
+    # --out: rows already solved by an interrupted run of the same batch are taken from its journal (batch.Journal)
+    journal = Journal(args.out) if args.out is not None else None
+    keys = [Journal.key(job, fingerprint()) for job in jobs] if journal is not None else []
+    solved: dict[int, dict] = {}
+    if journal is not None:
+        solved = {index: row for index, key in enumerate(keys) if (row := journal.solved(key)) is not None}
+    todo = [index for index in range(len(jobs)) if index not in solved]
+    where = {jobs[index].file: index for index in todo}
+    stopped: str | None = None
     console = _console()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=args.json or not console.is_terminal) as progress:
-        task = progress.add_task("solving cards", total=len(jobs))
-        if len(jobs) == 1 and args.scheduler is None:  # one card: its positions spread over the cores instead
+        task = progress.add_task("solving cards", total=len(jobs), completed=len(solved))
+        if len(todo) == 1 and args.scheduler is None:  # one card: its positions spread over the cores instead
             from dataclasses import replace
 
-            jobs = [replace(jobs[0], jobs=args.jobs or _cores())]
-        with open_dispatcher(min(args.jobs or _cores(), max(1, len(jobs))), args.scheduler) as dispatcher:
-            rows = solve_all(jobs, dispatcher, report_json, on_row=lambda _: progress.advance(task))
+            jobs[todo[0]] = replace(jobs[todo[0]], jobs=args.jobs or _cores())
+
+        def came_back(row: dict) -> None:
+            index = where[row["file"]]
+            solved[index] = row
+            if journal is not None:
+                journal.add(keys[index], row)
+            progress.advance(task)
+
+        try:
+            if todo:
+                with open_dispatcher(min(args.jobs or _cores(), len(todo)), args.scheduler,
+                                     wait_workers=_wait_workers(args), say=lambda m: _say(f"nhex: {m}")) as dispatcher:
+                    solve_all([jobs[index] for index in todo], dispatcher, report_json, on_row=came_back)
+        except ClusterLost as error:
+            stopped = str(error)
+        finally:
+            if journal is not None:
+                journal.close(complete=stopped is None and len(solved) == len(jobs))
+    rows = [solved[index] for index in sorted(solved)]
+    if stopped is not None:
+        kept = f"; the {len(rows)} solved are kept in {journal.path}" if journal is not None else ""
+        _say(f"nhex: {stopped}: {len(rows)} of {len(jobs)} cards solved{kept}")
+    elif args.out is not None:
+        import json
+
+        write_atomically(args.out, json.dumps(rows, indent=1) + "\n")
     for row in rows:
         if row["status"] == EXIT_NOT_IMPLEMENTED:
-            print(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(
-                row["file"], *_rule_place(row)), file=sys.stderr)
+            _say(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(row["file"], *_rule_place(row)))
         if args.counters:
             row.pop("seconds", None)
     if args.json:
         import json
 
         print(json.dumps(rows, indent=1))
-        return exit_status(rows)
+        return max(exit_status(rows), EXIT_LIMIT if stopped else EXIT_OK)
     verdicts = [("not implemented" if r["status"] == EXIT_NOT_IMPLEMENTED else "stopped" if r.get("stopped")
                  else str(r["verdict"])) for r in rows]
     tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
@@ -322,7 +361,7 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     # A file name and a key's words are never cut: a table where it fits, a block per card where not.
     table = Listing(f"{len(rows)} card{'s' if len(rows) != 1 else ''} in {args.dir}", columns, tuple(cells), tally)
     console.print(table)
-    return exit_status(rows)
+    return max(exit_status(rows), EXIT_LIMIT if stopped else EXIT_OK)
 
 
 def _rule_place(row: dict) -> tuple[int, int] | tuple[()]:
@@ -352,6 +391,10 @@ def _solve_all_arguments(command: argparse.ArgumentParser) -> None:
                          help="stop each card after N winning plays (its status: 3)")
     command.add_argument("--naive", action="store_true", help="no deduplication of orders or facings (benchmarks)")
     command.add_argument("--counters", action="store_true", help="work counters only, no times (comparable runs)")
+    command.add_argument("--out", metavar="FILE", default=None,
+                         help="also write the JSON array to FILE, whole at the end; an interrupted batch run again "
+                              "solves only the cards it had not (kept in FILE.partial)")
+    _wait_workers_argument(command)
 
 
 def _scheduler_argument(command: argparse.ArgumentParser) -> None:
@@ -359,6 +402,19 @@ def _scheduler_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument("--scheduler", default=None, metavar="ADDRESS",
                          help="run the jobs on this Dask cluster (tcp://HOST:8786, or a scheduler file) instead of "
                               "local processes; needs pip install 'nhex[distributed]'")
+
+
+def _wait_workers_argument(command: argparse.ArgumentParser) -> None:
+    """``--wait-workers``: how long a Dask cluster may be left without workers (solver/search/dispatch.py)."""
+    command.add_argument("--wait-workers", type=_seconds, default=None, metavar="S",
+                         help="with --scheduler: give up after S seconds with no worker in the cluster (default "
+                              "600); what was done is kept, exit 3")
+
+
+def _wait_workers(args: argparse.Namespace) -> float:
+    from .search.dispatch import WAIT_WORKERS
+
+    return WAIT_WORKERS if args.wait_workers is None else float(args.wait_workers)
 
 
 def _scheduler_ready(command: str, address: str | None) -> None:
@@ -615,15 +671,22 @@ def _solution_line(text: str, index: int) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    """``nhex generate``: new cards with exactly one winning play, written to a folder (docs/GENERATOR.md)."""
+    """``nhex generate``: new cards with exactly one winning play, written to a folder (docs/GENERATOR.md).
+
+    Each card is written the moment it is decided, whole (a temporary file renamed into place), its pictures
+    first and the card last: a card file in the folder is a card whose files are all there. Run again after an
+    interruption, the same command keeps the cards already written (checked, not trusted) and makes the rest."""
     import json
+    import os
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .render.listing import Column, Listing
-    from .search.generate import NoCard, canonical, card_text, file_name, generate
     from .render.card_svg import save
+    from .render.listing import Column, Listing
+    from .search.dispatch import ClusterLost
+    from .search.generate import NoCard, card_text, file_name, file_prefix, generate, stored_cards
+    from .streams import StreamFailure, reason, write_atomically
 
     _scheduler_ready("generate", args.scheduler)
     out = Path(args.out)
@@ -631,83 +694,97 @@ def cmd_generate(args: argparse.Namespace) -> int:
         _usage("generate", f"-o {args.out}: is a file; -o names the folder the cards go to")
     try:
         out.mkdir(parents=True, exist_ok=True)
+        names = [entry.name for entry in os.scandir(out)]
     except OSError as error:
-        _usage("generate", f"-o {args.out}: cannot make the folder: {error.strerror or error}")
+        raise StreamFailure(f"cannot use the folder {args.out}: {reason(error)}") from None
+    if not os.access(out, os.W_OK):  # said now, not after the first card's hours of work
+        raise StreamFailure(f"cannot write in the folder {args.out}: Permission denied")
+    earlier = stored_cards(names, args.player, args.opponent, args.level, args.seed)
+    for name in names:  # what a run killed while writing a card left of it (streams.write_atomically's temporary)
+        if name.startswith(f".{file_prefix(args.player, args.opponent, args.level, args.seed)}") \
+                and name.endswith(".part"):
+            (out / name).unlink(missing_ok=True)
+    del names
+
+    def stored(index: int) -> tuple[int, str] | None:
+        """The card an earlier run wrote for card ``index`` (its lowest attempt), read for the check."""
+        for attempt, name in earlier.get(index, ()):
+            try:
+                return attempt, (out / name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # unreadable: made again
+        return None
+
     console = _console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("[dim]{task.fields[drafts]} drafts played out"))
+    written: list[dict[str, Any]] = []
+    rows: list[tuple[str, ...]] = []
+    started = time.perf_counter()
+
+    def files_of(path: Path) -> tuple[Path, Path, Path]:
+        """A card's file, and with --svg its front and back pictures."""
+        return path, path.with_suffix(".svg"), path.with_name(path.stem + "-solution.svg")
+
     with Progress(*columns, console=console, transient=True,
                   disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
-        # Each card is written the moment it is proven, so that a run stopped (Ctrl-C, a time limit) keeps
-        # every card found so far; a card that is a turned copy of one already written is not written twice.
-        kept: dict[str, Any] = {}
-        started = time.perf_counter()
-
-        def files_of(path: Path) -> tuple[Path, Path, Path]:
-            """A card's file, and with --svg its front and back pictures."""
-            return path, path.with_suffix(".svg"), path.with_name(path.stem + "-solution.svg")
-
-        def write_files(made: Any, path: Path) -> None:
-            card, front, back = files_of(path)
-            try:
-                card.write_text(card_text(made), encoding="utf-8")
-                if args.svg:
-                    save(made.puzzle, str(front))
-                    save(made.puzzle, str(back), solution=True)
-            except OSError as error:
-                _usage("generate", f"cannot write {path}: {error.strerror or error}")
 
         def write_card(made: Any) -> None:
-            text = canonical(made.puzzle)
-            if text in kept:
-                return
-            kept[text] = made
+            """A card decided (card N of the run, in order): written (its pictures, then the card), and the files
+            an earlier run left for that card under another attempt's name removed."""
             path = out / file_name(made)
-            write_files(made, path)
-            progress.update(task, completed=min(args.count, len(kept)))
+            card, front, back = files_of(path)
+            pictures = (front, back) if args.svg else ()
+            for target in (card, *pictures):  # said before anything is written (issue 25: a folder named .svg)
+                if target.is_dir():
+                    raise StreamFailure(f"cannot write {target}: it is a folder")
+            for target, back_side in zip(pictures, (False, True)):
+                save(made.puzzle, str(target), solution=back_side)
+            if not made.kept:
+                write_atomically(card, card_text(made))
+            index = len(written)
+            for _, name in earlier.pop(index, ()):
+                if name != card.name:
+                    for stale in files_of(out / name):
+                        stale.unlink(missing_ok=True)
+            progress.update(task, completed=index + 1)
+            key = "; ".join(str(a) for a in made.puzzle.solution or ())
+            drafts = "kept" if made.kept else str(made.candidates)
+            rows.append((card.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
+                         str(made.grade.near_misses), drafts))
+            written.append({"file": str(card), "level": made.puzzle.level,
+                            "key": [str(a) for a in made.puzzle.solution or ()], "ideas": list(made.grade.ideas),
+                            "plays": made.grade.plays, "near_misses": made.grade.near_misses,
+                            "drafts": made.candidates, "kept": made.kept})
             if not console.is_terminal and not args.json:
                 # One line per card for logs and pipes (the bar is drawn only on a terminal).
-                print(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
-                      f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
-                      f"{time.perf_counter() - started:.0f} s in all)", file=sys.stderr, flush=True)
+                what = ("kept from an earlier run" if made.kept else
+                        f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s")
+                _say(f"card {index + 1}/{args.count}: {card} ({', '.join(made.grade.ideas) or 'one tile'}; "
+                     f"{what}; {time.perf_counter() - started:.0f} s in all)")
 
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
 
+        status = EXIT_OK
         try:
-            cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
-                             jobs=args.jobs or _cores(), on_card=write_card, on_drafts=drafts,
-                             scheduler=args.scheduler)
-        except NoCard as error:
-            print(f"nhex: {error}", file=sys.stderr)
-            return EXIT_LIMIT
-    # A card written early that the run then replaced (a turned copy of an earlier card found later) goes.
-    chosen = {file_name(made) for made in cards}
-    for made in kept.values():
-        if file_name(made) not in chosen:
-            for path in files_of(out / file_name(made)):
-                path.unlink(missing_ok=True)
-    written, cells = [], []
-    for made in cards:
-        path = out / file_name(made)
-        if not path.exists():  # the same card as one written early under another attempt's name
-            write_files(made, path)
-        key = "; ".join(str(a) for a in made.puzzle.solution or ())
-        cells.append((path.name, key, ", ".join(made.grade.ideas) or "one tile", str(made.grade.plays),
-                      str(made.grade.near_misses), str(made.candidates)))
-        written.append({"file": str(path), "level": made.puzzle.level, "key": [str(a) for a in made.puzzle.solution or ()],
-                        "ideas": list(made.grade.ideas), "plays": made.grade.plays,
-                        "near_misses": made.grade.near_misses, "drafts": made.candidates})
+            generate(args.player, args.opponent, args.level, args.count, args.seed, jobs=args.jobs or _cores(),
+                     on_card=write_card, on_drafts=drafts, scheduler=args.scheduler, stored=stored,
+                     wait_workers=_wait_workers(args), say=lambda message: _say(f"nhex: {message}"))
+        except (NoCard, ClusterLost) as error:
+            made = f"{len(written)} cards made so far are" if len(written) != 1 else "1 card made so far is"
+            _say(f"nhex: {error}; the {made} in {out}, and the same command run again goes on from there")
+            status = EXIT_LIMIT
     # A file name and a key's words are never cut: a table where it fits, a block per card where not.
-    table = Listing(f"{len(cards)} new level-{args.level} cards in {out}",
+    table = Listing(f"{len(written)} new level-{args.level} cards in {out}",
                     (Column("file", "name"), Column("key", "key"), Column("needs"), Column("plays", "number"),
-                     Column("near misses", "number"), Column("drafts", "number")), tuple(cells))
+                     Column("near misses", "number"), Column("drafts", "number")), tuple(rows))
     if args.json:
         print(json.dumps(written, indent=1))
-    else:
+    elif status == EXIT_OK or written:
         console.print(table)
-    return EXIT_OK
+    return status
 
 
 #: The armies ``nhex generate`` makes cards for: ``solver.search.generate.ARMIES``, written out here so that building
@@ -728,6 +805,7 @@ def _generate_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true",
                          help="print JSON: one object per card (file, key, ideas, plays, near misses, drafts)")
     command.add_argument("--svg", action="store_true", help="also draw each card, front and back, as SVG")
+    _wait_workers_argument(command)
 
 
 def cmd_card(args: argparse.Namespace) -> int:
@@ -740,7 +818,7 @@ def cmd_card(args: argparse.Namespace) -> int:
         raise NotationError("say where to draw the card: --svg OUT.svg or --png OUT.png, or print a set with "
                             "--pdf OUT.pdf", 1, 1, args.source)
     _check_targets(args, "card")
-    _write_picture(args, _picture(args, document), "card")
+    _write_picture(args, _picture(args, document))
     return EXIT_OK
 
 
@@ -790,20 +868,16 @@ def _picture(args: argparse.Namespace, document: Document) -> Any:
     return position_svg(document, name, subtitle="Position", lines=position_words(document))
 
 
-def _write_picture(args: argparse.Namespace, picture: Any, command: str) -> None:
+def _write_picture(args: argparse.Namespace, picture: Any) -> None:
     """Write ``picture`` to ``--svg`` (``-``: standard output) and ``--png``."""
     if args.svg == "-":
         sys.stdout.write(picture.as_svg())
-    for target, kind in ((args.svg, "svg"), (args.png, "png")):
-        if not target or target == "-":
-            continue
-        try:
-            if kind == "png":
-                picture.save_png(target)
-            else:
-                picture.save_svg(target)
-        except OSError as error:
-            _usage(command, f"cannot write {target}: {error.strerror or error}")
+    from .render.card_svg import picture_bytes
+    from .streams import write_atomically
+
+    for target, kind in ((args.svg, "svg"), (args.png, "png")):  # each whole or not at all; cannot write: exit 5
+        if target and target != "-":
+            write_atomically(target, picture_bytes(picture, png=kind == "png"))
 
 
 def _print_cards(args: argparse.Namespace) -> int:
@@ -816,8 +890,10 @@ def _print_cards(args: argparse.Namespace) -> int:
 
     if args.svg or args.png or args.solution:
         _usage("card", "--pdf and --sheets print fronts and backs: they take no --svg, --png or --solution")
+    from .search.batch import card_files
+
     source = Path(args.file)
-    files = sorted(source.glob("*.nhex")) if source.is_dir() else [source]
+    files = card_files(args.file) if source.is_dir() else [source]
     if not files:
         _usage("card", f"{args.file}: no .nhex cards in this folder")
     puzzles = []
@@ -829,20 +905,22 @@ def _print_cards(args: argparse.Namespace) -> int:
         puzzles.append(document)
     if args.pdf:
         _writable_file(args.pdf, "pdf")
-        try:
-            pages = write_pdf(puzzles, args.pdf)
-        except OSError as error:
-            _usage("card", f"cannot write {args.pdf}: {error.strerror or error}")
+        pages = write_pdf(puzzles, args.pdf)  # whole or not at all; one that cannot be written: exit 5
         print(f"{len(puzzles)} cards on {pages} pages (fronts, then backs for turning over the long edge): "
               f"{args.pdf}")
     if args.sheets:
         folder = Path(args.sheets)
         if folder.exists() and not folder.is_dir():
             _usage("card", f"--sheets {args.sheets}: is a file; --sheets names a folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        from .streams import StreamFailure, reason, write_atomically
+
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StreamFailure(f"cannot make the folder {folder}: {reason(error)}") from None
         svgs = page_svgs(puzzles)
         for number, svg in enumerate(svgs, start=1):
-            (folder / f"page-{number:02d}.svg").write_text(svg, encoding="utf-8")
+            write_atomically(folder / f"page-{number:02d}.svg", svg)
         print(f"{len(puzzles)} cards on {len(svgs)} pages: {folder}/page-01.svg ...")
     return EXIT_OK
 
@@ -850,7 +928,7 @@ def _print_cards(args: argparse.Namespace) -> int:
 def _usage(command: str, message: str) -> None:
     """A wrong option value found after parsing: reported like argparse's own (``nhex COMMAND: error: ...``),
     exit status 2."""
-    print(f"nhex {command}: error: {message}", file=sys.stderr)
+    _say(f"nhex {command}: error: {message}")
     raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -859,6 +937,12 @@ def _writable_file(target: str, kind: str, command: str = "card") -> None:
     from pathlib import Path
 
     path = Path(target)
+    try:
+        path.is_dir() and path.parent.is_dir()
+    except OSError as error:  # a folder on the way the user may not enter
+        from .streams import StreamFailure, reason
+
+        raise StreamFailure(f"cannot write {target}: {reason(error)}") from None
     if path.is_dir() or target.endswith(("/", "\\")):
         _usage(command, f"--{kind} {target}: is a folder; name the {kind.upper()} file to write")
     if not path.parent.is_dir():
@@ -999,6 +1083,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
 _COMMON_STATUSES = {
     2: "bad input: FILE:LINE:COLUMN: message on standard error, nothing written",
     4: "the input needs a rule nhex does not implement (named, at FILE:LINE:COLUMN)",
+    5: "standard input or output, or a file being written, failed (closed, a full disk, no permission)",
     130: "interrupted (Ctrl-C)",
 }
 _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
@@ -1150,33 +1235,77 @@ def _command_word(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(_command_word(sys.argv[1:] if argv is None else argv))
-    args = parser.parse_args(argv)
-    handler = COMMANDS[args.command][0]
+    # Standard output's failures (closed, a full disk) name it: exit 5, never 1 ("the answer is no").
+    from .streams import GuardedOutput, StreamFailure
+
+    stdout = sys.stdout
+    sys.stdout = GuardedOutput(stdout)
+    args = argparse.Namespace()
     try:
-        status = handler(args)
-        sys.stdout.flush()  # a closed pipe shows here, inside the handling below, not at exit
+        try:
+            parser = build_parser(_command_word(sys.argv[1:] if argv is None else argv))
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help, --version, a usage error: what they printed is written now, or fails here
+            sys.stdout.flush()
+            raise
+        _cap_jobs(args)
+        status = COMMANDS[args.command][0](args)
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, inside the handling below, not at exit
         return status
     except NotationError as error:
-        print(str(error), file=sys.stderr)
+        _say(str(error))
         return EXIT_BAD_INPUT
     except RuleNotImplemented as error:
-        print(_not_implemented(error, args), file=sys.stderr)
+        _say(_not_implemented(error, args))
         return EXIT_NOT_IMPLEMENTED
     except BrokenPipeError:
         # The reader went away (`nhex tiles | head -1`): stop quietly, as git does; what is still buffered goes
         # nowhere instead of failing again when Python flushes standard output at exit.
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_output(stdout)
         return EXIT_OK
+    except StreamFailure as error:
+        _discard_output(stdout)
+        _say(f"nhex: {error}")
+        return EXIT_STREAM
     except ValueError as error:  # NhexError and the lookups of unknown names
-        print(f"nhex: {error}", file=sys.stderr)
+        _say(f"nhex: {error}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("nhex: interrupted", file=sys.stderr)
+        _say("nhex: interrupted")
         return 130
+    finally:
+        sys.stdout = stdout
+
+
+def _cap_jobs(args: argparse.Namespace) -> None:
+    """``--jobs`` above the cores runs no faster and costs a process each (40 workers on 2 cores): capped at the
+    cores, and said so on standard error."""
+    jobs, cores = getattr(args, "jobs", None), _cores()
+    if jobs is not None and jobs > cores:
+        _say(f"nhex: --jobs {jobs}: this machine has {cores} core{'s' if cores != 1 else ''}; using {cores}")
+        args.jobs = cores
+
+
+def _say(message: str) -> None:
+    """A message on standard error; a closed or full standard error loses it, it does not change the status."""
+    if sys.stderr is None:  # closed from the start: print(file=None) would write to standard output instead
+        return
+    try:
+        print(message, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _discard_output(stdout: Any) -> None:
+    """What is still buffered for standard output goes nowhere, instead of failing again when Python flushes it
+    at exit (a second traceback, status 120)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # closed from the start, or not a file (tests capture it)
+        pass
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ def seat_problem(name: str, players: tuple[str, ...]) -> str | None:
     return None
 
 
-_STRING = re.compile(r'"(\\.|[^"\\])*"')
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"')  # possessive: no state kept per character (issue 25)
 _ARMY = re.compile(r"(?<![\w/:-])(" + "|".join(sorted(ARMY_NAMES, key=len, reverse=True))
                    + r")(" + re.escape(LABEL_SEPARATOR) + r"[a-z0-9-]+)?(?![\w/-])")
 

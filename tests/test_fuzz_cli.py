@@ -1,5 +1,7 @@
 """A seeded mutation fuzzer over every command (issue 10): malformed notation never gives a traceback, and every
-error of bad input (exit 2) or of a missing rule (exit 4) is located, ``FILE:LINE:COLUMN: message``.
+error of bad input (exit 2) or of a missing rule (exit 4) is located, ``FILE:LINE:COLUMN: message``. The
+expansions' inputs (Duel, Babel 13, Doomsday, multiplayer, scenario files and campaigns; issue 25) get mutants
+of their own, with their own words (``NHEX_FUZZ_EXPANSIONS=N`` mutants each instead of 40).
 
 Mutants are made from the files in puzzles/ and tests/ by a seeded random generator, so a failure reproduces:
 the test id names the mutant, and ``NHEX_FUZZ=N`` runs N mutants instead of the CI's few hundred
@@ -113,3 +115,78 @@ def test_a_mutant_gives_no_traceback_and_no_unlocated_error(name, text, argv, fr
     if status in (2, 4):
         assert err and LOCATED.match(err), f"unlocated error for {name}: {err!r}\n--- mutant ---\n{text}"
         assert out == "", f"exit {status} wrote to standard output for {name}"
+
+
+# --- the expansions (issue 25): Duel, Babel 13, Doomsday, multiplayer and scenario files -------------------------
+
+_DATA = ROOT / "tests" / "data"
+#: Each expansion's inputs: cards, game records and scenario files that use its statements.
+EXPANSIONS = {
+    "duel": [ROOT / "puzzles" / "25-short-circuit.nhex", ROOT / "puzzles" / "26-three-points-of-contact.nhex",
+             _DATA / "games" / "duel-example-pl.nhex"],
+    "babel13": [ROOT / "puzzles" / "27-into-the-thicket.nhex", ROOT / "puzzles" / "28-spoils.nhex",
+                ROOT / "puzzles" / "30-high-ground.nhex", _DATA / "games" / "new-york-vs-neojungle-b13.nhex"],
+    "doomsday": [ROOT / "puzzles" / "16-bank-shot.nhex", ROOT / "puzzles" / "17-tripwire.nhex",
+                 ROOT / "puzzles" / "19-over-the-top.nhex", _DATA / "games" / "doomsday-vs-moloch-bomber.nhex"],
+    "multiplayer": [_DATA / "games" / "four-player-deathmatch.nhex", _DATA / "games" / "four-player-deathmatch-midgame.nhex",
+                    _DATA / "games" / "score-three-players.nhex", _DATA / "games" / "mirror-team-match.nhex",
+                    _DATA / "games" / "moloch-mirror-three-players.nhex", _DATA / "games" / "mad-bomber-three-players.nhex"],
+    "scenario": sorted((_DATA / "scenarios").glob("*.nhex")),
+}
+#: Each expansion's own words, for the mutations (NOTATION §10 and the README's scenario lines).
+EXPANSION_SNIPPETS = {
+    "duel": ["terminals", "energy", "energy moloch 3", "energy tile", "energy hq 2", "procedure", "procedure reset",
+             "terminals a1 e3", "energy outpost 99"],
+    "babel13": ["terrain", "terrain forest thick", "terrain warehouse closed", "strength=6", "prizes=mobility",
+                "damaged-by=moloch", "turret c3 N", "prize mobility c2", "prizes moloch", "universal-1", "high",
+                "fatal", "control-panel", "move c3 c4 by dismal"],
+    "doomsday": ["doomsday:hq", "doomsday:", "turning", "rotate", "NE", "doomsday"],
+    "multiplayer": ["players", "team", "team moloch outpost", "mode score", "score moloch 7", "mode deathmatch",
+                    "expect winner", "expect draw", "expect score", "hegemony", "moloch/b", "/a", "owner="],
+    "scenario": ["scenario babel13-1", "scenario babel13-9", "first-player", "hq-terrain new-york on", "not-on",
+                 "start-hp", "free-turns", "victory fewer-injuries", "tie=", "recover", "warehouse-needs",
+                 "radio", "reinforcements", "radio=captured", "on=bunker", "exact=yes", "20", "21", "0"],
+}
+EXPANSION_COUNT = int(os.environ.get("NHEX_FUZZ_EXPANSIONS", "40"))  # mutants per expansion in CI
+#: The quick commands: the expansions' rules are met in reading, checking, listing and resolving.
+EXPANSION_COMMANDS = [("fmt", ()), ("check", ("--json",)), ("moves", ()), ("battle", ("--json",)), ("show", ()),
+                      ("check", ())]
+
+
+def expansion_mutants() -> list:
+    rng = random.Random(f"{SEED}:expansions")
+    made = []
+    for expansion, files in EXPANSIONS.items():
+        snippets = SNIPPETS + EXPANSION_SNIPPETS[expansion] * 3  # the expansion's words more often than the rest
+        for index in range(EXPANSION_COUNT):
+            seed_file = rng.choice(files)
+            text = seed_file.read_text(encoding="utf-8")
+            for _ in range(rng.randint(1, 3)):
+                text = mutate(text, rng) if rng.random() < 0.6 else _insert(text, rng, snippets)
+            command, extra = EXPANSION_COMMANDS[index % len(EXPANSION_COMMANDS)]
+            if expansion == "scenario" and index % 5 == 4:  # the mutant first, then the campaign's later scenarios
+                later = [str(f) for f in files if f.name[:2] > seed_file.name[:2] and "radio-lost" not in f.name]
+                command, extra = "campaign", tuple(later[:2])
+            name = f"{expansion}-{index}-{command}-{seed_file.stem}"
+            made.append(pytest.param(name, text, (command, *extra), False, id=name))
+    return made
+
+
+def _insert(text: str, rng: random.Random, snippets: list[str]) -> str:
+    """One of the expansion's words put in a line, or a line of them added."""
+    lines = text.split("\n")
+    row = rng.randrange(len(lines))
+    if rng.random() < 0.5:
+        words = lines[row].split(" ")
+        words.insert(rng.randint(0, len(words)), rng.choice(snippets))
+        lines[row] = " ".join(words)
+    else:
+        lines.insert(row, " ".join(rng.choice(snippets) for _ in range(rng.randint(1, 4))))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name, text, argv, from_stdin", expansion_mutants())
+def test_an_expansion_mutant_gives_no_traceback_and_no_unlocated_error(name, text, argv, from_stdin, tmp_path, capsys,
+                                                                       monkeypatch):
+    test_a_mutant_gives_no_traceback_and_no_unlocated_error(name, text, argv, from_stdin, tmp_path, capsys,
+                                                            monkeypatch)

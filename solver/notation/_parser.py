@@ -3578,4 +3578,4 @@ def Lark_StandAlone(**kwargs):
     return Lark._load_from_dict(DATA, MEMO, **kwargs)
 
 
-GRAMMAR_SHA256 = '2f2e0c5fe3047bfe9da105223752c1e4cdcb5b014861de9f365ad8d0d406c47e'
+GRAMMAR_SHA256 = '1b325658eaade4f351ef27d5c192a0af8396b9824af6f947953511d53c926144'

@@ -94,6 +94,7 @@ class AdditionsReader:
         def direction(self, token: Token) -> Direction: ...
         def tile(self, token: Token, default_army: str | None = None) -> Tile: ...
         def checked(self, node: Tree[Token] | Token, read: Callable, text: str) -> object: ...
+        def integer(self, token: Token, what: str, text: str | None = None, signed: bool = False) -> int: ...
 
     add: Additions
 
@@ -116,7 +117,8 @@ class AdditionsReader:
         return name
 
     def count(self, token: Token, what: str, most: int) -> int:
-        if token.type != "INT" or not 0 <= int(token) <= most:
+        # Digits counted before int(): a number of 5,000 digits is located here, not by Python's own limit.
+        if token.type != "INT" or not 0 <= self.integer(token, what, signed=True) <= most:
             raise self.fail(f"{what} takes a number from 0 to {most}, not {str(token)!r}", token)
         return int(token)
 
@@ -247,7 +249,7 @@ class AdditionsReader:
             if name in ("strength", "wounds"):
                 if not value.isdigit():
                     raise self.fail(f"{name}= takes a whole number, not {value!r}", value_token)
-                values[key] = int(value)
+                values[key] = self.integer(value_token, f"{name}=", value)
             elif name == "prizes":
                 values[key] = self.prize_names(value_token, value)
             else:  # damaged-by
@@ -390,7 +392,7 @@ class AdditionsReader:
             if value.type != "TILE":
                 raise self.fail(f"`energy tile` names a tile, not {str(value)!r}", value)
             return BuyEnergy(tile=self.tile(value, army))
-        if value.type != "INT" or int(value) < 1:
+        if value.type != "INT" or self.integer(value, "`energy hq`", signed=True) < 1:
             raise self.fail(f"`energy hq` takes a number of HQ health points from 1, not {str(value)!r}", value)
         return BuyEnergy(hq_health=int(value))
 

@@ -284,7 +284,7 @@ def read_statement(reader: Any, reading: Reading, node: Tree[Token]) -> None:  #
         return army(token)
 
     def number(token: Any, least: int, most: int, what: str) -> int:
-        if token.type != "INT" or not least <= int(str(token)) <= most:
+        if token.type != "INT" or not least <= reader.integer(token, what, signed=True) <= most:
             raise reader.fail(f"{what} takes a number from {least} to {most}, not {str(token)!r}", token)
         return int(str(token))
 

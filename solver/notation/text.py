@@ -25,6 +25,7 @@ else:  # solver/notation/make_parser.py: a start imports no part of Lark's gramm
                                    UnexpectedToken)
 
 from ..errors import NotationError, RuleNotImplemented
+from ..streams import StreamFailure, reason
 from ..mirror import players_line, seat_problem
 from .additions import (ADDITION_ACTIONS, GAME_ONLY, AdditionsReader, lines_after_units, lines_before_units,
                                  tile_named)
@@ -118,7 +119,7 @@ def read_source(path: str) -> tuple[str, str]:
     Both are read as bytes and decoded as UTF-8 (NOTATION §1) the same way: a byte-order mark is not part of
     the text, and bytes that are not UTF-8 are a located error (line and column of the first bad byte)."""
     if path == "-":
-        data, source = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read(), "<stdin>"
+        data, source = _standard_input(), "<stdin>"
     else:
         source = path
         try:
@@ -141,8 +142,58 @@ def read_source(path: str) -> tuple[str, str]:
         raise NotationError("the file is not UTF-8 text (NOTATION §1)", line, column, source) from None
 
 
+def _standard_input() -> bytes | str:
+    """All of standard input; a closed one (``nhex fmt - <&-``) or one that fails is a :class:`StreamFailure`."""
+    stream = sys.stdin
+    if stream is None:
+        raise StreamFailure("cannot read standard input: it is closed")
+    try:
+        return stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    except OSError as error:
+        raise StreamFailure(f"cannot read standard input: {reason(error)}") from None
+    except ValueError:  # "I/O operation on closed file"
+        raise StreamFailure("cannot read standard input: it is closed") from None
+
+
+#: The most statement lines and words a file may hold (issue 25). A four-player game record has a few hundred lines
+#: and a few thousand words; the parse tree costs about 2 KB a line, so a file of a million unit lines took 2 GB
+#: and a minute before it was refused. Beyond these the file is refused where it passes them, before it is parsed.
+MAX_STATEMENTS = 10_000
+MAX_WORDS = 100_000
+
+# Strings, comments and runs of newlines (skipped) and words (counted); possessive, so no state per character.
+_WORDS = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|#[^\n]*+|\n[\t \r\n]*+|[^\s#"]++|"')
+
+
+def _refuse_oversized(text: str, source: str) -> None:
+    """A file of more than :data:`MAX_STATEMENTS` statement lines or :data:`MAX_WORDS` words is bad input, located
+    at the first line or word too many (reading stays within a few times the file's size)."""
+    lines = words = 0
+    line, line_start, counted = 1, 0, False
+    for match in _WORDS.finditer(text):
+        token = match.group()
+        if token[0] == "\n":
+            line += token.count("\n")
+            line_start = match.start() + token.rfind("\n") + 1
+            counted = False
+            continue
+        if token[0] == "#":
+            continue
+        words += 1  # a quoted string is one word
+        if not counted:
+            counted, lines = True, lines + 1
+            if lines > MAX_STATEMENTS:
+                raise NotationError(f"too many lines: a file holds at most {MAX_STATEMENTS} statements (a game "
+                                    f"record of four players has a few hundred)", line, match.start() - line_start + 1,
+                                    source)
+        if words > MAX_WORDS:
+            raise NotationError(f"too many words: a file holds at most {MAX_WORDS}", line,
+                                match.start() - line_start + 1, source)
+
+
 def parse(text: str, source: str = "<input>") -> Document:
     """Read notation text; every error is a :class:`NotationError` located in ``source``."""
+    _refuse_oversized(text, source)
     try:
         tree = _reading_parser().parse(text)
     except UnexpectedInput as error:
@@ -635,6 +686,10 @@ class _Reader(AdditionsReader):
         self.set_card("play", self.natural(count, "play"), node)
 
     def stmt_goal(self, node: Tree[Token], expression: Tree[Token]) -> None:
+        depth = _goal_depth(expression)
+        if depth > GOAL_DEPTH:
+            raise self.fail(f"goal nested too deeply: {depth} levels of `not`, `and`, `or`; at most {GOAL_DEPTH}",
+                            node)
         self.set_card("goal", self.goal(expression), node)
 
     def stmt_then(self, node: Tree[Token], what: Token) -> None:
@@ -864,6 +919,27 @@ class _Reader(AdditionsReader):
                             else f"unexpected {str(words[-1])!r}", words[-1])
         facing = self.direction(words[0]) if words else None
         return Use(tile_, tuple(self.hex(h) for h in hexes), facing, foundations)
+
+
+#: How deeply a goal's `not`, `and` and `or` may nest (issue 25). A card's goal nests two or three deep; every
+#: command that reads a goal also writes or draws it, recursively, so the reader refuses (located, exit 2) what
+#: the writers could not write, rather than let `check` accept what `fmt` and `card` then die on.
+GOAL_DEPTH = 100
+
+_GOAL_OPERATORS = frozenset({"goal_negation", "goal_and", "goal_or"})
+
+
+def _goal_depth(expression: Tree[Token]) -> int:
+    """How many `not`, `and`, `or` nest in a goal's parse tree, at the deepest (a loop: it may be thousands)."""
+    deepest, stack = 0, [(cast("Tree[Token] | Token", expression), 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        depth += node.data in _GOAL_OPERATORS
+        deepest = max(deepest, depth)
+        stack.extend((child, depth) for child in node.children)
+    return deepest
 
 
 def _goal_parts(goal: Goal | None) -> list[Goal]:

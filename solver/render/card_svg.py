@@ -1038,12 +1038,19 @@ def card_svg(puzzle: Puzzle, *, solution: bool = False) -> draw.Drawing:
 
 
 def save(puzzle: Puzzle, path: str, *, solution: bool = False) -> None:
-    """Write the card as SVG, or as PNG when ``path`` ends in ``.png`` (needs cairosvg and the cairo library)."""
-    picture = card_svg(puzzle, solution=solution)
-    if path.lower().endswith(".png"):
-        picture.save_png(path)
-    else:
-        picture.save_svg(path)
+    """Write the card as SVG, or as PNG when ``path`` ends in ``.png`` (needs cairosvg and the cairo library),
+    whole or not at all (:func:`solver.streams.write_atomically`: a run killed halfway leaves no half a picture)."""
+    from ..streams import write_atomically
+
+    write_atomically(path, picture_bytes(card_svg(puzzle, solution=solution), png=path.lower().endswith(".png")))
+
+
+def picture_bytes(picture: draw.Drawing, *, png: bool = False) -> bytes:
+    """A drawn card as the bytes of its file: SVG text in UTF-8, or PNG (needs cairosvg and the cairo library)."""
+    if png:
+        data: bytes = picture.rasterize().png_data
+        return data
+    return picture.as_svg().encode("utf-8")
 
 
 def describe_marks(marks: Sequence[tuple[str, Hex, Hex | None]]) -> list[str]:

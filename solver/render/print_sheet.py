@@ -12,6 +12,7 @@ SVG.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 
@@ -89,8 +90,10 @@ def write_pdf(puzzles: Sequence[Puzzle], path: str) -> int:
     import cairosvg.surface  # type: ignore[import-untyped]
     from cairosvg.parser import Tree  # type: ignore[import-untyped]
 
+    from ..streams import write_atomically
+
     points = [mm * 72 / 25.4 for mm in PAGE_MM]
-    with open(path, "wb") as out:
+    with io.BytesIO() as out:  # drawn in memory, then written whole (a PDF cut short is no PDF)
         document = cairocffi.PDFSurface(out, *points)
 
         class Page(cairosvg.surface.PDFSurface):
@@ -105,6 +108,7 @@ def write_pdf(puzzles: Sequence[Puzzle], path: str) -> int:
             Page(Tree(bytestring=svg.encode("utf-8")), None, 96)
             document.show_page()
         document.finish()
+        write_atomically(path, out.getvalue())
     return len(pages)
 
 

@@ -14,6 +14,8 @@ solution, 3 stopped at ``--max-time`` (or ``--max-solutions``), 4 it needs a rul
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -46,7 +48,20 @@ def card_files(folder: str, *, recursive: bool = False) -> list[Path]:
     root = Path(folder)
     if not root.is_dir():
         raise NotationError("no such folder" if not root.exists() else "is a file, not a folder", 0, 0, folder)
-    found = root.rglob("*.nhex") if recursive else root.glob("*.nhex")
+    # os.walk, not glob: glob skips a folder it cannot read without a word, and an unreadable folder would be
+    # "0 cards", exit 0 (issue 25). A folder that cannot be read is reported as a file that cannot be (exit 2).
+    found: list[Path] = []
+
+    def refuse(error: OSError) -> None:
+        raise NotationError(f"cannot read the folder: {error.strerror or error}", 0, 0,
+                            str(error.filename or folder)) from None
+
+    for where, folders, names in os.walk(root, onerror=refuse):
+        # as glob's `*.nhex`: not a hidden file (a card being written is `.NAME.XXXX.part`, streams.write_atomically)
+        found.extend(Path(where) / name for name in names if name.endswith(".nhex") and not name.startswith("."))
+        if not recursive:
+            break
+        folders.sort()
     return sorted(path for path in found if path.is_file())
 
 
@@ -106,6 +121,65 @@ def solve_all(jobs: Sequence[CardJob], dispatcher: Dispatcher, report_json: Repo
         if on_row is not None:
             on_row(row)
     return [row for row in rows if row is not None]
+
+
+class Journal:
+    """What a batch has solved so far, kept beside its results file (``--out FILE``: ``FILE.partial``), so that an
+    interrupted batch run again solves only the cards it had not (issue 25).
+
+    One JSON line per card as it comes back, flushed to the disk: the row, and the *key* it was solved under (the
+    card's name and text, the solver's options and nhex's fingerprint). A row is used again only under the same
+    key: a card edited since, other options or another nhex solve it again. A line cut short by the interruption
+    is skipped. When the batch completes, the results file is written whole and the journal removed."""
+
+    def __init__(self, results: str | os.PathLike[str]) -> None:
+        self.path = Path(f"{os.fspath(results)}.partial")
+        self.rows: dict[str, dict[str, Any]] = {}
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            lines = []
+        except (OSError, UnicodeDecodeError) as error:
+            from ..streams import StreamFailure
+
+            raise StreamFailure(f"cannot read {self.path}: {getattr(error, 'strerror', None) or error}") from None
+        for line in lines:
+            try:
+                entry = json.loads(line)
+                self.rows[entry["key"]] = entry["row"]
+            except (ValueError, KeyError, TypeError):
+                continue  # a line the interruption cut short
+        self.stream: Any = None
+
+    @staticmethod
+    def key(job: CardJob, fingerprint: str) -> str:
+        """What a card's row depends on: its name and text, the options and the code that solved it."""
+        import hashlib
+
+        what = json.dumps([fingerprint, job.file, job.text, job.naive, job.max_time, job.max_solutions])
+        return hashlib.sha256(what.encode("utf-8")).hexdigest()
+
+    def solved(self, key: str) -> dict[str, Any] | None:
+        return self.rows.get(key)
+
+    def add(self, key: str, row: dict[str, Any]) -> None:
+        from ..streams import StreamFailure, reason
+
+        try:
+            if self.stream is None:
+                self.stream = open(self.path, "a", encoding="utf-8")
+            self.stream.write(json.dumps({"key": key, "row": row}) + "\n")
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
+        except OSError as error:
+            raise StreamFailure(f"cannot write {self.path}: {reason(error)}") from None
+
+    def close(self, *, complete: bool) -> None:
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+        if complete:
+            self.path.unlink(missing_ok=True)
 
 
 def exit_status(rows: Sequence[dict[str, Any]]) -> int:

@@ -39,9 +39,20 @@ IDLE = 0.5
 CONNECT_TIMEOUT = 10.0
 
 
+#: How long a cluster may have no workers before nhex gives up (seconds; ``--wait-workers``).
+WAIT_WORKERS = 600.0
+#: How often (seconds) nhex says again that it is still waiting for a worker.
+WAITING_NOTE = 30.0
+
+
 class DispatchError(NhexError):
     """A cluster cannot be used: Dask is not installed, the scheduler cannot be reached, or a worker runs other
     code. Reported like a wrong option value (exit 2)."""
+
+
+class ClusterLost(Exception):
+    """The cluster had no worker for longer than the caller would wait (``--wait-workers``): the run stops, keeping
+    what was proven (exit 3, a limit the user set)."""
 
 
 def mp_context() -> Any:
@@ -62,6 +73,15 @@ class Dispatcher:
 
     def results(self, function: Callable[[T], R], tasks: Sequence[T], *, ordered: bool = True,
                 idle: Callable[[], None] | None = None) -> Iterator[tuple[int, R]]:
+        raise NotImplementedError
+
+    def stream(self, function: Callable[[T], R], next_task: Callable[[], T | None], *, window: int,
+               idle: Callable[[], None] | None = None) -> Iterator[R]:
+        """``function`` over tasks asked for one at a time: ``next_task()`` is called whenever fewer than ``window``
+        jobs are running (``None``: nothing to start now); results are yielded as the jobs complete, and the
+        stream ends when nothing runs and ``next_task()`` has nothing. The caller may change what ``next_task``
+        returns between results, so a run of any length holds only ``window`` tasks (issue 25: ``nhex generate
+        --count 999999999`` allocated the count's lists before the first card)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -85,6 +105,14 @@ class Serial(Dispatcher):
                 idle()
             yield index, result
 
+    def stream(self, function: Callable[[T], R], next_task: Callable[[], T | None], *, window: int,
+               idle: Callable[[], None] | None = None) -> Iterator[R]:
+        while (task := next_task()) is not None:
+            result = function(task)
+            if idle is not None:
+                idle()
+            yield result
+
 
 @dataclass(frozen=True)
 class _Job:
@@ -101,10 +129,34 @@ def _run(job: _Job) -> tuple[int, Any]:
 
 
 def ignore_interrupts() -> None:
-    """A local worker process leaves Ctrl-C to its parent, which stops the pool and says so once (issue 10)."""
+    """What every local worker process does as it starts (the generator's, solve-all's and the solver's pools):
+    it leaves Ctrl-C to its parent, which stops the pool and says so once (issue 10), and it quits, quietly, when
+    the parent is gone (:func:`quit_with_parent`)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quit_with_parent()
+
+
+#: How often (seconds) a worker process looks whether its parent is still there.
+PARENT_WATCH = 0.5
+
+
+def quit_with_parent() -> None:
+    """A worker whose parent was killed (``kill -9``: no pool shutdown reaches it) would finish its draft and
+    then die on the closed pipe with a BrokenPipeError traceback (issue 25). A watcher thread sees the parent
+    go (the process is handed to another: its parent id changes) and ends the worker at once, silently."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_WATCH)
+        os._exit(0)  # nothing of the worker's is worth keeping: its results had nowhere to go
+
+    threading.Thread(target=watch, name="nhex-parent-watch", daemon=True).start()
 
 
 def _start_process(initializer: Callable[..., None] | None, initargs: tuple) -> None:
@@ -136,6 +188,33 @@ class Processes(Dispatcher):
                 idle()
             yield item
 
+    def stream(self, function: Callable[[T], R], next_task: Callable[[], T | None], *, window: int,
+               idle: Callable[[], None] | None = None) -> Iterator[R]:
+        import queue
+
+        # The pool's result thread puts each outcome here; this generator is the only reader.
+        finished: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        running = 0
+        while True:
+            while running < window and (task := next_task()) is not None:
+                self.pool.apply_async(function, (task,), callback=lambda result: finished.put((True, result)),
+                                      error_callback=lambda error: finished.put((False, error)))
+                running += 1
+            if not running:
+                return
+            try:
+                ok, outcome = finished.get(timeout=IDLE)
+            except queue.Empty:
+                if idle is not None:
+                    idle()
+                continue
+            running -= 1
+            if not ok:
+                raise outcome  # a job that raised raises here, in the caller
+            if idle is not None:
+                idle()
+            yield outcome
+
     def close(self) -> None:
         self.pool.terminate()
         self.pool.join()
@@ -147,7 +226,12 @@ class DaskCluster(Dispatcher):
 
     shares_memory = False
 
-    def __init__(self, address: str, *, timeout: float | None = None) -> None:
+    def __init__(self, address: str, *, timeout: float | None = None, wait_workers: float = WAIT_WORKERS,
+                 say: Callable[[str], None] | None = None) -> None:
+        self.wait_workers = wait_workers
+        self.say = say or (lambda _: None)
+        self._alone_since: float | None = None  # when the cluster was last seen without a worker
+        self._said = 0.0
         try:
             import distributed
         except ImportError:
@@ -198,13 +282,7 @@ class DaskCluster(Dispatcher):
             while pending:
                 ready = ([pending[0]] if pending[0].done() else []) if ordered else [f for f in pending if f.done()]
                 if not ready:
-                    try:  # distributed.TimeoutError is the built-in TimeoutError
-                        with self.client.as_current():  # wait() asks the current client, not the futures'
-                            self._distributed.wait(pending[:1] if ordered else pending, timeout=IDLE,
-                                                   return_when="FIRST_COMPLETED")
-                    except TimeoutError:
-                        if idle is not None:
-                            idle()
+                    self._wait(pending[:1] if ordered else pending, idle)
                     continue
                 for future in ready:
                     pending.remove(future)
@@ -214,6 +292,58 @@ class DaskCluster(Dispatcher):
         finally:
             self.client.cancel(futures)
 
+    def stream(self, function: Callable[[T], R], next_task: Callable[[], T | None], *, window: int,
+               idle: Callable[[], None] | None = None) -> Iterator[R]:
+        pending: list[Any] = []
+        try:
+            while True:
+                while len(pending) < window and (task := next_task()) is not None:
+                    pending.append(self.client.submit(function, task, pure=False))
+                if not pending:
+                    return
+                ready = [future for future in pending if future.done()]
+                if not ready:
+                    self._wait(pending, idle)
+                    continue
+                for future in ready:
+                    pending.remove(future)
+                    yield future.result()  # a job that raised raises here
+                if idle is not None:
+                    idle()
+        finally:
+            if pending:
+                self.client.cancel(pending)
+
+    def _wait(self, pending: list[Any], idle: Callable[[], None] | None) -> None:
+        """Up to :data:`IDLE` seconds for a job to complete; meanwhile, a cluster left without workers is said
+        (and for how long nhex will wait), and past ``wait_workers`` the run stops (:class:`ClusterLost`)."""
+        import time
+
+        try:  # distributed.TimeoutError is the built-in TimeoutError
+            with self.client.as_current():  # wait() asks the current client, not the futures'
+                self._distributed.wait(pending, timeout=IDLE, return_when="FIRST_COMPLETED")
+            return
+        except TimeoutError:
+            if idle is not None:
+                idle()
+        now = time.monotonic()
+        if self.client.scheduler_info().get("workers"):
+            if self._alone_since is not None:
+                self.say(f"a worker joined the Dask cluster at {self.address}: going on")
+                self._alone_since = None
+            return
+        if self._alone_since is None:
+            self._alone_since = self._said = now
+            self.say(f"the Dask cluster at {self.address} has no workers: waiting for one (giving up after "
+                     f"{self.wait_workers:g} s: --wait-workers)")
+        elif now - self._alone_since > self.wait_workers:
+            raise ClusterLost(f"the Dask cluster at {self.address} has had no workers for {self.wait_workers:g} s: "
+                              f"gave up (--wait-workers)")
+        elif now - self._said >= WAITING_NOTE:
+            self._said = now
+            self.say(f"still waiting for a worker of the Dask cluster at {self.address} "
+                     f"({now - self._alone_since:.0f} s of {self.wait_workers:g})")
+
     def close(self) -> None:
         if self.futures:
             self.client.cancel(self.futures)
@@ -221,12 +351,14 @@ class DaskCluster(Dispatcher):
 
 
 def open_dispatcher(jobs: int = 1, scheduler: str | None = None, *, initializer: Callable[..., None] | None = None,
-                    initargs: tuple = ()) -> Dispatcher:
+                    initargs: tuple = (), wait_workers: float = WAIT_WORKERS,
+                    say: Callable[[str], None] | None = None) -> Dispatcher:
     """The dispatcher for ``--scheduler``/``--jobs``: a Dask cluster when an address is given, else ``jobs``
     local processes (this process alone for one job). ``initializer(*initargs)`` runs in each local worker
-    process (never on a cluster's workers, nor in this process). The caller closes it (or uses ``with``)."""
+    process (never on a cluster's workers, nor in this process). The caller closes it (or uses ``with``).
+    A cluster left without workers is said through ``say`` and given up after ``wait_workers`` seconds."""
     if scheduler is not None:
-        return DaskCluster(scheduler)
+        return DaskCluster(scheduler, wait_workers=wait_workers, say=say)
     if jobs > 1:
         return Processes(jobs, initializer, initargs)
     return Serial()

@@ -850,6 +850,8 @@ class Generated:
     candidates: int  # drafts played out
     seconds: float
     report: search.Report = field(repr=False)
+    #: A card an earlier run wrote, checked and kept (``nhex generate`` run again): no drafts were played for it.
+    kept: bool = False
 
 
 def finish(draft: Draft, tuning: Tuning, level: int, seed: str, candidates: int, started: float
@@ -1058,17 +1060,61 @@ def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated
     return index, attempt, made, drafts[0]
 
 
+def _check_job(args: tuple[str, str, int, str, int, int, str]) -> tuple[int, int, Generated | None, int]:
+    """A card a run wrote before (``nhex generate`` run again after an interruption): checked, not trusted. It
+    is kept only when the file reads back as the very card the attempt makes (:func:`stored_card`); ``None`` has
+    the attempt made again."""
+    player, opponent, level, seed, index, attempt, text = args
+    return index, attempt, stored_card(text, level, f"{seed}:{index}:{attempt}"), 0
+
+
+def stored_card(text: str, level: int, seed: str) -> Generated | None:
+    """The card of ``text`` if it is the card the generator makes for ``seed`` (``SEED:CARD:ATTEMPT``): it reads
+    back, plays out and grades as it did (:func:`regrade`), the solver proves it sound with its key, and written
+    again it is the same file, byte for byte (its words, its key, its proof's counts). Else ``None``."""
+    from ..notation.text import parse
+
+    try:
+        puzzle = parse(text, "<stored card>")
+    except (NhexError, RuleNotImplemented, RecursionError):
+        return None
+    if not isinstance(puzzle, Puzzle) or puzzle.level != level or not puzzle.solution:
+        return None
+    try:
+        tuning = regrade(puzzle)
+        if not tuning.ok or tuning.grade is None:
+            return None
+        report = search.Solver(puzzle, jobs=1, tries=1).solve()
+        if report.verdict != "sound" or not report.contains_intended:
+            return None
+        made = Generated(words(puzzle, tuning, report), tuning.grade, seed, 0, 0.0, report, kept=True)
+    except (NhexError, RuleNotImplemented, ValueError):
+        return None
+    return made if card_text(made) == text else None
+
+
+#: Cards worked on at once beyond the workers: the next cards start while an earlier one is still being made.
+AHEAD = 2
+
+
 def generate(player: str, opponent: str, level: int, count: int, seed: object, *, jobs: int = 1,
              on_card: Callable[[Generated], None] | None = None, on_drafts: Callable[[int], None] | None = None,
-             max_attempts: int = 20, scheduler: str | None = None) -> list[Generated]:
+             max_attempts: int = 20, scheduler: str | None = None,
+             stored: Callable[[int], tuple[int, str] | None] | None = None, wait_workers: float | None = None,
+             say: Callable[[str], None] | None = None) -> list[Generated]:
     """``count`` distinct cards. Card ``i`` is the first of its attempts ``(seed, i, 0), (seed, i, 1), …`` that
     is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs`` nor on
     ``scheduler`` (a Dask cluster's address: the attempts run there, solver/search/dispatch.py).
 
-    ``on_card`` hears of every card made (a rotated duplicate too, before it is replaced); ``on_drafts`` of the
-    number of drafts played out so far, about twice a second (with a scheduler: as each attempt comes back).
+    The cards are made one after the other, a few ahead (the workers, times :data:`AHEAD`), and ``on_card``
+    hears of each as it is decided, in order: memory does not grow with ``count`` (issue 25). ``stored(i)``
+    gives the attempt and text of card ``i`` as an earlier run wrote it, if any: such a card is checked
+    (:func:`stored_card`) and kept, or made again, so that a run interrupted and run again ends with the cards of
+    a run never interrupted. ``on_drafts`` hears of the number of drafts played out so far, about twice a
+    second (with a scheduler: as each attempt comes back). ``wait_workers`` and ``say``: how long a cluster may
+    be left without workers, and where the waiting is said (solver/search/dispatch.py).
     """
-    from .dispatch import Serial, mp_context, open_dispatcher
+    from .dispatch import WAIT_WORKERS, Serial, mp_context, open_dispatcher
 
     for name in (player, opponent):
         if name not in ARMIES:
@@ -1077,11 +1123,9 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
         player, opponent = mirror_pair(player)
     if level not in SHAPES:
         raise NhexError(f"level {level} is not one of 1, 2, 3, 4")
-    attempt = [0] * count
-    done: dict[tuple[int, int], Generated | None] = {}
-    chosen: list[Generated | None] = [None] * count
     counter = mp_context().Value("l", 0)
-    dispatcher = open_dispatcher(jobs, scheduler, initializer=_start_worker, initargs=(counter,))
+    dispatcher = open_dispatcher(jobs, scheduler, initializer=_start_worker, initargs=(counter,),
+                                 wait_workers=WAIT_WORKERS if wait_workers is None else wait_workers, say=say)
     returned = [0]  # drafts of the attempts that came back: what a cluster's workers can report
     last = [-1, 0.0]
 
@@ -1095,46 +1139,99 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     if isinstance(dispatcher, Serial):
         _start_worker(counter, report)
 
+    window = max(1, dispatcher.workers)
+    attempt: dict[int, int] = {}  # the attempt each started card is at, from `decided` on
+    done: dict[tuple[int, int], Generated | None] = {}  # attempts come back, not yet decided
+    running: set[tuple[int, int]] = set()
+    seen: set[str] = set()  # the canonical texts of the cards decided: a later rotation of one is not a new card
+    chosen: list[Generated] = []
+    decided = started = 0  # cards decided (0 .. decided-1), cards started (0 .. started-1)
+
+    def next_task() -> tuple | None:
+        nonlocal started
+        for index in range(decided, started):  # an attempt to make again, or the next of a card
+            key = (index, attempt[index])
+            if key not in done and key not in running:
+                running.add(key)
+                return (player, opponent, level, str(seed), *key)
+        if started < count and started - decided < window * AHEAD:
+            index, started = started, started + 1
+            kept = stored(index) if stored is not None else None
+            if kept is not None and 0 <= kept[0] < max_attempts:
+                attempt[index] = kept[0]
+                running.add((index, kept[0]))
+                return (player, opponent, level, str(seed), index, kept[0], kept[1])
+            attempt[index] = 0
+            running.add((index, 0))
+            return (player, opponent, level, str(seed), index, 0)
+        return None
+
+    def decide() -> None:
+        """Decide every card whose current attempt is back, in order."""
+        nonlocal decided
+        while decided < started and (decided, attempt[decided]) in done:
+            made = done.pop((decided, attempt[decided]))
+            text = canonical(made.puzzle) if made is not None else None
+            if text is not None and text not in seen:
+                seen.add(text)
+                chosen.append(made)  # type: ignore[arg-type]  # text is None when made is
+                del attempt[decided]
+                decided += 1
+                if on_card:
+                    on_card(made)  # type: ignore[arg-type]
+                continue
+            attempt[decided] += 1
+            if attempt[decided] >= max_attempts:
+                raise NoCard(f"no new card after {max_attempts} attempts at card {decided + 1} (seed {seed})")
+
     try:
-        while True:
-            need = [(i, attempt[i]) for i in range(count) if (i, attempt[i]) not in done]
-            if need:
-                tasks = [(player, opponent, level, str(seed), i, a) for i, a in need]
-                for _, (index, tried, made, drafts) in dispatcher.results(_job, tasks, ordered=False, idle=report):
-                    done[index, tried] = made
-                    returned[0] += drafts
-                    if made is not None and on_card:
-                        on_card(made)
-            seen: set[str] = set()
-            complete = True
-            for i in range(count):
-                while True:
-                    if (i, attempt[i]) not in done:
-                        complete = False
-                        break
-                    made = done[i, attempt[i]]
-                    text = canonical(made.puzzle) if made is not None else None
-                    if text is not None and text not in seen:
-                        seen.add(text)
-                        chosen[i] = made
-                        break
-                    attempt[i] += 1
-                    if attempt[i] >= max_attempts:
-                        raise NoCard(f"no new card after {max_attempts} attempts at card {i + 1} (seed {seed})")
-                if not complete:
-                    break
-            if complete:
-                return [c for c in chosen if c is not None]
+        for index, tried, made, drafts, checked in dispatcher.stream(_any_job, next_task, window=window,
+                                                                     idle=report):
+            running.discard((index, tried))
+            returned[0] += drafts
+            if checked and made is None:
+                attempt[index] = 0  # the stored card is not the one its name says: the card is made afresh
+                continue
+            done[index, tried] = made
+            decide()
+        decide()
+        return chosen
     finally:
         dispatcher.close()
         _start_worker(None)
+
+
+def _any_job(args: tuple) -> tuple[int, int, Generated | None, int, bool]:
+    """A card's attempt made (:func:`_job`) or, given the text an earlier run wrote for it, checked
+    (:func:`_check_job`); the last value says which."""
+    if len(args) == 7:
+        return (*_check_job(args), True)
+    return (*_job(args), False)
 
 
 def file_name(made: Generated) -> str:
     """``PLAYER-vs-OPPONENT-levelN-SEED-CARD-ATTEMPT.nhex``: unique for one seed, and says how to make it again."""
     p = made.puzzle
     # a mirror card's moloch/a and moloch/b are asked for as --player moloch --opponent moloch
-    return f"{base_army(p.player)}-vs-{base_army(_opponent(p))}-level{p.level}-{made.seed.replace(':', '-')}.nhex"
+    return f"{file_prefix(p.player, _opponent(p), p.level or 0, made.seed)[:-1]}.nhex"
+
+
+def file_prefix(player: str, opponent: str, level: int, seed: object) -> str:
+    """The start of the names of a run's cards (:func:`file_name`: then ``CARD-ATTEMPT.nhex``)."""
+    return f"{base_army(player)}-vs-{base_army(opponent)}-level{level}-{str(seed).replace(':', '-')}-"
+
+
+def stored_cards(names: Iterable[str], player: str, opponent: str, level: int, seed: object
+                 ) -> dict[int, list[tuple[int, str]]]:
+    """The cards an earlier run of the same command wrote, among the file names ``names`` (a folder's): for each
+    card, its attempts and file names, lowest attempt first."""
+    pattern = re.compile(re.escape(file_prefix(player, opponent, level, seed)) + r"([0-9]{1,9})-([0-9]{1,9})\.nhex")
+    found: dict[int, list[tuple[int, str]]] = {}
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match:
+            found.setdefault(int(match.group(1)), []).append((int(match.group(2)), name))
+    return {index: sorted(files) for index, files in found.items()}
 
 
 def card_text(made: Generated) -> str:
