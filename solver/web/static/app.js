@@ -663,15 +663,22 @@ async function showStep(index) {
   }
   if (step.key === "end") {
     const outcome = b.outcomes[b.outcome];
-    list.append(message(`HQ: ${Object.entries(outcome.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`));
+    list.append(listItem(`HQ: ${Object.entries(outcome.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`, "end"));
   } else if (b.step > 0) {
-    list.append(message("On the board: the units dead so far taken off and the HQs' health as stated; the wounds " +
-                        "of the survivors show on the last step.", "note"));
+    list.append(listItem("On the board: the units dead so far taken off and the HQs' health as stated; the wounds " +
+                         "of the survivors show on the last step.", "note"));
   }
   const marked = new Set();
   for (const event of step.events) for (const m of event.text.matchAll(HEX_WORD)) marked.add(m[1]);
   const view = (await post(`/api/read?mark=${[...marked].join(",")}`, stepText(b, b.step))).data;
   if (state.battle === b && view) drawBoard(view.board);
+}
+
+function listItem(text, kind) {
+  const item = document.createElement("li");
+  item.className = kind;
+  item.textContent = text;
+  return item;
 }
 
 function message(text, kind = "") {
