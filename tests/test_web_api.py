@@ -23,7 +23,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 and still works
 from solver import cli  # noqa: E402
 from solver.web import api  # noqa: E402
 from solver.web.app import LOOPBACK_NAMES, create_app  # noqa: E402
-from solver.web.jobs import Busy, Jobs, Limits, TimeUp  # noqa: E402
+from solver.web.jobs import Busy, Gone, Jobs, Limits, Stopping, TimeUp  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = sorted((ROOT / "puzzles").glob("*.nhex"))
@@ -323,3 +323,34 @@ def test_a_record_replayed_turn_by_turn(client, capsys):
     assert any(event.startswith("battle (turn 11") for event in replay["turns"][-1]["events"])
     after = client.post("/api/read", content=replay["turns"][0]["text"].encode()).json()
     assert after["ok"] and [u["tile"] for u in after["units"]] == ["outpost:hq"]
+
+
+def test_a_client_gone_during_a_solve_ends_it():
+    """A solve reports progress every quarter second; the client is still asked every half second whether it is
+    there, and a solve whose client went away is killed."""
+    async def scenario() -> float:
+        jobs = Jobs(Limits())
+        started = time.monotonic()
+
+        async def gone() -> bool:
+            return time.monotonic() - started > 1.0
+
+        with pytest.raises(Gone):
+            await jobs.solve(LARGE_CARD.read_bytes(), {"max_time": 30.0}, gone=gone)
+        return time.monotonic() - started
+
+    assert asyncio.run(scenario()) < 5
+    assert not multiprocessing.active_children()
+
+
+def test_stopping_the_server_ends_the_jobs_under_way():
+    async def scenario() -> None:
+        jobs = Jobs(Limits())
+        task = asyncio.create_task(jobs.solve(LARGE_CARD.read_bytes(), {"max_time": 30.0}))
+        await asyncio.sleep(1.0)
+        jobs.stopping = True
+        with pytest.raises(Stopping):
+            await task
+
+    asyncio.run(scenario())
+    assert not multiprocessing.active_children()

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .. import cli
 from . import board, work
-from .jobs import Answer, Busy, Gone, Jobs, TimeUp
+from .jobs import Answer, Busy, Gone, Jobs, Stopping, TimeUp
 
 #: The largest request body (bytes): a game record of a long game is a few KiB.
 MAX_BODY = 256 * 1024
@@ -72,6 +72,8 @@ def error_response(error: Exception) -> JSONResponse:
                             {"Retry-After": str(error.retry_after)})
     if isinstance(error, TimeUp):
         return JSONResponse({"error": "time limit", "message": str(error)}, 503)
+    if isinstance(error, Stopping):
+        return JSONResponse({"error": "stopping", "message": str(error)}, 503)
     raise error
 
 
@@ -109,7 +111,7 @@ async def quick(request: Request) -> Response:
         return answer_response(await _jobs(request).quick(kind, data, options, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, BadQuery, Busy, TimeUp) as error:
+    except (TooLarge, BadQuery, Busy, TimeUp, Stopping) as error:
         return error_response(error)
 
 
@@ -130,7 +132,7 @@ async def solve(request: Request) -> Response:
         jobs.ready_to_solve()
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, BadQuery, Busy, TimeUp) as error:
+    except (TooLarge, BadQuery, Busy, TimeUp, Stopping) as error:
         return error_response(error)
     return StreamingResponse(_stream(jobs, data, options), media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store"})
@@ -148,7 +150,7 @@ async def _stream(jobs: Jobs, data: bytes, options: dict[str, Any]) -> AsyncIter
             key = "result" if isinstance(result.body, str) else "error"
             value = json.loads(result.body) if isinstance(result.body, str) else result.body
             await lines.put(json.dumps({"status": result.status, key: value}) + "\n")
-        except (Busy, TimeUp) as error:
+        except (Busy, TimeUp, Stopping) as error:
             await lines.put(json.dumps({"status": None, "error": {"error": type(error).__name__.lower(),
                                                                   "message": str(error)}}) + "\n")
         finally:
@@ -176,7 +178,7 @@ async def _page(request: Request, kind: str, options: dict[str, Any]) -> Respons
         answer = await _jobs(request).quick(kind, data, options, request.is_disconnected)
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp) as error:
+    except (TooLarge, Busy, TimeUp, Stopping) as error:
         return error_response(error)
     if isinstance(answer.body, dict):
         return JSONResponse(answer.body, STATUS_CODES[answer.status])
@@ -253,7 +255,7 @@ async def record(request: Request) -> Response:
         return answer_response(await _jobs(request).quick("record", data, {}, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp) as error:
+    except (TooLarge, Busy, TimeUp, Stopping) as error:
         return error_response(error)
 
 
@@ -267,5 +269,5 @@ async def apply(request: Request) -> Response:
         return answer_response(await _jobs(request).quick("apply", data, {"action": action}, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp) as error:
+    except (TooLarge, Busy, TimeUp, Stopping) as error:
         return error_response(error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 from pathlib import Path
+from types import FrameType
 from typing import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
@@ -113,8 +114,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
 
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     app = create_app(limits, LOOPBACK_NAMES if is_loopback(host) else None)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False)
-    server = uvicorn.Server(config)
+    # Ctrl-C ends the jobs under way (they answer 503, their processes killed: solver/web/jobs.py), so that a long
+    # solve does not hold the server open; an answer still being sent gets two seconds.
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False,
+                            timeout_graceful_shutdown=2)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            jobs: Jobs | None = getattr(app.state, "jobs", None)
+            if jobs is not None:  # the jobs under way answer 503 and their processes are killed
+                jobs.stopping = True
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     if open_browser:
         import threading
         import webbrowser

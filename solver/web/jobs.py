@@ -44,6 +44,13 @@ class Gone(Exception):
     """The client went away; its job was ended."""
 
 
+class Stopping(Exception):
+    """The server is stopping (Ctrl-C); the job was ended."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is stopping")
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's limits. Solves: at most ``solves`` at once (default: one a core), each stopped by the solver at
@@ -80,6 +87,8 @@ class Jobs:
         self._solves = 0
         self._quick = asyncio.Semaphore(limits.quick)
         self._waiting = 0
+        #: Set when the server is told to stop: the jobs under way end at once (``serve``, solver/web/app.py).
+        self.stopping = False
 
     def solve_seconds(self, asked: float | None) -> float:
         """The solver's own time limit for a request that asked for ``asked`` seconds (capped)."""
@@ -132,6 +141,7 @@ class Jobs:
         starting = loop.run_in_executor(None, process.start)
         getting: asyncio.Future[tuple[Any, ...] | None] | None = None
         deadline = loop.time() + seconds
+        asked = loop.time()  # when the client was last asked whether it is still there
         try:
             await asyncio.shield(starting)
             sending.close()
@@ -142,11 +152,15 @@ class Jobs:
                     raise TimeUp(kind, seconds)
                 # asyncio.wait, not wait_for: Python 3.11's wait_for can swallow a cancellation that arrives as a
                 # message does, and a stopped solve would then run on to its limit.
+                if self.stopping:
+                    raise Stopping()
+                if gone is not None and loop.time() - asked >= 0.5:  # a solve's progress never lets the wait end
+                    asked = loop.time()
+                    if await gone():
+                        raise Gone()
                 getting = getting or asyncio.ensure_future(messages.get())
                 done, _ = await asyncio.wait({getting}, timeout=min(left, 0.5))
                 if not done:
-                    if gone is not None and await gone():
-                        raise Gone()
                     continue
                 message, getting = getting.result(), None
                 if message is None:
@@ -166,7 +180,11 @@ class Jobs:
             if process.is_alive():
                 process.kill()
             if process.pid is not None:
-                await loop.run_in_executor(None, process.join)
+                try:
+                    await asyncio.shield(loop.run_in_executor(None, process.join))
+                except asyncio.CancelledError:  # cancelled again: the process was killed above, and ends at once
+                    process.join(1)
+                    raise
 
 
 def _context() -> ForkServerContext | SpawnContext:
