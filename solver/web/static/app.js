@@ -162,6 +162,10 @@ function unitLine(lines, hex, {foundation = false} = {}) {
 }
 
 function edit(change) {
+  if (state.view?.kind === "game") {  // its board is the replay's (the Record tab); its start is edited as text
+    showGate({error: {located: "a game record: edit its text in the Notation tab; the board shows its turns"}});
+    return;
+  }
   const lines = textLines();
   if (change(lines) === false) return;
   setText(lines.join("\n").replace(/^\n+/, ""), {canonical: true});
