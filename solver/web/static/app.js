@@ -100,6 +100,15 @@ function showGate(view) {
   $("solve-go").disabled = $("solve-btn").disabled || !!state.solving;
 }
 
+// A word about an edit the page cannot make, in the gate's place for a moment; the gate comes back as it was.
+let noticed = null;
+function notice(text) {
+  clearTimeout(noticed);
+  $("gate").className = "error";
+  $("gate").textContent = text;
+  noticed = setTimeout(() => state.view && showGate(state.view), 3500);
+}
+
 function showCard(card) {
   const box = $("card-info");
   $("export").hidden = !card;
@@ -163,7 +172,7 @@ function unitLine(lines, hex, {foundation = false} = {}) {
 
 function edit(change) {
   if (state.view?.kind === "game") {  // its board is the replay's (the Record tab); its start is edited as text
-    showGate({error: {located: "a game record: edit its text in the Notation tab; the board shows its turns"}});
+    notice("a game record: edit its text in the Notation tab; the board shows its turns");
     return;
   }
   const lines = textLines();
@@ -248,7 +257,7 @@ function setStatement(keyword, value) {
 function addToHand(key) {
   // A mercenary is hired into the hand of the army to move (2E: drawn "instead of a normal army tile").
   const army = key.startsWith("mercenary:") ? state.view?.to_move : key.split(":")[0];
-  if (!army) { showGate({error: {located: `${key}: set the side to move first, whose hand it joins`}}); return; }
+  if (!army) { notice(`${key}: set the side to move first, whose hand it joins`); return; }
   edit((lines) => {
     const at = lines.findIndex((line) => new RegExp(`^\\s*hand\\s+${army}\\b`, "i").test(line));
     if (at >= 0) lines[at] = `${lines[at].split("#")[0].trim()} ${key}`;
@@ -456,7 +465,7 @@ function terrainLine(line) {
 function terrainAt(hex) {
   const type = $("terrain-type").value;
   const features = [...$("terrain-features").querySelectorAll("input:checked")].map((i) => i.value);
-  if (!features.length) { showGate({error: {located: `terrain ${type}: choose at least one feature`}}); return; }
+  if (!features.length) { notice(`terrain ${type}: choose at least one feature`); return; }
   edit((lines) => {
     const holding = lines.findIndex((line) => terrainLine(line)?.hexes.includes(hex));
     if (holding >= 0) {
