@@ -694,6 +694,12 @@ function listItem(text, kind) {
   return item;
 }
 
+// On a phone the board is above the panel just used: bring it into view when it changes because of the panel.
+function showBoard() {
+  const top = $("board").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.6) $("board").scrollIntoView({behavior: "smooth", block: "start"});
+}
+
 function message(text, kind = "") {
   const p = document.createElement("p");
   p.className = kind;
@@ -754,6 +760,7 @@ async function applyMove(line) {
   leavingTheCard();
   if (results.length === 1) {
     await setText(results[0].text, {canonical: true, mark: marked});
+    showBoard();
     $("choices").replaceChildren(message(`played: ${line}` + (results[0].battle ? " — a battle follows (Battle)" : "")));
     moves();
     return;
@@ -875,6 +882,7 @@ async function playOnBoard(card, actions) {
   const marked = actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1]));
   if (state.text === card) leavingTheCard();
   await setText(text, {canonical: true, mark: marked});
+  showBoard();
   $("verdict").append(message(`on the board: ${actions.join("; ")} — press Battle to see it resolved`));
 }
 
