@@ -1,9 +1,11 @@
-"""Jobs outside the event loop: each battle, listing, check or solve in a process of its own, ended at a hard time
-limit, with caps on how many run at once (issue 28, "Safe to put on a network").
+"""Jobs outside the event loop: each battle, listing, check, solve, applied action, replayed record, and the page's
+readings and pictures, in a process of its own, ended at a hard time limit, with caps on how many run at once
+(issue 28, "Safe to put on a network").
 
 A thread cannot be stopped, and a battle with many choices or a solve of a large card can run for minutes, so each
-job is a process (forked from a server that has the engine imported already: the ``forkserver`` start method with
-the engine preloaded), killed when its time is up or when the client goes away. Two caps: solves (each takes a core
+job is a process (forked from a server that has the engine imported already: the ``forkserver`` start method, with
+the engine preloaded and warm: solver/web/preload.py), killed when its time is up, when the client goes away or when
+the server stops. Two caps: solves (each takes a core
 for as long as it runs) answer "busy" at once when the cap is reached, so that a client is told to come back
 rather than left waiting; the quick jobs wait in a short queue, and answer "busy" only when it is full.
 """
