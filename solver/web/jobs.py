@@ -5,9 +5,9 @@ readings and pictures, in a process of its own, ended at a hard time limit, with
 A thread cannot be stopped, and a battle with many choices or a solve of a large card can run for minutes, so each
 job is a process (forked from a server that has the engine imported already: the ``forkserver`` start method, with
 the engine preloaded and warm: solver/web/preload.py), killed when its time is up, when the client goes away or when
-the server stops. Two caps: solves (each takes a core
-for as long as it runs) answer "busy" at once when the cap is reached, so that a client is told to come back
-rather than left waiting; the quick jobs wait in a short queue, and answer "busy" only when it is full.
+the server stops. Two caps: solves (each takes a core for as long as it runs) answer "busy" at once when the cap is
+reached, so that a client is told to come back rather than left waiting; the quick jobs wait in a short queue, and
+answer "busy" only when it is full.
 """
 
 from __future__ import annotations
