@@ -333,6 +333,7 @@ function drawPalette() {
       state.tile = state.tile === entry.tile ? null : entry.tile;
       setTool("select");
       drawPalette();
+      if (state.tile) showBoard();  // on a phone the palette is under the board: the next tap is on a hex
     });
     const hand = document.createElement("button");
     hand.type = "button";
