@@ -197,6 +197,7 @@ function place(key, hex) {
 function turnFacing(steps) {
   state.facing = DIRECTIONS[(DIRECTIONS.indexOf(state.facing) + steps + 6) % 6];
   $("facing").textContent = `Facing ${state.facing}`;
+  showPlacing();
 }
 
 function rotate(hex, steps) {
@@ -288,7 +289,20 @@ function showUnitTools() {
   $("prize-2").value = unit.prizes[1] || "";
 }
 
+// What a click on a hex does now, under the board (the palette may be out of view).
+function showPlacing() {
+  const placing = $("placing");
+  const entry = state.tile && state.byKey[state.tile];
+  const words = entry ? `Placing ${entry.title} (${state.army}), facing ${entry.kind === "hq" || entry.kind === "foundation" ? "N" : state.facing}: click a hex` :
+    state.tool === "erase" ? "Erasing: click a unit to remove it" :
+    state.tool === "terminal" ? "Terminals: click a hex to make it one, or not" :
+    state.tool === "terrain" ? "Terrain: click hexes to build an element, or to take them out" : "";
+  placing.hidden = !words;
+  placing.textContent = words;
+}
+
 function drawPalette() {
+  showPlacing();
   const armies = $("armies");
   if (!armies.childElementCount) {
     for (const army of Object.keys(state.tiles)) {
@@ -535,6 +549,7 @@ function setTool(tool) {
   }
   if (tool !== "select") { state.tile = null; drawPalette(); }
   $("terrain-tools").hidden = tool !== "terrain";
+  showPlacing();
   state.building = [];
 }
 
