@@ -354,3 +354,11 @@ def test_stopping_the_server_ends_the_jobs_under_way():
 
     asyncio.run(scenario())
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("path", CARDS + POSITIONS + RECORDS, ids=name)
+def test_the_pages_canonical_text_is_nhex_fmt(client, capsys, path):
+    _, out, _ = command_line(capsys, "fmt", str(path))
+    view = client.post("/api/read", content=path.read_bytes()).json()
+    assert view["ok"] and view["canonical"] == out
+    assert view["board"].count('class="hex') >= 19
