@@ -859,6 +859,11 @@ function showSolution(line, card) {
     ? `${verdict}: ${result.solutions.length} winning play${result.solutions.length === 1 ? "" : "s"}, proven over ${result.searched} plays`
     : `${verdict} (${result.stopped}): ${result.found?.length || 0} winning play(s) found so far, nothing proven`;
   $("verdict").replaceChildren(message(words, result.solved ? (result.verdict === "sound" ? "ok" : "") : "warn"));
+  if (result.intended_solution_found !== undefined) {
+    $("verdict").append(message(result.intended_solution_found ? "The card's own solution is among them."
+                                                               : "The card's own solution is not among them.",
+                                result.intended_solution_found ? "" : "error"));
+  }
   const box = $("solutions");
   box.replaceChildren();
   const plays = result.solved ? result.solutions : result.found || [];
@@ -873,6 +878,7 @@ function playBlock(play, title, card, kind) {
   head.textContent = `${title}: ${play.actions.join("; ")}`;
   block.append(head);
   if (play.why) block.append(message(`${kind === "try" ? "Why it fails" : "Why it wins"}: ${play.why}`));
+  if (play.duals?.length) block.append(message(`Also by ${play.duals.length} other order${play.duals.length === 1 ? "" : "s"} or facing${play.duals.length === 1 ? "" : "s"} (duals): ${play.duals.slice(0, 3).map((d) => Array.isArray(d) ? d.join("; ") : d).join(" · ")}${play.duals.length > 3 ? " …" : ""}`));
   if (play.hq) block.append(message(`HQ after: ${Object.entries(play.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`));
   const show = document.createElement("button");
   show.type = "button";
