@@ -309,6 +309,9 @@ def test_the_serve_command_checks_its_options():
     for bad in (["--port", "70000"], ["--port", "x"], ["--solves", "0"], ["--max-time", "nan"]):
         with pytest.raises(SystemExit):
             parser.parse_args(["serve", *bad])
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["serve", "--max-time", "0"])
+    assert stop.value.code == 2
 
 
 def test_a_record_replayed_turn_by_turn(client, capsys):
