@@ -159,6 +159,10 @@ def test_place_and_rotate_tiles_by_clicking(browser, server):
     click(browser, "#remove")
     wait(browser, lambda d: "commando" not in notation(d))
     assert hex_label(browser, "c3") == "c3: empty"
+    click(browser, "#undo")  # the removal undone, then redone
+    wait(browser, lambda d: "c3 outpost:commando NE" in notation(d))
+    click(browser, "#redo")
+    wait(browser, lambda d: "commando" not in notation(d))
 
 
 def test_paste_notation_and_the_url_round_trip(browser, server):

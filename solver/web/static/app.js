@@ -23,6 +23,8 @@ const state = {
   terrain: null,     // /api/terrain: Babel 13's types and features
   building: [],      // the hexes of the terrain element being built by the Terrain tool
   solving: null,     // AbortController of the running solve
+  undo: [],          // the texts before each edit on the board, the last edit last
+  redo: [],
   readSeq: 0,
 };
 
@@ -177,7 +179,28 @@ function edit(change) {
   }
   const lines = textLines();
   if (change(lines) === false) return;
+  remember();
   setText(lines.join("\n").replace(/^\n+/, ""), {canonical: true});
+}
+
+// Undo and redo of the edits made on the board (the pane's own typing has the browser's undo).
+function remember() {
+  state.undo.push(state.text);
+  if (state.undo.length > 200) state.undo.shift();
+  state.redo = [];
+  showUndo();
+}
+
+function undoRedo(from, to) {
+  if (!from.length) return;
+  to.push(state.text);
+  setText(from.pop());
+  showUndo();
+}
+
+function showUndo() {
+  $("undo").disabled = !state.undo.length;
+  $("redo").disabled = !state.redo.length;
 }
 
 function place(key, hex) {
@@ -1048,6 +1071,8 @@ function wire() {
   }
   $("tool-terminal").addEventListener("click", () => setTool("terminal"));
   $("facing").addEventListener("click", () => turnFacing(1));
+  $("undo").addEventListener("click", () => undoRedo(state.undo, state.redo));
+  $("redo").addEventListener("click", () => undoRedo(state.redo, state.undo));
   $("tool-terrain").addEventListener("click", () => setTool("terrain"));
   $("terrain-new").addEventListener("click", () => { state.building = []; });
   $("board").addEventListener("dragover", (event) => event.preventDefault());
@@ -1079,8 +1104,14 @@ function wire() {
   $("step-next").addEventListener("click", () => showStep((state.battle?.step ?? 0) + 1));
   $("step-last").addEventListener("click", () => showStep(Infinity));
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("textarea, input, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest("textarea, input, select") || event.altKey) return;
     const key = event.key;
+    if ((event.ctrlKey || event.metaKey) && (key === "z" || key === "Z" || key === "y")) {
+      if (key === "z" && !event.shiftKey) undoRedo(state.undo, state.redo); else undoRedo(state.redo, state.undo);
+      event.preventDefault();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey) return;
     if (key === "r" || key === "R") { if (state.selected) rotate(state.selected, event.shiftKey ? -1 : 1); else turnFacing(event.shiftKey ? -1 : 1); }
     else if ((key === "Delete" || key === "Backspace") && state.selected) removeAt(state.selected);
     else if (key === "Escape") { state.selected = null; state.tile = null; setTool("select"); drawPalette(); clickHex(""); }
