@@ -23,7 +23,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 and still works
 from solver import cli  # noqa: E402
 from solver.web import api  # noqa: E402
 from solver.web.app import LOOPBACK_NAMES, create_app  # noqa: E402
-from solver.web.jobs import Busy, Gone, Jobs, Limits, Stopping, TimeUp  # noqa: E402
+from solver.web.jobs import Busy, Failed, Gone, Jobs, Limits, Stopping, TimeUp  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = sorted((ROOT / "puzzles").glob("*.nhex"))
@@ -365,3 +365,15 @@ def test_the_pages_canonical_text_is_nhex_fmt(client, capsys, path):
     view = client.post("/api/read", content=path.read_bytes()).json()
     assert view["ok"] and view["canonical"] == out
     assert view["board"].count('class="hex') >= 19
+
+
+def test_a_failure_of_the_engine_is_a_500_that_says_so(monkeypatch):
+    """A bug is not an answer: the job's process says what failed, and the server answers 500 with it."""
+    async def scenario() -> str:
+        jobs = Jobs(Limits())
+        with pytest.raises(Failed) as failed:
+            await jobs.quick("no-such-command", b"", {})
+        return str(failed.value)
+
+    assert "no-such-command" in asyncio.run(scenario())
+    assert api.error_response(Failed("the battle failed: KeyError")).status_code == 500

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .. import cli
 from . import board, work
-from .jobs import Answer, Busy, Gone, Jobs, Stopping, TimeUp
+from .jobs import Answer, Busy, Failed, Gone, Jobs, Stopping, TimeUp
 
 #: The largest request body (bytes): a game record of a long game is a few KiB.
 MAX_BODY = 256 * 1024
@@ -74,6 +74,8 @@ def error_response(error: Exception) -> JSONResponse:
         return JSONResponse({"error": "time limit", "message": str(error)}, 503)
     if isinstance(error, Stopping):
         return JSONResponse({"error": "stopping", "message": str(error)}, 503)
+    if isinstance(error, Failed):  # a bug in nhex: the answer says so, the server's console has the traceback
+        return JSONResponse({"error": "internal error", "message": str(error)}, 500)
     raise error
 
 
@@ -111,7 +113,7 @@ async def quick(request: Request) -> Response:
         return answer_response(await _jobs(request).quick(kind, data, options, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, BadQuery, Busy, TimeUp, Stopping) as error:
+    except (TooLarge, BadQuery, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
 
 
@@ -132,7 +134,7 @@ async def solve(request: Request) -> Response:
         jobs.ready_to_solve()
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, BadQuery, Busy, TimeUp, Stopping) as error:
+    except (TooLarge, BadQuery, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
     return StreamingResponse(_stream(jobs, data, options), media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store"})
@@ -150,7 +152,7 @@ async def _stream(jobs: Jobs, data: bytes, options: dict[str, Any]) -> AsyncIter
             key = "result" if isinstance(result.body, str) else "error"
             value = json.loads(result.body) if isinstance(result.body, str) else result.body
             await lines.put(json.dumps({"status": result.status, key: value}) + "\n")
-        except (Busy, TimeUp, Stopping) as error:
+        except (Busy, TimeUp, Stopping, Failed) as error:
             await lines.put(json.dumps({"status": None, "error": {"error": type(error).__name__.lower(),
                                                                   "message": str(error)}}) + "\n")
         finally:
@@ -178,7 +180,7 @@ async def _page(request: Request, kind: str, options: dict[str, Any]) -> Respons
         answer = await _jobs(request).quick(kind, data, options, request.is_disconnected)
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp, Stopping) as error:
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
     if isinstance(answer.body, dict):
         return JSONResponse(answer.body, STATUS_CODES[answer.status])
@@ -255,7 +257,7 @@ async def record(request: Request) -> Response:
         return answer_response(await _jobs(request).quick("record", data, {}, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp, Stopping) as error:
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
 
 
@@ -269,5 +271,5 @@ async def apply(request: Request) -> Response:
         return answer_response(await _jobs(request).quick("apply", data, {"action": action}, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp, Stopping) as error:
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)

@@ -46,6 +46,10 @@ class Gone(Exception):
     """The client went away; its job was ended."""
 
 
+class Failed(Exception):
+    """The job's process failed: the engine raised what it should not, or the process died without an answer."""
+
+
 class Stopping(Exception):
     """The server is stopping (Ctrl-C); the job was ended."""
 
@@ -166,7 +170,9 @@ class Jobs:
                     continue
                 message, getting = getting.result(), None
                 if message is None:
-                    raise RuntimeError(f"the {kind} process ended without an answer (exit code {process.exitcode})")
+                    raise Failed(f"the {kind} process ended without an answer")
+                if message[0] == "failed":
+                    raise Failed(f"the {kind} failed: {message[1]}")
                 if message[0] == "done":
                     return Answer(message[1], message[2])
                 if progress is not None:

@@ -6,7 +6,8 @@ with the text as standard input and standard output kept, so the JSON is the com
 runs the solver as ``nhex solve --json`` does, with a progress callback that reports through the pipe.
 
 Messages on the pipe: ``("progress", stage, done, total)`` while a solve runs, then one
-``("done", exit_status, body)``: the command's JSON text for 0, 1 and 3, or an error object for 2 and 4.
+``("done", exit_status, body)``: the command's JSON text for 0, 1 and 3, or an error object for 2 and 4; or
+``("failed", what)`` when the engine failed (a bug: its traceback goes to the server's standard error).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ def run(kind: str, data: bytes, options: dict[str, Any], conn: Connection) -> No
     try:
         status, body = answer(kind, data, options, lambda *message: conn.send(("progress", *message)))
         conn.send(("done", status, body))
+    except Exception as error:  # a bug, not an answer: said as such, and told in full on the server's console
+        import traceback
+
+        traceback.print_exc()
+        conn.send(("failed", f"{type(error).__name__}: {error}"))
     finally:
         conn.close()
 
