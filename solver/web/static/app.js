@@ -748,9 +748,9 @@ function message(text, kind = "") {
 
 // --- moves --------------------------------------------------------------------------------------------------
 
-async function moves() {
+async function moves({keepNote = false} = {}) {
   showTab("moves");
-  $("choices").replaceChildren();
+  if (!keepNote) $("choices").replaceChildren();
   $("moves").replaceChildren(message("listing…"));
   const answer = await post("/api/moves", state.text);
   if (answer.status !== 200) { $("moves").replaceChildren(message(errorText(answer), "error")); return; }
@@ -801,7 +801,7 @@ async function applyMove(line) {
     await setText(results[0].text, {canonical: true, mark: marked});
     showBoard();
     $("choices").replaceChildren(message(`played: ${line}` + (results[0].battle ? " — a battle follows (Battle)" : "")));
-    moves();
+    moves({keepNote: true});
     return;
   }
   const box = $("choices");
@@ -810,7 +810,11 @@ async function applyMove(line) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = result.choice;
-    button.addEventListener("click", async () => { await setText(result.text, {canonical: true, mark: marked}); moves(); });
+    button.addEventListener("click", async () => {
+      await setText(result.text, {canonical: true, mark: marked});
+      $("choices").replaceChildren(message(`played: ${line}, ${result.choice}`));
+      moves({keepNote: true});
+    });
     box.append(button);
   }
 }
@@ -1089,7 +1093,7 @@ function wire() {
   $("edition").addEventListener("change", writeRules);
   for (const tab of document.querySelectorAll("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("battle-btn").addEventListener("click", battle);
-  $("moves-btn").addEventListener("click", moves);
+  $("moves-btn").addEventListener("click", () => moves());
   $("check-btn").addEventListener("click", check);
   $("solve-btn").addEventListener("click", () => showTab("solve"));
   $("solve-go").addEventListener("click", solve);
