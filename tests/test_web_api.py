@@ -377,3 +377,24 @@ def test_a_failure_of_the_engine_is_a_500_that_says_so(monkeypatch):
 
     assert "no-such-command" in asyncio.run(scenario())
     assert api.error_response(Failed("the battle failed: KeyError")).status_code == 500
+
+
+def test_battle_steps_are_the_engines_boards(client):
+    """The board after each phase, played again along each outcome's choices, ends exactly on the outcome: one
+    battle without choices, one where Moloch chooses between its Medics (tests/test_medics.py)."""
+    example = (ROOT / "tests/data/2e-example-battle.nhex").read_bytes()
+    medics = b"c3 moloch:blocker N\nc4 moloch:medic N\nb3 moloch:medic N\nc2 borgo:brawler S\n" \
+             b"b2 moloch:blocker N\nb1 borgo:brawler S\n"
+    for text in (example, medics):
+        outcomes = client.post("/api/battle", content=text).json()["outcomes"]
+        replayed = client.post("/api/steps", content=text).json()["outcomes"]
+        assert len(replayed) == len(outcomes) == (1 if text == example else 2)
+        for outcome, steps in zip(outcomes, replayed):
+            assert steps is not None and steps["boards"][0]["phase"] is None
+            last = client.post("/api/read", content=steps["boards"][-1]["text"].encode()).json()
+            assert {u["hex"]: (u["tile"], u["wounds"]) for u in last["units"]} == \
+                {hex_: (u["tile"], u["wounds"]) for hex_, u in outcome["units"].items()}
+            assert {u["army"]: u["hp"] for u in last["units"] if u["kind"] == "hq"} == \
+                {army: hp for army, hp in outcome["hq"].items() if hp > 0}
+    phases = [b["phase"] for b in client.post("/api/steps", content=example).json()["outcomes"][0]["boards"]]
+    assert phases == [None, 4, 3, 2, 1, 0]

@@ -6,7 +6,7 @@
 ``Nhex-Exit-Status``: 200 for 0 (done), 1 (the answer is no) and 3 (stopped at a limit); 400 bad input and 422 a
 missing rule, each with the located message as JSON; 413 a body over 256 KiB; 503 too many jobs at once (with
 ``Retry-After``) or a job past the server's hard time limit. The page's own calls: ``POST /api/read`` (the board,
-the canonical text, the legality gate), ``POST /api/apply``, ``POST /api/record``, ``POST /api/board`` and
+the canonical text, the legality gate), ``POST /api/apply``, ``POST /api/record``, ``POST /api/steps``, ``POST /api/board`` and
 ``POST /api/card`` (pictures), ``GET /api/tiles``, ``GET /api/rules``, ``GET /api/terrain``, ``GET
 /api/tile/KEY.svg``. Everything that reads a text runs in a job's process (solver/web/jobs.py). No request names a
 path: the server reads and writes no file for it.
@@ -248,6 +248,17 @@ async def board_picture(request: Request) -> Response:
     if form not in ("svg", "png"):
         return error_response(BadQuery("format=svg|png"))
     return await _page(request, "board", {"format": form})
+
+
+async def steps(request: Request) -> Response:
+    """``/api/steps``: the board after each phase of each outcome of the battle (solver/web/work.py ``_steps``)."""
+    try:
+        data = await body(request)
+        return answer_response(await _jobs(request).quick("steps", data, {}, request.is_disconnected))
+    except Gone:
+        return Response(status_code=499)
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
+        return error_response(error)
 
 
 async def record(request: Request) -> Response:

@@ -85,6 +85,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = None)
         Route("/api/read", api.read, methods=["POST"]),
         Route("/api/apply", api.apply, methods=["POST"]),
         Route("/api/record", api.record, methods=["POST"]),
+        Route("/api/steps", api.steps, methods=["POST"]),
         Route("/api/card", api.card, methods=["POST"]),
         Route("/api/board", api.board_picture, methods=["POST"]),
         Route("/api/tiles", api.tiles),

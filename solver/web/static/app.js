@@ -604,9 +604,22 @@ async function battle() {
   $("events").replaceChildren(message("resolving…"));
   const answer = await post("/api/battle?trace=1", before);
   if (answer.status !== 200) { $("events").replaceChildren(message(errorText(answer), "error")); return; }
-  state.battle = {before, units: state.view.units, outcomes: answer.data.outcomes, outcome: 0, step: 0};
+  const replayed = await post("/api/steps", before);  // the engine's board after each phase, where it has one
+  const boards = replayed.status === 200 ? replayed.data.outcomes : [];
+  state.battle = {before, units: state.view.units, outcomes: answer.data.outcomes, boards, outcome: 0, step: 0};
   showOutcomes();
   chooseOutcome(0);
+}
+
+// The engine's board at a step, when the battle could be played again along the outcome's choices: after the
+// battle's start, or after the step's phase (a phase with events but no landing: the board before it).
+function replayedBoard(b, step) {
+  const boards = b.boards[b.outcome]?.boards;
+  if (!boards || step.key === "end") return null;
+  if (step.key === "start") return boards[0]?.text ?? null;
+  const phase = Number(step.key.split(" ")[1]);
+  const after = boards.filter((board) => board.phase === null || board.phase >= phase);
+  return after.length ? after[after.length - 1].text : null;
 }
 
 function showOutcomes() {
@@ -716,13 +729,14 @@ async function showStep(index) {
   if (step.key === "end") {
     const outcome = b.outcomes[b.outcome];
     list.append(listItem(`HQ: ${Object.entries(outcome.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`, "end"));
-  } else if (b.step > 0) {
+  } else if (b.step > 0 && !replayedBoard(b, step)) {
     list.append(listItem("On the board: the units dead so far taken off and the HQs' health as stated; the wounds " +
                          "of the survivors show on the last step.", "note"));
   }
   const marked = new Set();
   for (const event of step.events) for (const m of event.text.matchAll(HEX_WORD)) marked.add(m[1]);
-  const view = (await post(`/api/read?mark=${[...marked].join(",")}`, stepText(b, b.step))).data;
+  const text = replayedBoard(b, step) ?? stepText(b, b.step);
+  const view = (await post(`/api/read?mark=${[...marked].join(",")}`, text)).data;
   if (state.battle === b && view) drawBoard(view.board);
 }
 
