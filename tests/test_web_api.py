@@ -239,6 +239,13 @@ def test_security_headers_and_only_the_apps_own_scripts(client):
     assert "http://" not in page and "https://" not in page  # nothing from elsewhere: it works offline
 
 
+def test_a_post_from_another_sites_page_is_refused(client):
+    card = QUICK_CARDS[0].read_bytes()
+    assert client.post("/api/battle", content=card, headers={"Origin": "http://evil.example"}).status_code == 403
+    assert client.post("/api/battle", content=card, headers={"Origin": "http://testserver"}).status_code == 200
+    assert client.post("/api/battle", content=card).status_code == 200  # a script: no Origin
+
+
 def test_on_loopback_only_loopback_host_names_are_answered():
     with TestClient(create_app(hosts=LOOPBACK_NAMES), base_url="http://127.0.0.1:8000") as client:
         assert client.get("/").status_code == 200
