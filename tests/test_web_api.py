@@ -267,6 +267,9 @@ def test_read_gives_the_canonical_text_the_board_and_the_gate(client):
     bad = client.post("/api/read", content=b"c3 moloch:hq\nc3 outpost:hq\n").json()
     assert not bad["ok"] and bad["error"]["located"] == "2:1: hex c3 already holds moloch:hq"
     assert bad["error"]["hex"] == "c3" and 'class="hex bad"' in bad["board"]
+    marked = client.post("/api/read", params={"mark": "c3 (0,-3)"}, content=b"board extended\nc3 moloch:hq\n").json()
+    assert 'class="hex marked" data-hex="c3"' in marked["board"]
+    assert 'class="hex marked" data-hex="(0,-3)"' in marked["board"]
     card = client.post("/api/read", content=QUICK_CARDS[2].read_bytes()).json()
     assert card["kind"] == "puzzle" and card["card"]["offer"] == ["outpost:sniper", "outpost:officer",
                                                                   "outpost:scout"]

@@ -6,7 +6,7 @@
 ``Nhex-Exit-Status``: 200 for 0 (done), 1 (the answer is no) and 3 (stopped at a limit); 400 bad input and 422 a
 missing rule, each with the located message as JSON; 413 a body over 256 KiB; 503 too many jobs at once (with
 ``Retry-After``) or a job past the server's hard time limit. The page's own calls: ``POST /api/read`` (the board,
-the canonical text, the legality gate), ``POST /api/apply``, ``POST /api/record``, ``POST /api/steps``, ``POST /api/board`` and
+the canonical text, the legality gate; ``?mark=HEX HEX``), ``POST /api/apply``, ``POST /api/record``, ``POST /api/steps``, ``POST /api/board`` and
 ``POST /api/card`` (pictures), ``GET /api/tiles``, ``GET /api/rules``, ``GET /api/terrain``, ``GET
 /api/tile/KEY.svg``. Everything that reads a text runs in a job's process (solver/web/jobs.py). No request names a
 path: the server reads and writes no file for it.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from typing import Any, AsyncIterator
 
 from starlette.requests import Request
@@ -169,7 +170,7 @@ async def _stream(jobs: Jobs, data: bytes, options: dict[str, Any]) -> AsyncIter
 
 async def read(request: Request) -> Response:
     """``/api/read``: the page's view of a text (solver/web/board.py): canonical text, board, legality gate."""
-    marked = [label for label in request.query_params.get("mark", "").split(",") if label]
+    marked = re.findall(r"\(-?\d+,-?\d+\)|[a-z][0-9]+", request.query_params.get("mark", ""))  # hex labels
     return await _page(request, "read", {"marked": marked})
 
 

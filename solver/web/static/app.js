@@ -4,7 +4,10 @@
 
 const DIRECTIONS = ["N", "NE", "SE", "S", "SW", "NW"];
 const HEX_LINE = /^\s*([a-z][0-9]+|\(-?\d+,\s*-?\d+\))\s+(\S+:\S+)(.*)$/i;
-const HEX_WORD = /\b([a-e][1-5])\b/g;
+// A hex named in an action or an event: a label of the standard board, or axial coordinates (an extended board).
+const HEX_WORD = /\b([a-e][1-5])\b|(\(-?\d+,\s*-?\d+\))/g;
+const hexesIn = (text) => [...text.matchAll(HEX_WORD)].map((m) => (m[1] || m[2]).replace(/\s+/g, ""));
+const markQuery = (hexes) => `mark=${encodeURIComponent([...hexes].join(" "))}`;
 
 const state = {
   text: "",
@@ -52,7 +55,7 @@ function errorText(answer) {
 async function setText(text, {canonical = false, mark = []} = {}) {
   state.text = text;
   const seq = ++state.readSeq;
-  const answer = await post(`/api/read?mark=${encodeURIComponent(mark.join(","))}`, text);
+  const answer = await post(`/api/read?${markQuery(mark)}`, text);
   if (seq !== state.readSeq) return;  // a later edit is on its way
   if (answer.status !== 200) { showGate({error: {located: errorText(answer)}}); return; }
   const view = answer.data;
@@ -734,9 +737,9 @@ async function showStep(index) {
                          "of the survivors show on the last step.", "note"));
   }
   const marked = new Set();
-  for (const event of step.events) for (const m of event.text.matchAll(HEX_WORD)) marked.add(m[1]);
+  for (const event of step.events) for (const hex of hexesIn(event.text)) marked.add(hex);
   const text = replayedBoard(b, step) ?? stepText(b, b.step);
-  const view = (await post(`/api/read?mark=${[...marked].join(",")}`, text)).data;
+  const view = (await post(`/api/read?${markQuery(marked)}`, text)).data;
   if (state.battle === b && view) drawBoard(view.board);
 }
 
@@ -809,7 +812,7 @@ async function applyMove(line) {
     return;
   }
   const results = answer.data.results;
-  const marked = [...line.matchAll(HEX_WORD)].map((m) => m[1]);
+  const marked = hexesIn(line);
   leavingTheCard();
   if (results.length === 1) {
     await setText(results[0].text, {canonical: true, mark: marked});
@@ -942,7 +945,7 @@ async function playOnBoard(card, actions) {
     }
     text = answer.data.results[0].text;
   }
-  const marked = actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1]));
+  const marked = actions.flatMap(hexesIn);
   if (state.text === card) leavingTheCard();
   await setText(text, {canonical: true, mark: marked});
   showBoard();
@@ -990,8 +993,8 @@ async function showTurn(index) {
   if (r.stopped && r.turn === r.turns.length) {
     detail.append(message(`turn ${r.stopped.number} (line ${r.stopped.line}) cannot be played: ${r.stopped.message}`, "error"));
   }
-  const marked = turn ? turn.actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1])) : [];
-  const view = (await post(`/api/read?mark=${marked.join(",")}`, turn ? turn.text : r.start)).data;
+  const marked = turn ? turn.actions.flatMap(hexesIn) : [];
+  const view = (await post(`/api/read?${markQuery(marked)}`, turn ? turn.text : r.start)).data;
   if (state.record === r && view) drawBoard(view.board);
 }
 
