@@ -171,7 +171,7 @@ def test_a_solve_past_its_hard_limit_is_killed():
 
     started = time.monotonic()
     asyncio.run(scenario())
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 15  # the fork server's start included, on a loaded machine
     assert not multiprocessing.active_children()
 
 
@@ -213,12 +213,19 @@ def test_quick_jobs_wait_in_a_bounded_queue():
     assert asyncio.run(scenario()) == ["done", "done"]
 
 
+async def started_job() -> None:
+    """Until a job's process runs (the fork server may be starting: a second or two on a loaded machine)."""
+    deadline = time.monotonic() + 30
+    while not multiprocessing.active_children():
+        assert time.monotonic() < deadline, "no job process started"
+        await asyncio.sleep(0.05)
+
+
 def test_stopping_a_solve_kills_its_process():
     async def scenario() -> None:
         jobs = Jobs(Limits())
         task = asyncio.create_task(jobs.solve(LARGE_CARD.read_bytes(), {"max_time": 30.0}))
-        await asyncio.sleep(1.0)
-        assert multiprocessing.active_children()
+        await started_job()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -352,7 +359,7 @@ def test_a_client_gone_during_a_solve_ends_it():
             await jobs.solve(LARGE_CARD.read_bytes(), {"max_time": 30.0}, gone=gone)
         return time.monotonic() - started
 
-    assert asyncio.run(scenario()) < 5
+    assert asyncio.run(scenario()) < 15  # not the 30 s the solve asked for
     assert not multiprocessing.active_children()
 
 
@@ -360,7 +367,7 @@ def test_stopping_the_server_ends_the_jobs_under_way():
     async def scenario() -> None:
         jobs = Jobs(Limits())
         task = asyncio.create_task(jobs.solve(LARGE_CARD.read_bytes(), {"max_time": 30.0}))
-        await asyncio.sleep(1.0)
+        await started_job()
         jobs.stopping = True
         with pytest.raises(Stopping):
             await task
