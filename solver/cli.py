@@ -1012,6 +1012,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .web.app import serve
     from .web.jobs import Limits
 
+    if args.max_time <= 0:
+        _usage("serve", f"--max-time {args.max_time:g}: a solve needs some time; give more than 0 seconds")
     limits = Limits(solve_time=min(20.0, args.max_time), solve_time_cap=args.max_time,
                     **({"solves": args.solves} if args.solves else {}))
     serve(args.host, args.port, args.open, limits)
