@@ -121,10 +121,47 @@ def _show_arguments(command: argparse.ArgumentParser) -> None:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     document = _load(args)
+    from .notation.cards import GameRecord
     from .notation.text import write
 
+    if args.turn is not None:
+        # A judge's question: the position after turn N, as a position file of its own (hands, decks, to-move).
+        if not isinstance(document, GameRecord):
+            raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
+                                args.source)
+        report = _replayed(document, args.turn, args)
+        if not report.ok:
+            print(report.fault(args.source), file=sys.stderr)
+            return EXIT_NO
+        sys.stdout.write(write(report.state.position))
+        return EXIT_OK
     sys.stdout.write(write(document))
     return EXIT_OK
+
+
+def _fmt_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--turn", type=_natural, metavar="N",
+                         help="a game record: print the position after turn N (0: the start) as a position file")
+
+
+def _replayed(record: GameRecord, turn: int, args: argparse.Namespace) -> Any:
+    """The record checked up to turn ``turn`` (:func:`solver.turns.game.check`); a turn the record does not have
+    is bad input, and a rule the replay needs that nhex lacks is exit 4 at the action that needs it."""
+    from .notation.cards import Turn
+    from .turns.game import check
+
+    turns = [e for e in record.entries if isinstance(e, Turn)]
+    first, last = (turns[0].number, turns[-1].number) if turns else (1, 0)
+    if not first - 1 <= turn <= last:
+        raise NotationError(f"--turn {turn}: the record has turns {first} to {last}" if last
+                            else f"--turn {turn}: the record has no turns yet", 1, 1, args.source)
+    report = _game_started(lambda: check(record, upto=turn), args.text, args.source)
+    if report.verdict == "unsupported":
+        column = _action_column(args.text, report.line or 0, record, report.action or "")
+        raise RuleNotImplemented(f"{report.problem} (needed by {report.action})", report.line or 0, column,
+                                 args.source)
+    return report
 
 
 def cmd_tiles(args: argparse.Namespace) -> int:
@@ -172,14 +209,17 @@ def cmd_battle(args: argparse.Namespace) -> int:
     import json
 
     from .engine.battle import resolve
-    from .notation.cards import Puzzle
+    from .notation.cards import GameRecord
     from .position import Position
     from .render.trace import battle_json, render_battle
 
     document = _load(args)
+    if isinstance(document, GameRecord):
+        return _record_battle(document, args)
+    if args.turn is not None:
+        raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
+                            args.source)
     position = document.position if not isinstance(document, Position) else document
-    if not isinstance(document, (Position, Puzzle)):
-        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.source)
     outcomes = resolve(position, trace=not args.json or args.trace)
     if args.json:
         print(json.dumps(battle_json(outcomes, trace=args.trace, before=position), indent=1))
@@ -194,8 +234,67 @@ def cmd_battle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _record_battle(record: GameRecord, args: argparse.Namespace) -> int:
+    """``nhex battle RECORD --turn N``: the battles fought in turn N, from the position each began in, traced as
+    ``nhex battle`` traces a position. Several when the board stays full or the Final Battle follows."""
+    import json
+
+    from rich.console import Group
+    from rich.text import Text
+
+    from .engine.battle import resolve
+    from .render.trace import battle_json, render_battle
+
+    if args.turn is None:
+        raise NotationError("a game record: name the turn whose battle to show with --turn N"
+                            + _battle_turns_hint(record, args), 1, 1, args.source)
+    report = _replayed(record, args.turn, args)
+    fought = [f for f in report.state.fought if f.turn == args.turn]
+    if not report.ok:  # a turn up to N cannot be played: the game never reaches the battle asked for
+        print(report.fault(args.source), file=sys.stderr)
+        return EXIT_NO
+    if not fought:
+        line = next((e.line for e in record.entries if getattr(e, "number", None) == args.turn), 1)
+        raise NotationError(f"--turn {args.turn}: no battle is fought in turn {args.turn}"
+                            + _battle_turns_hint(record, args), line, 1, args.source)
+    battles = [(f, resolve(f.before, trace=not args.json or args.trace)) for f in fought]
+    if args.json:
+        print(json.dumps({"turn": args.turn, "battles": [
+            {"why": f.why, **battle_json(outcomes, trace=args.trace, before=f.before)} for f, outcomes in battles]},
+            indent=1))
+        return EXIT_OK
+    board: Callable[[Document], RenderableType] | None = None
+    if not args.no_board:
+        from .render.terminal import render_document as board
+    parts: list[RenderableType] = []
+    for number, (f, outcomes) in enumerate(battles, start=1):
+        count = f" ({number} of {len(battles)})" if len(battles) > 1 else ""
+        parts.append(Text(f"The battle of turn {args.turn}{count}: {f.why}", style="bold"))
+        if board is not None:
+            parts += [Text("The board as the battle begins", style="dim"), board(f.before)]
+        parts.append(render_battle(f.before, outcomes, board))
+    _console().print(Group(*parts))
+    return EXIT_OK
+
+
+def _battle_turns_hint(record: GameRecord, args: argparse.Namespace) -> str:
+    """``; battles are fought in turns 4, 9`` (or that the record has none), for a message asking for a turn."""
+    from .turns.game import check
+
+    try:
+        report = _game_started(lambda: check(record), args.text, args.source)
+    except RuleNotImplemented:
+        return ""
+    turns = list(dict.fromkeys(f.turn for f in report.state.fought))
+    if not turns:
+        return "; the record has no battle" + ("" if report.ok else f" before its fault at line {report.line}")
+    return f"; battles are fought in turn{'s' if len(turns) > 1 else ''} {', '.join(map(str, turns))}"
+
+
 def _battle_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
+    command.add_argument("--turn", type=_natural, metavar="N",
+                         help="a game record: the battle fought in turn N, from the position it began in")
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
     command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
     command.add_argument("--trace", action="store_true",
@@ -442,6 +541,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for statement, army, message in position_problems(position):
         line, column = _statement_place(text, statement, army)
         raise NotationError(message, line, column, source)
+    if args.action:
+        return _check_actions(document, args)
     if isinstance(document, GameRecord):
         report = _game_started(lambda: check(document), text, source)
         if report.verdict == "unsupported":
@@ -493,6 +594,45 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_actions(document: Document, args: argparse.Namespace) -> int:
+    """``nhex check POSITION --action "ACTION"``: whether the side to move may take these actions, in order, from
+    this position (a card: its player, holding the offer, within its ``play N``). Exit 0 legal, 1 illegal with
+    the rule it breaks. The position is taken as it stands: its hand is what the player holds now."""
+    import json
+
+    from .notation.cards import Puzzle
+    from .notation.text import parse_action
+    from .position import Position
+    from .turns.game import check_play
+
+    limit = None
+    if isinstance(document, Puzzle):
+        army, limit = document.player, document.tiles_to_play
+        position = _with_hand(document.position, army, document.offer)
+    elif isinstance(document, Position):
+        if document.to_move is None:
+            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.source)
+        army, position = document.to_move, document
+    else:
+        raise NotationError("--action takes a position or a puzzle card; for a game record, print its position "
+                            "after turn N with `nhex fmt RECORD --turn N` and check that", 1, 1, args.source)
+    plays = [parse_action(written, army, f"--action {index}" if len(args.action) > 1 else "--action")
+             for index, written in enumerate(args.action, start=1)]
+    fault = check_play(position, army, plays, limit)
+    if args.json:
+        data: dict[str, object] = {"verdict": "legal" if fault is None else "illegal", "army": army,
+                                   "actions": [str(a) for a in plays]}
+        if fault is not None:
+            data |= {"index": fault[0] + 1, "action": fault[1], "rule": fault[2]}
+        print(json.dumps(data, indent=1))
+    elif fault is None:
+        print(f"legal for {army}: " + "; ".join(str(a) for a in plays))
+    else:
+        before = f" (after {'; '.join(str(a) for a in plays[:fault[0]])})" if fault[0] else ""
+        print(f"illegal for {army}: {fault[1]}{before}: {fault[2]}")
+    return EXIT_OK if fault is None else EXIT_NO
+
+
 def cmd_campaign(args: argparse.Namespace) -> int:
     """``nhex campaign FILE...``: game records of a campaign's scenarios, in order (solver/turns/campaign.py)."""
     import json
@@ -528,6 +668,9 @@ def _check_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true",
                          help="print JSON: verdict, turns, battles, hq, winner or draw, and the first fault's line")
+    command.add_argument("--action", action="append", metavar="ACTION",
+                         help="a position or card: is this action legal for the side to move (exit 0 legal, 1 "
+                              "illegal, with the rule)? Repeat it for several actions in order")
 
 
 _R = TypeVar("_R")
@@ -895,7 +1038,7 @@ def _json_argument(command: argparse.ArgumentParser) -> None:
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
     "show": (cmd_show, "draw a position, puzzle card or game record (the board after its last turn)",
              _show_arguments),
-    "fmt": (cmd_fmt, "print a file in canonical form", _file_argument),
+    "fmt": (cmd_fmt, "print a file in canonical form (a game record after turn N: its position)", _fmt_arguments),
     "tiles": (cmd_tiles, "list the army database", _tiles_arguments),
     "battle": (cmd_battle, "resolve one battle phase by phase, naming the rule behind each event",
                _battle_arguments),

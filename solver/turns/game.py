@@ -99,6 +99,16 @@ Piles = tuple[tuple[str, tuple[Tile, ...]], ...]
 
 
 @dataclass(frozen=True, slots=True)
+class Fought:
+    """A battle of a game: the turn it was fought in, why it began, and the position it began from, so that a
+    judge can ask for it again, traced (``nhex battle RECORD --turn N``)."""
+
+    turn: int
+    why: str
+    before: Position
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """A game between two turns. It holds everything a :class:`Position` does not.
 
@@ -151,6 +161,8 @@ class GameState:
     #: free turns left to the army that takes them (B13 SCENARIO 2, Start).
     start_hp: tuple[tuple[str, int], ...] = ()
     free_left: int = 0
+    #: Every battle fought so far, in order (:class:`Fought`).
+    fought: tuple[Fought, ...] = ()
 
     def pool(self, army: str) -> tuple[Tile, ...]:
         return next((tiles for name, tiles in self.pools if name == army), ())
@@ -336,7 +348,8 @@ def _fight(state: GameState, why: str) -> GameState:
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
         raise Undecidable("battle", f"battle {MAYBE}: {ways}")
     after = outcomes[0].position
-    state = replace(_to_discards(state, before, after), position=after)
+    state = replace(_to_discards(state, before, after), position=after,
+                    fought=state.fought + (Fought(state.turn, why, before),))
     hq = state.hq
     line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
     if state.position.mode == "score":
@@ -827,11 +840,12 @@ def game_json(state: GameState) -> dict[str, object]:
     return data
 
 
-def check(record: GameRecord) -> CheckReport:
+def check(record: GameRecord, upto: int | None = None) -> CheckReport:
     """Replay a game record and report its first fault, or the final state (HQ health, winner).
 
     ``expect hp ARMY N`` lines are compared with the HQ health at that point. A destroyed HQ, or one not
-    yet placed, counts as 0.
+    yet placed, counts as 0. With ``upto``, the replay stops after turn ``upto`` (0: before the first turn):
+    the state is the game after that turn (``nhex fmt RECORD --turn N``, ``nhex battle RECORD --turn N``).
     """
     state = start(record)
     turns = 0
@@ -839,6 +853,8 @@ def check(record: GameRecord) -> CheckReport:
     if fault is not None:
         return CheckReport(state, "illegal", fault[0], fault[1], fault[2], turns)
     for entry in record.entries:
+        if upto is not None and isinstance(entry, Turn) and entry.number > upto:
+            break
         if not isinstance(entry, Turn):
             problem = _expectation_problem(state, entry)
             if problem is not None:

@@ -1,0 +1,174 @@
+"""The questions a judge asks (issue 26): the position after turn N, the battle of turn N traced, whether one
+action is legal; a tile's card and one rule option; "did you mean" for a name mistyped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from solver.cli import EXIT_BAD_INPUT, EXIT_NO, EXIT_OK, main
+from solver.notation.text import load, parse
+from solver.position import Position
+from solver.turns.game import check
+
+HERE = Path(__file__).parent
+GAME = str(HERE / "data" / "games" / "hegemony-vs-outpost-2e.nhex")  # one battle, in turn 11
+CARD = str(HERE.parent / "puzzles" / "01-point-blank.nhex")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --- nhex fmt RECORD --turn N ------------------------------------------------------------------------------------
+
+
+def test_fmt_turn_prints_the_position_after_that_turn_as_a_position_file(capsys):
+    status, out, err = run(capsys, "fmt", GAME, "--turn", "5")
+    assert status == EXIT_OK and err == ""
+    position = parse(out)
+    assert isinstance(position, Position)
+    assert position == check(load(GAME), upto=5).state.position
+    assert position.to_move == "hegemony"  # turn 6 is Hegemony's
+    assert [str(u) for u in position.units if u.tile.key == "outpost:brawler"] == ["c2 outpost:brawler NW"]
+
+
+def test_fmt_turn_output_is_a_consistent_position(capsys, tmp_path):
+    out = run(capsys, "fmt", GAME, "--turn", "11")[1]
+    after = tmp_path / "after-11.nhex"
+    after.write_text(out, encoding="utf-8")
+    status, said, _ = run(capsys, "check", str(after))
+    assert status == EXIT_OK and said.startswith("consistent:")
+    assert parse(out).hq("hegemony").hp == 14  # the battle of turn 11 is in it
+
+
+def test_fmt_turn_zero_is_the_start(capsys):
+    status, out, _ = run(capsys, "fmt", GAME, "--turn", "0")
+    assert status == EXIT_OK and not parse(out).units  # the record starts on an empty board
+
+
+def test_fmt_turn_beyond_the_record_is_bad_input(capsys):
+    status, out, err = run(capsys, "fmt", GAME, "--turn", "12")
+    assert status == EXIT_BAD_INPUT and out == ""
+    assert err.strip() == f"{GAME}:1:1: --turn 12: the record has turns 1 to 11"
+
+
+def test_fmt_turn_of_a_position_is_bad_input(capsys):
+    status, out, err = run(capsys, "fmt", CARD, "--turn", "1")
+    assert status == EXIT_BAD_INPUT and out == "" and "--turn is for game records" in err
+
+
+def test_fmt_turn_stops_at_an_illegal_turn_with_its_rule(capsys, tmp_path):
+    bad = tmp_path / "bad.nhex"
+    bad.write_text(Path(GAME).read_text(encoding="utf-8").replace("place medic b2 S", "place medic c3 S"),
+                   encoding="utf-8")
+    status, out, err = run(capsys, "fmt", str(bad), "--turn", "5")
+    assert status == EXIT_NO and out == ""
+    assert err.startswith(f"{bad}:16: place outpost:medic c3 S: illegal: a tile goes on an empty hex")
+    assert run(capsys, "fmt", str(bad), "--turn", "2")[0] == EXIT_OK  # before the fault: fine
+
+
+# --- nhex battle RECORD --turn N ---------------------------------------------------------------------------------
+
+
+def test_battle_turn_traces_the_battle_of_that_turn_from_the_position_it_began_in(capsys):
+    status, out, err = run(capsys, "battle", GAME, "--turn", "11", "--no-board")
+    assert status == EXIT_OK and err == ""
+    assert out.startswith("The battle of turn 11: the Battle tile; 3E BATTLE")
+    assert "outpost:brawler on c2 is netted by hegemony:net-fighter on d1" in out
+    assert "HQ health after the battle: hegemony 14, outpost 18" in out
+
+
+def test_battle_turn_json_gives_the_turn_and_each_battle_with_its_trace(capsys):
+    status, out, _ = run(capsys, "battle", GAME, "--turn", "11", "--json", "--trace")
+    data = json.loads(out)
+    assert status == EXIT_OK and data["turn"] == 11 and len(data["battles"]) == 1
+    battle = data["battles"][0]
+    assert battle["why"] == "the Battle tile; 3E BATTLE"
+    assert battle["outcomes"][0]["hq"] == {"hegemony": 14, "outpost": 18}
+    assert any(e["kind"] == "death" for e in battle["outcomes"][0]["trace"])
+    plain = json.loads(run(capsys, "battle", GAME, "--turn", "11", "--json")[1])
+    assert "trace" not in plain["battles"][0]["outcomes"][0]  # --trace adds it (NOTATION §9 stays as it is)
+
+
+def test_battle_turn_without_a_battle_names_the_turns_that_have_one(capsys):
+    status, out, err = run(capsys, "battle", GAME, "--turn", "10")
+    assert status == EXIT_BAD_INPUT and out == ""
+    assert err.strip() == f"{GAME}:48:1: --turn 10: no battle is fought in turn 10; battles are fought in turn 11"
+
+
+def test_battle_of_a_record_without_turn_asks_for_one(capsys):
+    status, out, err = run(capsys, "battle", GAME)
+    assert status == EXIT_BAD_INPUT and out == ""
+    assert "name the turn whose battle to show with --turn N; battles are fought in turn 11" in err
+
+
+def test_battle_turn_of_a_position_is_bad_input(capsys):
+    status, _, err = run(capsys, "battle", CARD, "--turn", "3")
+    assert status == EXIT_BAD_INPUT and "--turn is for game records" in err
+
+
+def test_battle_turn_finds_every_battle_of_a_long_game(capsys):
+    """Each battle of a 56-turn deathmatch is found in its turn, and each ends as the replay says."""
+    game = str(HERE / "data" / "games" / "four-player-deathmatch-midgame.nhex")
+    state = check(load(game)).state
+    fought = state.fought
+    assert len(fought) == state.battles == 4
+    data = json.loads(run(capsys, "battle", game, "--turn", str(fought[1].turn), "--json")[1])
+    assert data["battles"][0]["why"] == fought[1].why
+
+
+# --- nhex check POSITION --action ACTION -------------------------------------------------------------------------
+
+
+POSITION = """to-move hegemony
+a1 outpost:annihilator S
+b1 hegemony:hq N hp=20
+b2 outpost:medic S
+c1 hegemony:officer-1 SW
+c2 outpost:brawler NW
+c3 outpost:hq N hp=20
+hand hegemony runner net-fighter
+deck hegemony 30
+deck outpost 30
+"""
+
+
+def test_check_action_legal_exits_0(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(POSITION))
+    status, out, _ = run(capsys, "check", "-", "--action", "place runner c4 N")
+    assert status == EXIT_OK and out.strip() == "legal for hegemony: place hegemony:runner c4 N"
+
+
+def test_check_action_on_a_taken_hex_is_illegal_with_the_rule(capsys, monkeypatch):
+    """3E USING TILES: "each space may only contain a single unit"."""
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(POSITION))
+    status, out, _ = run(capsys, "check", "-", "--action", "place runner c2 N", "--json")
+    data = json.loads(out)
+    assert status == EXIT_NO and data["verdict"] == "illegal" and data["index"] == 1
+    assert data["action"] == "place hegemony:runner c2 N" and "3E USING TILES" in data["rule"]
+
+
+def test_check_actions_in_order_name_the_one_that_fails(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(POSITION))
+    status, out, _ = run(capsys, "check", "-", "--action", "place runner c4 N", "--action", "place runner d4 N")
+    assert status == EXIT_NO
+    assert out.strip() == ("illegal for hegemony: place hegemony:runner d4 N (after place hegemony:runner c4 N): "
+                           "the tile is not in front of the player (3E USING TILES)")
+
+
+def test_check_action_of_a_card_plays_its_offer_within_play_n(capsys):
+    status, out, _ = run(capsys, "check", CARD, "--action", "place brawler b2 N", "--json")
+    assert status == EXIT_OK and json.loads(out)["army"] == "borgo"
+
+
+def test_check_action_mistyped_is_located_in_the_option(capsys):
+    status, out, err = run(capsys, "check", CARD, "--action", "place brawler c9 N")
+    assert status == EXIT_BAD_INPUT and out == "" and err.startswith("--action:1:15: hex c9 is not on the standard")
+
+
+def test_check_action_on_a_record_says_how_to_ask(capsys):
+    status, _, err = run(capsys, "check", GAME, "--action", "place runner c4 N")
+    assert status == EXIT_BAD_INPUT and "nhex fmt RECORD --turn N" in err
