@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TypeVar
 
 from .errors import NotationError, RuleNotImplemented
 
@@ -121,11 +121,12 @@ def _show_arguments(command: argparse.ArgumentParser) -> None:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     document = _load(args)
-    from .notation.cards import GameRecord
     from .notation.text import write
 
     if args.turn is not None:
         # A judge's question: the position after turn N, as a position file of its own (hands, decks, to-move).
+        from .notation.cards import GameRecord  # only here: fmt of a position imports no card values (issue 10)
+
         if not isinstance(document, GameRecord):
             raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
                                 args.source)
@@ -170,6 +171,8 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     from .render.terminal import render_tiles
     from .tiles import armies, army
 
+    if args.tile:
+        return _tile_card(args)
     chosen = [army(args.army)] if args.army else list(armies().values())
     if args.json:
         from .render.tables import tiles_json
@@ -182,16 +185,55 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _tile_card(args: argparse.Namespace) -> int:
+    """``nhex tiles ARMY TILE``: one tile's card in words, each line with the passage behind it
+    (solver/render/tile_card.py); ``--json``: its database entry with the card's lines under ``card``."""
+    import json
+
+    from .render.tile_card import card_json, card_lines
+    from .tiles import army, tile
+
+    if not args.army:
+        _usage("tiles", "name the army before the tile, as in `nhex tiles moloch blocker`")
+    found = tile(f"{army(args.army).name}:{args.tile}")
+    if args.json:
+        from .render.tables import tiles_json
+
+        entry = next(e for e in tiles_json(army(found.army)) if e["tile"] == found.key)
+        print(json.dumps(entry | {"card": card_json(found)}, indent=1, ensure_ascii=False))
+        return EXIT_OK
+    from rich.text import Text
+
+    console = _console()
+    for number, line in enumerate(card_lines(found)):
+        text = Text(line.text, style="bold" if number == 0 else "")
+        if line.passage:
+            text.append(f"  [{line.passage}]", style="dim")
+        console.print(text, overflow="fold")
+    return EXIT_OK
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     import json
 
-    from .rules import EDITIONS, OPTIONS
+    from .rules import EDITIONS, OPTIONS, rule_option
 
+    chosen = [rule_option(args.name)] if args.name else list(OPTIONS)
     if args.json:
-        print(json.dumps([{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
-                           "passage": o.passage, "source": o.source,
-                           "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
-                                        for e in EDITIONS}} for o in OPTIONS], indent=1))
+        options = [{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
+                    "passage": o.passage, "source": o.source,
+                    "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
+                                 for e in EDITIONS}} for o in chosen]
+        print(json.dumps(options[0] if args.name else options, indent=1))
+        return EXIT_OK
+    if args.name:  # one option, said in full: nothing cut, whatever the width
+        o = chosen[0]
+        print(f"{o.name}: {o.summary}")
+        print(f"  values: {' | '.join(o.choices)}")
+        for e in EDITIONS:
+            print(f"  default under rules {e}: {o.default_for(e)} (from {o.default_source(e)})")
+        print(f"  passage: {o.passage}")
+        print(f"  set it in a file: rules {EDITIONS[0]} {o.name}={next(c for c in o.choices if c != o.default)}")
         return EXIT_OK
     from rich.table import Table
 
@@ -1027,11 +1069,19 @@ def _file_argument(command: argparse.ArgumentParser) -> None:
 
 def _tiles_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("army", nargs="?", help="one army (default: all)")
+    command.add_argument("tile", nargs="?", help="one tile of that army: its card, each ability in words with "
+                                                 "the rulebook passage")
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
 
 
 def _json_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _rules_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("name", nargs="?", metavar="NAME",
+                         help="one option: its values, its default under each edition and its passage")
+    _json_argument(command)
 
 
 #: name -> (handler, help, arguments). Each sub-command adds one entry here and nothing else to this module.
@@ -1046,7 +1096,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
               _solve_arguments),
     "solve-all": (cmd_solve_all, "solve every puzzle card of a folder: a table of verdicts, keys and times",
                   _solve_all_arguments),
-    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
+    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them (or one: NAME)",
+              _rules_arguments),
     "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
     "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
               _check_arguments),
@@ -1068,7 +1119,7 @@ _COMMON_STATUSES = {
 _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
     "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex"),
     "fmt": ({0: "printed"}, "nhex fmt messy.nhex > clean.nhex"),
-    "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles --json | head"),
+    "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles moloch blocker\n  nhex tiles --json | head"),
     "battle": ({0: "resolved"}, "nhex battle tests/data/2e-example-battle.nhex --no-board"),
     "solve": ({0: "solved (SOUND or COOKED)", 1: "no solution",
                3: "stopped at --max-time or --max-solutions: nothing proven\n"
@@ -1078,7 +1129,7 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
                    3: "some card stopped at --max-time or --max-solutions",
                    4: "some card needs a rule nhex does not implement (the others are still solved)"},
                   "nhex solve-all puzzles/\n  nhex solve-all --json --scheduler tcp://10.0.0.5:8786 cards/"),
-    "rules": ({0: "listed"}, "nhex rules --json"),
+    "rules": ({0: "listed"}, "nhex rules --json\n  nhex rules clown-hits-hq"),
     "moves": ({0: "listed"}, "nhex moves --json position.nhex"),
     "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",
                1: "an illegal action, or a false `expect`, at its line"},
@@ -1186,15 +1237,48 @@ class _RawDescriptionFormatter(_Formatter, argparse.RawDescriptionHelpFormatter)
     """A command's help: its description and epilog (the exit statuses, an example) as written."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors end with "did you mean …" for a mistyped command, option value or
+    option (solver/spelling.py); still exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        import re
+
+        from .spelling import did_you_mean
+
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice:
+            message += did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        unknown = re.search(r"unrecognized arguments: (.*)$", message)
+        if unknown:
+            # Matched without their dashes, which every option shares (`--tris` is like `--tries`, not `--counters`).
+            flags = {o.lstrip("-"): o for parser in _parsers(self) for action in parser._actions
+                     for o in action.option_strings if o.startswith("--")}
+            for word in unknown.group(1).split():
+                if word.startswith("--"):
+                    message += did_you_mean(word.split("=")[0].lstrip("-"), flags).replace("; did", f"; {word}: did", 1)
+        super().error(message)
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parser and every sub-command's parser under it."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found += _parsers(sub)
+    return found
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with ``only``, the top level and that one sub-command alone: a start builds what it
     parses, not the eleven sub-commands' parsers (issue 10). What the user sees is the same either way (the top
     level's usage names no command, ``COMMAND``): main builds the whole line for ``--help``, ``--version`` and
     a word that is no command."""
-    parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.",
-                                     formatter_class=_Formatter,
-                                     epilog="Every command takes a file path, or - for standard input. "
-                                            "`nhex COMMAND --help` lists its exit statuses and shows an example.")
+    parser = _Parser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.",
+                     formatter_class=_Formatter,
+                     epilog="Every command takes a file path, or - for standard input. "
+                            "`nhex COMMAND --help` lists its exit statuses and shows an example.")
     parser.add_argument("--version", action=_Version, nargs=0, help="print nhex's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text, add_arguments) in COMMANDS.items():

@@ -172,3 +172,98 @@ def test_check_action_mistyped_is_located_in_the_option(capsys):
 def test_check_action_on_a_record_says_how_to_ask(capsys):
     status, _, err = run(capsys, "check", GAME, "--action", "place runner c4 N")
     assert status == EXIT_BAD_INPUT and "nhex fmt RECORD --turn N" in err
+
+
+# --- nhex tiles ARMY TILE, nhex rules NAME -------------------------------------------------------------------------
+
+
+def test_tiles_army_tile_gives_the_blockers_card_with_its_armor(capsys):
+    """3E ARMOR: armor "protects from all Strength 1 Ranged attacks" on its side; the Blocker has no initiative."""
+    status, out, err = run(capsys, "tiles", "moloch", "blocker")
+    text = " ".join(out.split())
+    assert status == EXIT_OK and err == ""
+    assert text.startswith("Blocker (moloch:blocker): warrior, 2 in the army")
+    assert "N: armor: a ranged attack arriving on this side loses 1 strength" in text and "[3E ARMOR]" in text
+    assert "toughness 2: it survives 2 wounds and dies at the third [3E TOUGHNESS]" in text
+    assert "no initiative" in text
+
+
+def test_tiles_card_of_an_alias_names_the_same_tile(capsys):
+    assert run(capsys, "tiles", "moloch", "bloker")[1] == run(capsys, "tiles", "moloch", "blocker")[1]
+
+
+def test_tiles_card_says_each_ability_with_its_passage(capsys):
+    text = " ".join(run(capsys, "tiles", "moloch", "gauss-cannon")[1].split())
+    assert "initiative 1: it acts in phase 1 [3E INITIATIVE]" in text
+    assert "SW: Gauss beam: 1 wound to every enemy unit on the line" in text and "RULINGS 11" in text
+    hq = " ".join(run(capsys, "tiles", "outpost", "hq")[1].split())
+    assert "linked friendly units act once more, one phase after their last normal action [ES Outpost sheet, HQ]" in hq
+    soldier = " ".join(run(capsys, "tiles", "hegemony", "universal-soldier")[1].split())
+    assert "NW: melee and ranged on one side: both attacks are made" in soldier and "RULINGS 12" in soldier
+
+
+def test_tiles_card_json_is_the_database_entry_with_the_card(capsys):
+    status, out, _ = run(capsys, "tiles", "outpost", "medic", "--json")
+    entry = json.loads(out)
+    assert status == EXIT_OK and entry["tile"] == "outpost:medic" and entry["count"] == 2
+    assert {"text": "Medic: a linked friendly unit ignores every wound of one enemy attack (or instant), and the "
+                    "Medic is discarded", "passage": "3E MEDIC; 3E USING MEDICS; RULINGS 4"} in entry["card"]
+
+
+def test_every_tile_has_a_card_with_words_for_each_of_its_abilities():
+    from solver.render.tile_card import ABILITY_WORDS, INSTANT_WORDS, MODULE_WORDS, card_lines
+    from solver.tiles import Kind, armies
+
+    for army in armies().values():
+        for tile in army.tiles:
+            lines = card_lines(tile)
+            assert lines[0].text.startswith(f"{tile.title} ({tile.key})")
+            assert all(ability in ABILITY_WORDS for ability in tile.abilities), tile.key
+            assert tile.module is None or tile.module.type in MODULE_WORDS, tile.key
+            assert tile.kind is not Kind.INSTANT or tile.name in INSTANT_WORDS, tile.key
+
+
+def test_rules_name_gives_one_option_in_full(capsys):
+    status, out, _ = run(capsys, "rules", "tie-break")
+    assert status == EXIT_OK
+    assert out.splitlines() == [
+        "tie-break: Equal HQ health after the Final Battle: one more turn each and an additional Battle ('yes'), or "
+        "a draw ('no'). Default 'yes' under rules 3.0, 'no' under rules 2.0.",
+        "  values: yes | no",
+        "  default under rules 3.0: yes (from 3E)",
+        "  default under rules 2.0: no (from 2E)",
+        "  passage: RULINGS 29; 3E VICTORY; 2E VICTORY; PL ZWYCIESTWO (the Duel book: a draw).",
+        "  set it in a file: rules 3.0 tie-break=no",
+    ]
+    data = json.loads(run(capsys, "rules", "tie-break", "--json")[1])
+    assert data["name"] == "tie-break" and data["editions"]["2.0"] == {"default": "no", "source": "2E"}
+
+
+# --- "did you mean" -------------------------------------------------------------------------------------------------
+
+
+def test_a_mistyped_tile_army_or_option_is_bad_input_with_did_you_mean(capsys):
+    assert run(capsys, "tiles", "moloch", "blokcer")[:3:2] == (
+        EXIT_BAD_INPUT, "nhex: army moloch has no tile 'blokcer'; did you mean 'blocker'?\n")
+    status, _, err = run(capsys, "tiles", "posterunk")
+    assert status == EXIT_BAD_INPUT and err.rstrip().endswith("; did you mean 'outpost'?")
+    status, _, err = run(capsys, "rules", "clown-hit-hq")
+    assert status == EXIT_BAD_INPUT and err.rstrip().endswith("; did you mean 'clown-hits-hq'?")
+
+
+def test_a_name_nothing_like_a_known_one_gets_no_guess(capsys):
+    status, _, err = run(capsys, "tiles", "moloch", "tank")
+    assert status == EXIT_BAD_INPUT and err == "nhex: army moloch has no tile 'tank'\n"
+
+
+def test_a_mistyped_command_option_or_choice_is_a_usage_error_with_did_you_mean(capsys):
+    import pytest
+
+    for argv, said in ((["sovle", CARD], "invalid choice: 'sovle'"),
+                       (["solve", CARD, "--tris", "2"], "--tris: did you mean '--tries'?"),
+                       (["generate", "--player", "molok", "--opponent", "borgo", "--level", "1"],
+                        "invalid choice: 'molok'")):
+        with pytest.raises(SystemExit) as caught:
+            main(argv)
+        err = capsys.readouterr().err
+        assert caught.value.code == EXIT_BAD_INPUT and said in err and "did you mean '" in err, err
