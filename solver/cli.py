@@ -340,7 +340,8 @@ def _battle_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
     command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
     command.add_argument("--trace", action="store_true",
-                         help="with --json: add each outcome's trace (every event, how each hit was made)")
+                         help="every event, how each hit was made: the text output is always this trace; with "
+                              "--json, add it to each outcome")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

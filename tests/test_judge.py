@@ -267,3 +267,44 @@ def test_a_mistyped_command_option_or_choice_is_a_usage_error_with_did_you_mean(
             main(argv)
         err = capsys.readouterr().err
         assert caught.value.code == EXIT_BAD_INPUT and said in err and "did you mean '" in err, err
+
+
+# --- traces: a unit that acts and hits nothing says so -----------------------------------------------------------
+
+
+IDLE = "c3 moloch:hq hp=5\nb2 moloch:hybrid N\nd4 outpost:hq hp=5\nc1 outpost:runner S\n"
+
+
+def test_a_unit_that_shoots_at_nothing_says_so_in_the_trace():
+    """3E RANGED ATTACK: a shot hits the first enemy on its line; the Hybrid on b2 facing N has none."""
+    from solver.engine.battle import resolve
+
+    (outcome,) = resolve(parse(IDLE), trace=True)
+    said = [str(e) for e in outcome.trace if e.kind == "miss"]
+    assert said == ["moloch:hybrid on b2 shoots N: nothing in its line  [3E RANGED ATTACK]",
+                    "outpost:runner on c1 strikes SE: no enemy beside it  [3E MELEE ATTACK]",
+                    "moloch:hq on c3 strikes N NE SE S SW NW: no enemy beside it  [3E MELEE ATTACK]",
+                    "outpost:hq on d4 strikes N NE SE S SW NW: no enemy beside it  [3E MELEE ATTACK]"]
+
+
+def test_a_beam_that_reaches_no_enemy_says_the_unit_acted_for_nothing():
+    from solver.engine.battle import resolve
+
+    (outcome,) = resolve(parse(IDLE.replace("moloch:hybrid N", "moloch:gauss-cannon N")), trace=True)
+    assert "moloch:gauss-cannon on b2 acts: no enemy in reach" in [e.text for e in outcome.trace]
+
+
+def test_an_attack_that_hits_is_not_called_a_miss():
+    from solver.engine.battle import resolve
+
+    (outcome,) = resolve(parse(IDLE.replace("c1 outpost:runner S", "b1 outpost:runner S")), trace=True)
+    texts = [e.text for e in outcome.trace]
+    assert "moloch:hybrid on b2 hits outpost:runner on b1 for 2 (ranged)" in texts
+    assert [t for t in texts if t.startswith("moloch:hybrid")] == ["moloch:hybrid on b2 hits outpost:runner on b1 "
+                                                                   "for 2 (ranged)"]
+
+
+def test_battle_trace_without_json_prints_the_trace(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(IDLE))
+    status, out, _ = run(capsys, "battle", "-", "--trace", "--no-board")
+    assert status == EXIT_OK and "shoots N: nothing in its line" in out
