@@ -722,8 +722,6 @@ class Fight:
                 hits.append(hit)
             if not struck and self.tracing:
                 missed.append(strike)
-        if missed:
-            self.say_missed(unit, missed, phase)
         if self._edge_hits:
             edges = edges_of(unit)
             for d in unit.oriented.attacks:
@@ -731,14 +729,15 @@ class Fight:
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edges[d], bonus, phase)
         if self.tracing and not hits and self.state.log is not None and len(self.state.log) == told:
-            # Nothing above said why this unit's action came to nothing (a beam, a rocket with no enemy to reach).
-            self.note(phase, "miss", f"{unit.tile.key} on {unit.hex} acts: no enemy in reach", "3E BATTLE")
+            # The unit acts and hits nothing, and nothing above said why (issue 26): say where its attacks went.
+            if not missed or not self.say_missed(unit, missed, phase):
+                self.note(phase, "miss", f"{unit.tile.key} on {unit.hex} acts: no enemy in reach", "3E BATTLE")
         return hits
 
-    def say_missed(self, unit: Unit, strikes: list[Strike], phase: int) -> None:
-        """Traced battles only: the attacks of a unit that found no enemy, said so, so that a unit that acts and
-        hits nothing is not a bare name in its phase's heading (issue 26). An attack that met an enemy and still
-        did nothing (armor, HQ against HQ, a redirection) is told where that happens."""
+    def say_missed(self, unit: Unit, strikes: list[Strike], phase: int) -> bool:
+        """Traced battles only: the attacks of a unit that hits nothing and found no enemy, said so, so that such a
+        unit is not a bare name in its phase's heading (issue 26); whether anything was said. An attack that met
+        an enemy and still did nothing (armor, HQ against HQ, a redirection) is told where that happens."""
         units = self.state.units
         own = self.side(unit)
 
@@ -755,6 +754,7 @@ class Fight:
         if ranged:
             self.note(phase, "miss", f"{name} shoots {' '.join(ranged)}: nothing in "
                       + ("its line" if len(ranged) == 1 else "those lines"), "3E RANGED ATTACK")
+        return bool(melee or ranged)
 
     def strikes_of(self, unit: Unit, bonus: Bonus | None) -> list[Strike]:
         """The melee and ranged attacks of the unit's edges, each with the bonuses of its kind (3E MODULES)."""
