@@ -821,8 +821,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
     console = _console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("[dim]{task.fields[drafts]} drafts played out"))
-    with Progress(*columns, console=console, transient=True,
-                  disable=args.json or not console.is_terminal) as progress:
+    # Without the bar (not a terminal, or --json), lines on standard error say what the run is doing (issue 26:
+    # a log or a pipe saw minutes of silence): a first line, one per card, and one a minute while none comes.
+    logging = args.json or not console.is_terminal
+    if logging:
+        print(f"nhex generate: {args.count} level-{args.level} {args.player} card{'s' if args.count != 1 else ''} "
+              f"against {args.opponent} (seed {args.seed}, {args.jobs or _cores()} jobs) into {out}; a card may "
+              "take minutes", file=sys.stderr, flush=True)
+    with Progress(*columns, console=console, transient=True, disable=logging) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
         # Each card is written the moment it is proven, so that a run stopped (Ctrl-C, a time limit) keeps
         # every card found so far; a card that is a turned copy of one already written is not written twice.
@@ -851,14 +857,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
             path = out / file_name(made)
             write_files(made, path)
             progress.update(task, completed=min(args.count, len(kept)))
-            if not console.is_terminal and not args.json:
+            if logging:
                 # One line per card for logs and pipes (the bar is drawn only on a terminal).
+                heard[0] = time.perf_counter()
                 print(f"card {len(kept)}/{args.count}: {path} ({', '.join(made.grade.ideas) or 'one tile'}; "
                       f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s; "
                       f"{time.perf_counter() - started:.0f} s in all)", file=sys.stderr, flush=True)
 
+        heard = [time.perf_counter()]  # when the last line was written
+
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
+            now = time.perf_counter()
+            if logging and now - heard[0] >= HEARTBEAT_SECONDS:
+                heard[0] = now
+                print(f"… {len(kept)}/{args.count} cards, {count} drafts played out, {now - started:.0f} s",
+                      file=sys.stderr, flush=True)
 
         try:
             cards = generate(args.player, args.opponent, args.level, args.count, args.seed,
@@ -893,6 +907,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         console.print(table)
     return EXIT_OK
 
+
+#: How often ``nhex generate`` without its bar says it is still at work (seconds).
+HEARTBEAT_SECONDS = 60.0
 
 #: The armies ``nhex generate`` makes cards for: ``solver.search.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.

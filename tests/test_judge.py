@@ -308,3 +308,37 @@ def test_battle_trace_without_json_prints_the_trace(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(IDLE))
     status, out, _ = run(capsys, "battle", "-", "--trace", "--no-board")
     assert status == EXIT_OK and "shoots N: nothing in its line" in out
+
+
+# --- nhex generate without a terminal ------------------------------------------------------------------------------
+
+
+def test_generate_without_a_terminal_says_what_it_does_on_standard_error(tmp_path, monkeypatch, capsys):
+    """Issue 26: piped (or with --json) the bar is not drawn; a first line, a line per card and a line a minute
+    while no card comes say the run is at work."""
+    from types import SimpleNamespace
+
+    import solver.cli as cli
+    from solver.search import generate as generate_module
+    from solver.search.generate import regrade
+
+    card = load(str(sorted((HERE.parent / "puzzles" / "generated").glob("*.nhex"))[0]))
+    made = generate_module.Generated(card, regrade(card).grade, "w:0:0", 3, 1.0, SimpleNamespace(plays=10, positions=9))
+
+    def fake(player, opponent, level, count, seed, *, on_card=None, on_drafts=None, **options):
+        on_drafts(120)  # a minute passes (HEARTBEAT_SECONDS is 0 here) with no card
+        on_card(made)
+        return [made]
+
+    monkeypatch.setattr(generate_module, "generate", fake)
+    monkeypatch.setattr(cli, "HEARTBEAT_SECONDS", 0.0)
+    opponent = "outpost" if card.player != "outpost" else "moloch"
+    status = main(["generate", "--player", card.player, "--opponent", opponent, "--level", "2", "--count", "1",
+                   "--seed", "5", "--jobs", "1", "-o", str(tmp_path), "--json"])
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert status == EXIT_OK and json.loads(out)[0]["level"] == card.level
+    assert lines[0] == (f"nhex generate: 1 level-2 {card.player} card against {opponent} (seed 5, 1 jobs) into "
+                        f"{tmp_path}; a card may take minutes")
+    assert lines[1].startswith("… 0/1 cards, 120 drafts played out")
+    assert lines[2].startswith(f"card 1/1: {tmp_path / generate_module.file_name(made)}")
