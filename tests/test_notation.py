@@ -375,3 +375,32 @@ def test_a_turn_may_pass():
     assert isinstance(record, GameRecord)
     assert record.entries[-1].actions == (Pass(),)
     assert write(record).splitlines()[-1] == "3. outpost: pass"
+
+
+# --- the project's notation reference stands alone (issue 26) ---------------------------------------------------------
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Paragraphs and list items, each on one line with its spaces folded (headings and fences apart)."""
+    items, current = [], []
+    for line in text.splitlines():
+        stripped = line.strip()
+        starts = stripped.startswith(("- ", "|", "#", "```")) or not stripped
+        if starts and current:
+            items.append(" ".join(current))
+            current = []
+        if stripped and not stripped.startswith(("#", "```")):
+            current.append(stripped)
+    if current:
+        items.append(" ".join(current))
+    return items
+
+
+def test_docs_notation_holds_every_extension_and_reading_the_readme_lists():
+    """docs/NOTATION.md §11 is the README's notation sections (extensions, readings, §10, terrain, scenarios): a
+    fresh clone documents what it reads and writes in docs/, and the two never drift apart."""
+    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
+    listed = readme[readme.index("### Extensions to the notation"):readme.index("## Solving puzzle cards")]
+    reference = " ".join(" ".join(_paragraphs(NOTATION_MD.read_text(encoding="utf-8"))).split())
+    missing = [item for item in _paragraphs(listed) if " ".join(item.split()) not in reference]
+    assert not missing, f"README notation items missing from docs/NOTATION.md §11: {missing[:3]}"
