@@ -116,6 +116,8 @@ class AdditionsReader:
         return name
 
     def count(self, token: Token, what: str, most: int) -> int:
+        if token.type == "INT" and len(token) > 9:  # NOTATION §1 readings: at most 9 digits (Python converts 4300)
+            raise self.fail(f"{what} takes a number from 0 to {most}, not one of {len(token)} digits", token)
         if token.type != "INT" or not 0 <= int(token) <= most:
             raise self.fail(f"{what} takes a number from 0 to {most}, not {str(token)!r}", token)
         return int(token)
