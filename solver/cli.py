@@ -173,6 +173,19 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
     if args.tile:
         return _tile_card(args)
+    if args.army:
+        try:
+            army(args.army)
+        except ValueError:
+            # `nhex tiles blocker`: a tile's name where an army's goes; say which armies have it.
+            from .tiles import normal_name
+
+            owners = [a.name for a in armies().values()
+                      if any(normal_name(args.army) in (t.name, *t.aliases) for t in a.tiles)]
+            if owners:
+                raise ValueError(f"{args.army!r} is no army but a tile of {', '.join(owners)}: "
+                                 f"`nhex tiles {owners[0]} {args.army}` shows its card") from None
+            raise
     chosen = [army(args.army)] if args.army else list(armies().values())
     if args.json:
         from .render.tables import tiles_json
@@ -292,9 +305,11 @@ def _record_battle(record: GameRecord, args: argparse.Namespace) -> int:
                             + _battle_turns_hint(record, args), 1, 1, args.source)
     report = _replayed(record, args.turn, args)
     fought = [f for f in report.state.fought if f.turn == args.turn]
-    if not report.ok:  # a turn up to N cannot be played: the game never reaches the battle asked for
+    if not report.ok:
         print(report.fault(args.source), file=sys.stderr)
-        return EXIT_NO
+        if not (report.verdict == "undecidable" and fought):
+            return EXIT_NO  # a turn up to N cannot be played: the game never reaches the battle asked for
+        # The battle asked for is the one whose outcome the record cannot settle: shown with every outcome.
     if not fought:
         line = next((e.line for e in record.entries if getattr(e, "number", None) == args.turn), 1)
         raise NotationError(f"--turn {args.turn}: no battle is fought in turn {args.turn}"

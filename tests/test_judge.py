@@ -342,3 +342,31 @@ def test_generate_without_a_terminal_says_what_it_does_on_standard_error(tmp_pat
                         f"{tmp_path}; a card may take minutes")
     assert lines[1].startswith("… 0/1 cards, 120 drafts played out")
     assert lines[2].startswith(f"card 1/1: {tmp_path / generate_module.file_name(made)}")
+
+
+CLOWN = """game
+players outpost moloch
+deck outpost 20
+deck moloch 20
+c3 outpost:hq
+c1 moloch:hq
+c2 moloch:clown S
+1. outpost: draw battle scout move; discard move; use battle
+"""
+
+
+def test_battle_turn_shows_a_battle_the_record_cannot_settle_with_every_outcome(capsys, monkeypatch):
+    """RULINGS 10: the Clown may explode (1 wound to the Outpost HQ) or strike with its edges, which face away;
+    a record cannot say which (solver/turns/game.py), so the check stops there, undecidable. The judge still sees
+    that battle, every outcome with its choice, and the fault on standard error."""
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(CLOWN))
+    status, out, err = run(capsys, "battle", "-", "--turn", "1", "--no-board")
+    assert status == EXIT_OK
+    assert "Outcome 1 of 2" in out and "Outcome 2 of 2" in out
+    assert err.startswith("<stdin>:8: battle: undecidable: battle outcome depends on choices")
+
+
+def test_a_tile_named_as_an_army_says_whose_tile_it_is(capsys):
+    status, out, err = run(capsys, "tiles", "blocker")
+    assert status == EXIT_BAD_INPUT and out == ""
+    assert err == "nhex: 'blocker' is no army but a tile of moloch: `nhex tiles moloch blocker` shows its card\n"

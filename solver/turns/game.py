@@ -87,10 +87,12 @@ def draw_count_rule(count: int, opening: bool) -> str:
 class Undecidable(NhexError):
     """The record cannot say what happened: an outcome depends on choices the notation does not write."""
 
-    def __init__(self, action: str, message: str) -> None:
+    def __init__(self, action: str, message: str, fought: Fought | None = None) -> None:
         super().__init__(f"{action}: {message}")
         self.action = action
         self.message = message
+        #: The battle whose outcome the record cannot settle, when a battle is what it cannot settle.
+        self.fought = fought
 
 
 # --- the state of a game ------------------------------------------------------------------------------------------
@@ -161,7 +163,8 @@ class GameState:
     #: free turns left to the army that takes them (B13 SCENARIO 2, Start).
     start_hp: tuple[tuple[str, int], ...] = ()
     free_left: int = 0
-    #: Every battle fought so far, in order (:class:`Fought`).
+    #: Every battle fought so far, in order (:class:`Fought`); after a check stopped at a battle whose outcome the
+    #: record cannot settle, that battle too.
     fought: tuple[Fought, ...] = ()
 
     def pool(self, army: str) -> tuple[Tile, ...]:
@@ -346,7 +349,7 @@ def _fight(state: GameState, why: str) -> GameState:
     if len(health) > 1:
         ways = " / ".join(f"{', '.join(o.choices) or 'no choice'} -> "
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
-        raise Undecidable("battle", f"battle {MAYBE}: {ways}")
+        raise Undecidable("battle", f"battle {MAYBE}: {ways}", Fought(state.turn, why, before))
     after = outcomes[0].position
     state = replace(_to_discards(state, before, after), position=after,
                     fought=state.fought + (Fought(state.turn, why, before),))
@@ -865,6 +868,8 @@ def check(record: GameRecord, upto: int | None = None) -> CheckReport:
         except IllegalAction as error:
             return CheckReport(state, "illegal", entry.line, error.action, error.rule, turns)
         except Undecidable as error:
+            if error.fought is not None:  # the battle began: it is among the battles fought, its outcome open
+                state = replace(state, fought=state.fought + (error.fought,))
             return CheckReport(state, "undecidable", entry.line, error.action, error.message, turns)
         except RuleNotImplemented as error:
             where = getattr(error, "action", f"{entry.number}. {entry.army}")
