@@ -314,7 +314,7 @@ def _record_battle(record: GameRecord, args: argparse.Namespace) -> int:
         line = next((e.line for e in record.entries if getattr(e, "number", None) == args.turn), 1)
         raise NotationError(f"--turn {args.turn}: no battle is fought in turn {args.turn}"
                             + _battle_turns_hint(record, args), line, 1, args.source)
-    battles = [(f, resolve(f.before, trace=not args.json or args.trace)) for f in fought]
+    battles = [(f, tuple(map(f.settled, resolve(f.before, trace=not args.json or args.trace)))) for f in fought]
     if args.json:
         print(json.dumps({"turn": args.turn, "battles": [
             {"why": f.why, **battle_json(outcomes, trace=args.trace, before=f.before)} for f, outcomes in battles]},

@@ -370,3 +370,17 @@ def test_a_tile_named_as_an_army_says_whose_tile_it_is(capsys):
     status, out, err = run(capsys, "tiles", "blocker")
     assert status == EXIT_BAD_INPUT and out == ""
     assert err == "nhex: 'blocker' is no army but a tile of moloch: `nhex tiles moloch blocker` shows its card\n"
+
+
+def test_battle_turn_of_a_record_settles_where_the_bomber_goes_from_its_seating(capsys):
+    """2E Mad Bomber as non player character: "In a multi-player game, Mad Bomber goes to the player to the right
+    of the player who detonated Mad Bomber" (RULINGS 56; option bomber-right). A position alone has no seating
+    (exit 4); the record has, and its battle says what its replay did."""
+    game = str(HERE / "data" / "games" / "mad-bomber-three-players.nhex")
+    state = check(load(game)).state
+    assert any("turn 7: the Mad Bomber, set off by moloch in the battle, goes on top of borgo's pile" in line
+               for line in state.history)
+    status, out, _ = run(capsys, "battle", game, "--turn", "7", "--json")
+    (outcome,) = json.loads(out)["battles"][0]["outcomes"]
+    assert status == EXIT_OK
+    assert (outcome["mad_bomber_hit_by"], outcome["mad_bomber_goes_to"]) == (["moloch"], "borgo")

@@ -102,12 +102,22 @@ Piles = tuple[tuple[str, tuple[Tile, ...]], ...]
 
 @dataclass(frozen=True, slots=True)
 class Fought:
-    """A battle of a game: the turn it was fought in, why it began, and the position it began from, so that a
-    judge can ask for it again, traced (``nhex battle RECORD --turn N``)."""
+    """A battle of a game: the turn it was fought in, why it began, and the game as it began (its position, its
+    seating), so that a judge can ask for it again, traced (``nhex battle RECORD --turn N``)."""
 
     turn: int
     why: str
-    before: Position
+    state: GameState
+
+    @property
+    def before(self) -> Position:
+        """The position the battle began from."""
+        return self.state.position
+
+    def settled(self, outcome: battle.Outcome) -> battle.Outcome:
+        """The outcome with what a position alone leaves open settled from the game: where the neutral Mad Bomber
+        goes with three or more armies (the player to the right of his detonator: :func:`hiring.right_of`)."""
+        return replace(outcome, reports=hiring.settled(self.state, outcome.reports))
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,10 +359,10 @@ def _fight(state: GameState, why: str) -> GameState:
     if len(health) > 1:
         ways = " / ".join(f"{', '.join(o.choices) or 'no choice'} -> "
                           + ", ".join(f"{a} {hp}" for a, hp in sorted(o.hq.items())) for o in outcomes)
-        raise Undecidable("battle", f"battle {MAYBE}: {ways}", Fought(state.turn, why, before))
+        raise Undecidable("battle", f"battle {MAYBE}: {ways}", Fought(state.turn, why, state))
     after = outcomes[0].position
     state = replace(_to_discards(state, before, after), position=after,
-                    fought=state.fought + (Fought(state.turn, why, before),))
+                    fought=state.fought + (Fought(state.turn, why, state),))
     hq = state.hq
     line = f"battle (turn {state.turn}, {why}): " + ", ".join(f"{a} {hq[a]}" for a in state.in_play)
     if state.position.mode == "score":
