@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the sub-commands import what they need when they run (a qui
     from .notation.text import Document
     from .position import Position
     from .tiles import Tile
+    from .turns.game import CheckReport
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
 
@@ -146,7 +147,7 @@ def _fmt_arguments(command: argparse.ArgumentParser) -> None:
                          help="a game record: print the position after turn N (0: the start) as a position file")
 
 
-def _replayed(record: GameRecord, turn: int, args: argparse.Namespace) -> Any:
+def _replayed(record: GameRecord, turn: int, args: argparse.Namespace) -> CheckReport:
     """The record checked up to turn ``turn`` (:func:`solver.turns.game.check`); a turn the record does not have
     is bad input, and a rule the replay needs that nhex lacks is exit 4 at the action that needs it."""
     from .notation.cards import Turn
@@ -1151,9 +1152,11 @@ _COMMON_STATUSES = {
 }
 _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
     "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex"),
-    "fmt": ({0: "printed"}, "nhex fmt messy.nhex > clean.nhex"),
+    "fmt": ({0: "printed", 1: "--turn N: a turn up to N is illegal (its fault on standard error)"},
+            "nhex fmt messy.nhex > clean.nhex\n  nhex fmt --turn 11 game.nhex > after-11.nhex"),
     "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles moloch blocker\n  nhex tiles --json | head"),
-    "battle": ({0: "resolved"}, "nhex battle tests/data/2e-example-battle.nhex --no-board"),
+    "battle": ({0: "resolved", 1: "--turn N: a turn up to N is illegal, so the battle is never fought"},
+               "nhex battle tests/data/2e-example-battle.nhex --no-board\n  nhex battle --turn 11 --json game.nhex"),
     "solve": ({0: "solved (SOUND or COOKED)", 1: "no solution",
                3: "stopped at --max-time or --max-solutions: nothing proven\n"
                   "     (JSON: verdict null, the plays found so far under `found`)"},
@@ -1164,9 +1167,10 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
                   "nhex solve-all puzzles/\n  nhex solve-all --json --scheduler tcp://10.0.0.5:8786 cards/"),
     "rules": ({0: "listed"}, "nhex rules --json\n  nhex rules clown-hits-hq"),
     "moves": ({0: "listed"}, "nhex moves --json position.nhex"),
-    "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",
-               1: "an illegal action, or a false `expect`, at its line"},
-              "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex"),
+    "check": ({0: "legal (a game record) or consistent (a position, a card and its solution; --action: legal)",
+               1: "an illegal action, or a false `expect`, at its line (--action: with the rule it breaks)"},
+              "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex\n"
+              "  nhex check position.nhex --action 'place runner c4 N'"),
     "campaign": ({0: "every scenario legal and the campaign's winner named",
                   1: "an illegal action, a false `expect`, or a scenario that breaks the campaign (its file and line)"},
                  "nhex campaign s1.nhex s2.nhex s3.nhex s4.nhex s5.nhex\n  nhex campaign --json s1.nhex s2.nhex"),
