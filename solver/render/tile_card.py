@@ -136,7 +136,7 @@ def card_lines(tile: Tile) -> list[CardLine]:
                       + (f"; also {', '.join(tile.aliases)}" if tile.aliases else ""))]
     if tile.kind is Kind.HQ:
         lines.append(CardLine("an HQ: 20 Health (it loses the game at 0); melee 1 on every side in phase 0, never "
-                              "harming the other HQ; its ability works on adjacent friendly units, not itself",
+                              "harming the other HQ; its ability works on the units it links, never on itself",
                               "3E UNIT TILES; 3E VICTORY"))
     if tile.is_unit and tile.kind is not Kind.HQ:
         if tile.initiative:
@@ -187,9 +187,10 @@ def _edge_lines(tile: Tile) -> list[CardLine]:
     for direction, edge in zip(DIRECTIONS, tile.edges):
         for icon, n in _icons(edge):
             sides.setdefault((icon, n), []).append(direction.name)
-    if tile.kind is Kind.HQ:
-        sides.pop(("melee", 1), None)  # said in the HQ's own line
-        sides.pop(("link", 0), None)
+    if tile.kind is Kind.HQ:  # said in the HQ's own line when on every side (the Vegas HQ links one side only)
+        for icon in (("melee", 1), ("link", 0)):
+            if len(sides.get(icon, ())) == 6:
+                del sides[icon]
     lines = []
     for (icon, n), directions in sides.items():
         words, passage = ICON_WORDS.get(icon, (icon, ""))
