@@ -209,7 +209,19 @@ def _tile_card(args: argparse.Namespace) -> int:
 
     if not args.army:
         _usage("tiles", "name the army before the tile, as in `nhex tiles moloch blocker`")
-    found = tile(f"{army(args.army).name}:{args.tile}")
+    chosen = army(args.army)
+    try:
+        found = tile(f"{chosen.name}:{args.tile}")
+    except ValueError as error:
+        # Another army's tile (`nhex tiles moloch sniper`): say whose it is rather than guess a spelling.
+        from .tiles import armies, normal_name
+
+        owners = [a.name for a in armies().values()
+                  if any(normal_name(args.tile) in (t.name, *t.aliases) for t in a.tiles)]
+        if owners:
+            raise ValueError(f"army {chosen.name} has no tile {args.tile!r}; {', '.join(owners)} "
+                             f"{'has' if len(owners) == 1 else 'have'} one") from None
+        raise error
     if args.json:
         from .render.tables import tiles_json
 

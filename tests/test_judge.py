@@ -384,3 +384,9 @@ def test_battle_turn_of_a_record_settles_where_the_bomber_goes_from_its_seating(
     (outcome,) = json.loads(out)["battles"][0]["outcomes"]
     assert status == EXIT_OK
     assert (outcome["mad_bomber_hit_by"], outcome["mad_bomber_goes_to"]) == (["moloch"], "borgo")
+
+
+def test_another_armys_tile_says_whose_it_is(capsys):
+    status, _, err = run(capsys, "tiles", "moloch", "sniper")
+    assert status == EXIT_BAD_INPUT
+    assert err == "nhex: army moloch has no tile 'sniper'; outpost, hegemony, smart, vegas, new-york have one\n"
