@@ -943,7 +943,8 @@ def why_try_fails(puzzle: Puzzle, attempt: Sequence[str], end: Position, line: S
     against: list[str] = []
     for choice in [c for c in line if c][:2]:
         who, _, what = choice.partition(": ")
-        against.append(f"the {army_title(who)} player chooses {plain(what).replace(': ', ' ', 1)}" if what
+        # "the Moloch player chooses the Clown on d4 in phase 2: attacks" (the question, then the answer)
+        against.append(f"the {army_title(who)} player chooses {plain(what)}" if what
                        else f"the opponent chooses {plain(choice)}")
     hits: dict[str, str] = {}
     played = {h for _, action, before in done for h in _subject(action, before)[1]}
@@ -965,8 +966,8 @@ def why_try_fails(puzzle: Puzzle, attempt: Sequence[str], end: Position, line: S
             name = worse.name(finding.about) if re.fullmatch(_HEX, finding.about) else ""
             if finding.about in hits:
                 hits[finding.about] += f" ({'it' + lack[len(name):] if name and lack.startswith(name + ' ') else lack})"
-            else:
-                hits[finding.about] = lack
+            else:  # said alone, a lack names its unit ("the Delta Shooter on c3: nothing turns its shot")
+                hits[finding.about] = lack if not name or name in lack else f"{name}: {lack}"
             break
     against += list(hits.values())
     final = _final_position(end, line, battles)
