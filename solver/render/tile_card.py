@@ -188,9 +188,9 @@ def _edge_lines(tile: Tile) -> list[CardLine]:
         for icon, n in _icons(edge):
             sides.setdefault((icon, n), []).append(direction.name)
     if tile.kind is Kind.HQ:  # said in the HQ's own line when on every side (the Vegas HQ links one side only)
-        for icon in (("melee", 1), ("link", 0)):
-            if len(sides.get(icon, ())) == 6:
-                del sides[icon]
+        for everywhere in (("melee", 1), ("link", 0)):
+            if len(sides.get(everywhere, [])) == 6:
+                del sides[everywhere]
     lines = []
     for (icon, n), directions in sides.items():
         words, passage = ICON_WORDS.get(icon, (icon, ""))
