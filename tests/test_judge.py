@@ -390,3 +390,12 @@ def test_another_armys_tile_says_whose_it_is(capsys):
     status, _, err = run(capsys, "tiles", "moloch", "sniper")
     assert status == EXIT_BAD_INPUT
     assert err == "nhex: army moloch has no tile 'sniper'; outpost, hegemony, smart, vegas, new-york have one\n"
+
+
+def test_a_sharpshooter_with_no_enemy_on_its_line_says_it_acted_for_nothing():
+    """B13 DESCRIPTION OF NEW ICONS, Sharpshooter: it "can choose which enemy unit in the line of fire it shoots";
+    with none on its line its action (the family's own, solver/abilities/sharpshooter.py) comes to nothing."""
+    from solver.engine.battle import resolve
+
+    (outcome,) = resolve(parse("c3 new-york:hq hp=5\nd2 new-york:sharpshooter N\ne3 moloch:hq hp=5\n"), trace=True)
+    assert "new-york:sharpshooter on d2 acts: no enemy in reach" in [e.text for e in outcome.trace]

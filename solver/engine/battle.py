@@ -643,8 +643,12 @@ class Fight:
     # --- one unit's action ---
     def act(self, unit: Unit, phase: int, bonus: Bonus | None) -> list[Hit]:
         for ability in self._act:
+            told = len(self.state.log) if self.tracing and self.state.log is not None else 0
             replaced = ability.act(self, unit, phase, bonus)
             if replaced is not None:
+                if self.tracing and not replaced and self.state.log is not None and len(self.state.log) == told:
+                    # An ability's own action (a Sharpshooter's chosen shot) that hit nothing, said (issue 26).
+                    self.note(phase, "miss", f"{unit.tile.key} on {unit.hex} acts: no enemy in reach", "3E BATTLE")
                 return replaced
         hits: list[Hit] = []
         if not self._strikes and not self.tracing:
