@@ -1,0 +1,185 @@
+"""Puzzle solving: every winning play of a card, proven over the whole play space, with its reasons.
+
+How a card is solved (NOTATION §6), each part in its own module:
+
+1. **Enumerate** (:mod:`solver.search.enumeration`) the states of the turn as a graph: a state is the position
+   (facings normalised) plus what is left to do, so every state is expanded once however many orders lead to it.
+2. **Bound** (:mod:`solver.search.bound`): a state from which no completion of the turn can reach the goal, by an
+   admissible bound on what the player can still do to it, is neither expanded nor played out.
+3. **Evaluate** (:mod:`solver.search.evaluation`) every distinct position the player can stop in: what ``then``
+   says follows, with best play on both sides inside a battle.
+4. **Decide** (:mod:`solver.search.decision`) with an AND-OR search which plays win whatever the opponent chooses
+   during the turn; plays reaching the same set of ends are duals, not cooks.
+
+Verdicts: ``sound`` (exactly one winning play), ``cooked`` (several), ``none`` — always with the number of
+plays and positions the proof covered. ``--naive`` turns off every shortcut (no normal facings, no transpositions,
+no bounds): the test comparing the two searches holds the shortcuts to it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from typing import Any, Callable, Iterable
+
+from ..errors import IllegalAction
+from ..notation.cards import Puzzle
+from ..position import Position
+from .decision import _DUALS_KEPT, Report, Solution, Try, count_paths, every_order, find_tries, winning_plays
+from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_gc, effective_key, normalised,
+                          play_identity, remembered_play_identity, evaluation_key)
+from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
+
+#: The names the rest of nhex reads here (the search's public face; the generator reads the parts through it).
+__all__ = ["Card", "Ending", "Enumerator", "Graph", "Report", "Solution", "Solver", "State", "Try", "Verdict",
+           "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "goal_holds", "normalised",
+           "play_identity", "remembered_play_identity", "solve", "winning_plays"]
+
+class Solver:
+    def __init__(self, puzzle: Puzzle, *, jobs: int | None = None, naive: bool = False,
+                 max_time: float | None = None, max_solutions: int | None = None, tries: int = 0,
+                 progress: Callable[[str, int, int | None], None] | None = None) -> None:
+        self.puzzle = puzzle
+        self.jobs = jobs or os.cpu_count() or 1
+        self.naive = naive
+        self.max_time = max_time
+        self.max_solutions = max_solutions
+        self.tries = tries
+        self.progress = progress
+        self._graph_kept: Enumerator | None = None  # see solve()
+        self.card = card_of(puzzle)
+        self.identity = remembered_play_identity()  # one table for the evaluation and the decision
+
+    def final_battles(self, state: State) -> int:
+        return battles_after(self.puzzle, state)
+
+    def solve(self) -> Report:
+        started = time.perf_counter()
+        enumerator = Enumerator(self.puzzle, naive=self.naive)
+        deadline = None if self.max_time is None else started + self.max_time
+        enumerator.deadline, enumerator.started = deadline, started
+
+        def on_state(count: int) -> None:
+            if self.progress and count % 64 == 0:
+                self.progress("enumerate", count, None)
+
+        # Each end is played out once per play identity (its effective key): ends that differ only in facings
+        # that turn icons towards nothing fight the same battles (effective_edges), so one stands for all.
+        same = (lambda position: position) if self.naive else self.identity
+        keys: dict[State, tuple] = {}
+        work: dict[tuple, int] = {}  # evaluation key -> its place among the positions played out
+        evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
+
+        def on_expanded(state: State) -> None:
+            # Played out as soon as it is listed (not after the whole graph), so that a search stopped by
+            # --max-time while it still lists plays has played out what it listed and can say which of those
+            # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
+            # while this process lists. --naive plays out every order afterwards instead.
+            key = keys[state] = evaluation_key(same, state, self.final_battles(state))
+            if not self.naive and key not in work:
+                work[key] = evaluation.add(state.position, state.watched, key[3])
+
+        # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
+        # second or more, which would come after --max-time and before the report (issue 15: "within a second").
+        self._graph_kept = enumerator
+        listing_stopped = None
+        try:
+            try:
+                graph = enumerator.build(on_state, on_expanded)
+            except _OutOfTime:
+                graph = enumerator.graph if enumerator.graph is not None else Graph(enumerator.start())
+                listing_stopped = (f"--max-time {self.max_time:g} s reached while enumerating plays "
+                                   f"({len(graph.steps)} states of the turn expanded, {enumerator.listed} actions "
+                                   f"listed)")
+            if self.naive and listing_stopped is None:
+                for state in self.every_order(graph):  # every order played out, as a search without transpositions
+                    key = keys[state]
+                    work.setdefault(key, evaluation.add(state.position, state.watched, key[3]))
+            verdicts, stopped = evaluation.finish()
+        except BaseException:
+            evaluation.abandon()  # Ctrl-C or an error: the workers stop now, not when the process ends
+            raise
+        if listing_stopped is not None:
+            stopped = (f"{listing_stopped}; {len(verdicts)} positions played out: the winning plays found are "
+                       f"proven, the other plays are not")
+            if self.naive or not verdicts:
+                stopped = f"{listing_stopped}; nothing was played out"
+        value: dict[State, Verdict] = {}
+        for state in graph.steps:
+            index = work.get(keys[state])
+            if index is not None and index < len(verdicts):
+                value[state] = verdicts[index]
+        # Only what was played out counts: the decision on a graph cut short finds only plays whose every end
+        # was listed and played out (an end not listed has no value and wins nothing).
+        with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
+            report = self.decide(graph, value, len(verdicts), started, stopped)
+        return report
+
+    # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
+    def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
+               stopped: str | None) -> Report:
+        effective = self.identity
+
+        def wins(state: State) -> bool:
+            verdict = value.get(state)
+            return verdict is not None and verdict.wins
+
+        winning = winning_plays(graph, wins, effective, _DUALS_KEPT)
+        solutions = []
+        by_key: dict[tuple, list[Verdict]] = {}
+        positions_of: dict[tuple, set[Position]] = {}
+        for state, verdict in value.items():
+            by_key.setdefault(effective(state.position), []).append(verdict)
+            positions_of.setdefault(effective(state.position), set()).add(state.position)
+        for ends, lines in sorted(winning.items(), key=lambda item: (len(item[1][0]), item[1][0])):
+            verdicts = [v for end in ends for v in by_key.get(end, ())]
+            worst = min(verdicts, key=lambda v: (v.wins, v.margin))
+            end_positions = frozenset(p for end in ends for p in positions_of.get(end, ()))
+            solutions.append(Solution(lines[0], tuple(lines[1:]), end_positions, dict(worst.hp), worst))
+        if self.max_solutions is not None and len(solutions) > self.max_solutions:
+            solutions = solutions[:self.max_solutions]
+            stopped = stopped or f"--max-solutions {self.max_solutions} reached"
+        verdict_name = "none" if not solutions else ("sound" if len(solutions) == 1 else "cooked")
+        tries = self.find_tries(graph, value, winning) if self.tries else []
+        report = Report(verdict_name, solutions, tries, len(graph.steps), self.count_paths(graph), positions,
+                        time.perf_counter() - started, stopped)
+        if self.puzzle.solution is not None:
+            report.contains_intended = self.finds_intended(solutions, effective)
+        return report
+
+    def finds_intended(self, solutions: list[Solution], effective: Callable[[Position], tuple]) -> bool:
+        """Whether the card's own solution is among the winning plays: it is played out on the card's position
+        and its end compared with theirs, so that an equivalent facing or another order still counts."""
+        from ..turns import actions
+
+        position = self.puzzle.position
+        used = actions.NOTHING_USED
+        hand = ((self.puzzle.player, self.puzzle.offer),)
+        position = position.replaced(hands=hand, to_move=self.puzzle.player)
+        try:
+            for action in self.puzzle.solution or ():
+                after = actions.apply(position, action, self.puzzle.player, used)
+                used = actions.spend(position, action, self.puzzle.player, used)
+                position = after
+        except (IllegalAction, actions.ChoiceRequired):
+            return False
+        end = effective(replace(normalised(position), hands=(), to_move=self.puzzle.position.to_move))
+        return any(end in {effective(p) for p in solution.ends} for solution in solutions)
+
+    def every_order(self, graph: Graph) -> Iterable[State]:
+        """:func:`decision.every_order`: what a search without a transposition table plays out (``--naive``)."""
+        return every_order(graph)
+
+    def count_paths(self, graph: Graph) -> int:
+        """:func:`decision.count_paths`: every order of actions, counted."""
+        return count_paths(graph)
+
+    def find_tries(self, graph: Graph, value: dict[State, Verdict],
+                   winning: dict[frozenset, list[tuple[str, ...]]]) -> list[Try]:
+        """:func:`decision.find_tries`: the strongest failing plays, as many as ``--tries`` asks."""
+        return find_tries(graph, value, self.tries)
+
+
+def solve(puzzle: Puzzle, **options: Any) -> Report:
+    return Solver(puzzle, **options).solve()
