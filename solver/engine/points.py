@@ -112,6 +112,10 @@ class Ability:
     position_features: frozenset[str] = frozenset()
     #: Where several families act at one point, lower ``order`` acts first.
     order: int = 100
+    #: Whether nothing the family does deals an HQ more damage than the base rules' bound of the search counts
+    #: (:mod:`solver.search.bound`: the strongest icon reaching the HQ's hex, with every bonus). A family that does
+    #: not declare it turns the search's pruning off wherever it is present, so that no bound is ever wrong.
+    within_hq_bound: bool = False
 
     @classmethod
     def carried_by(cls, tile: Tile) -> bool:

@@ -55,6 +55,7 @@ class Report:
     seconds: float
     stopped: str | None = None  # why the search stopped early, if it did
     contains_intended: bool | None = None
+    pruned: int = 0  # states reached that the bound proved hopeless: neither expanded nor played out (among plays)
 
 
 def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],

@@ -368,7 +368,8 @@ def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: He
 class Enumerator:
     """Builds the graph of everything the player can do this turn."""
 
-    def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module: ModuleType | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module: ModuleType | None = None,
+                 bound: bool = False) -> None:
         from ..turns import actions  # the turn rules: legal instants and free moves, and what they do
 
         self.actions = actions_module or actions
@@ -417,6 +418,13 @@ class Enumerator:
         self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
         self._reach: dict[tuple[Position, Tile | None], int] = {}
         self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
+        #: The bound that prunes states from which no completion reaches the goal (:mod:`solver.search.bound`), when
+        #: asked for (the solver does; the generator, which ranks failing plays too, does not): never with --naive,
+        #: nor on a card the bound cannot read. The states it pruned are neither expanded nor played out (a losing
+        #: state, as the decision reads a state it does not find).
+        from .bound import HqBound, readable
+        self.bound = HqBound(puzzle) if bound and not naive and readable(puzzle) else None
+        self.pruned: set[State] = set()
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline - self.reserve():
@@ -459,9 +467,12 @@ class Enumerator:
         stack = [root]
         while stack:
             state = stack.pop()
-            if state in graph.steps:
+            if state in graph.steps or state in self.pruned:
                 continue
             self._check_time()
+            if self.bound is not None and self.bound.hopeless(state):
+                self.pruned.add(state)
+                continue
             steps = [] if state.over else self.steps(state)
             graph.steps[state] = steps
             if on_state:
@@ -470,7 +481,7 @@ class Enumerator:
                 on_expanded(state)
             for step in steps:
                 for _, nxt in step.branches:
-                    if nxt not in graph.steps:
+                    if nxt not in graph.steps and nxt not in self.pruned:
                         stack.append(nxt)
         return graph
 

@@ -56,7 +56,7 @@ class Solver:
 
     def solve(self) -> Report:
         started = time.perf_counter()
-        enumerator = Enumerator(self.puzzle, naive=self.naive)
+        enumerator = Enumerator(self.puzzle, naive=self.naive, bound=True)
         deadline = None if self.max_time is None else started + self.max_time
         enumerator.deadline, enumerator.started = deadline, started
 
@@ -113,12 +113,12 @@ class Solver:
         # Only what was played out counts: the decision on a graph cut short finds only plays whose every end
         # was listed and played out (an end not listed has no value and wins nothing).
         with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
-            report = self.decide(graph, value, len(verdicts), started, stopped)
+            report = self.decide(graph, value, len(verdicts), started, stopped, len(enumerator.pruned))
         return report
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
-               stopped: str | None) -> Report:
+               stopped: str | None, pruned: int = 0) -> Report:
         effective = self.identity
 
         def wins(state: State) -> bool:
@@ -142,8 +142,9 @@ class Solver:
             stopped = stopped or f"--max-solutions {self.max_solutions} reached"
         verdict_name = "none" if not solutions else ("sound" if len(solutions) == 1 else "cooked")
         tries = self.find_tries(graph, value, winning) if self.tries else []
-        report = Report(verdict_name, solutions, tries, len(graph.steps), self.count_paths(graph), positions,
-                        time.perf_counter() - started, stopped)
+        # The plays the proof covers: the states expanded and those the bound proved hopeless.
+        report = Report(verdict_name, solutions, tries, len(graph.steps) + pruned, self.count_paths(graph), positions,
+                        time.perf_counter() - started, stopped, pruned=pruned)
         if self.puzzle.solution is not None:
             report.contains_intended = self.finds_intended(solutions, effective)
         return report
