@@ -218,3 +218,20 @@ def test_an_unknown_instant_turns_pruning_off():
     text = ('puzzle "t"\nplayer smart\noffer smart:terror smart:ripper\nplay 1\ngoal win\n'
             "c5 smart:hq hp=4\nc1 moloch:hq hp=4\nc3 moloch:guard S\n")
     assert not readable(notation.parse(text))
+
+
+@pytest.mark.parametrize("name, tries", [("01-point-blank", 3), ("02-long-shot", 3), ("10-about-face", 3),
+                                         ("10-about-face", 40), ("12-clear-shot", 3), ("14-friendly-fire", 1)])
+def test_the_tries_are_those_of_the_search_without_the_bound(name, tries):
+    """The tries rank failing plays by margin (the generator rejects a card whose best try comes too close): a play
+    the bound pruned has no margin, only a bound on it, so the solver searches again, pruning only plays that cannot
+    rank, whenever one might. The tries are then those of the search that prunes nothing."""
+    import time
+
+    from solver.search import solve as search
+
+    puzzle = notation.load(str(ROOT / "puzzles" / f"{name}.nhex"))
+    pruned = Solver(puzzle, jobs=1, tries=tries).solve()
+    whole, enumerator = Solver(puzzle, jobs=1, tries=tries)._search(time.perf_counter(), search._NO_PRUNING)
+    assert not enumerator.pruned
+    assert pruned.tries == whole.tries and pruned.verdict == whole.verdict

@@ -214,8 +214,19 @@ class HqBound:
 
     def hopeless(self, state: State) -> bool:
         """Whether no completion of the turn from ``state`` can reach the card's goal."""
-        can, _ = possible(self.puzzle.goal, self.player, self.start_hp, self.reach(state))
-        return not can
+        return self.cut(state, None) is not None
+
+    def cut(self, state: State, floor: int | None) -> int | None:
+        """The margin bound of ``state`` (the most the player's HQ can end ahead, as :func:`evaluation.margin`
+        counts it) when no completion from it reaches the goal and that bound is below ``floor`` (if given):
+        the state may be pruned; None when it may not."""
+        reach = self.reach(state)
+        can, _ = possible(self.puzzle.goal, self.player, self.start_hp, reach)
+        if can:
+            return None
+        ahead = reach.high.get(self.player, 0) - max((v for a, v in reach.low.items() if a != self.player),
+                                                     default=0)
+        return ahead if floor is None or ahead < floor else None
 
 
 def _strongest(tile: Tile, melee: int, ranged: int) -> int:

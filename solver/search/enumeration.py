@@ -425,6 +425,10 @@ class Enumerator:
         from .bound import HqBound, readable
         self.bound = HqBound(puzzle) if bound and not naive and readable(puzzle) else None
         self.pruned: set[State] = set()
+        #: Prune only states whose margin bound is below this (None: any hopeless state), and the highest margin
+        #: bound of a state pruned (the solver's tries read both: see Solver.solve).
+        self.margin_floor: int | None = None
+        self.pruned_margin = -(10 ** 9)
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline - self.reserve():
@@ -470,9 +474,12 @@ class Enumerator:
             if state in graph.steps or state in self.pruned:
                 continue
             self._check_time()
-            if self.bound is not None and self.bound.hopeless(state):
-                self.pruned.add(state)
-                continue
+            if self.bound is not None:
+                cut = self.bound.cut(state, self.margin_floor)
+                if cut is not None:
+                    self.pruned.add(state)
+                    self.pruned_margin = max(self.pruned_margin, cut)
+                    continue
             steps = [] if state.over else self.steps(state)
             graph.steps[state] = steps
             if on_state:

@@ -166,6 +166,10 @@ def _judge_at(card: Card, start_hp: dict[str, int], watched: dict[Hex, Hex | Non
     if remaining == 0:
         hp = {u.army: u.health for u in position.units if u.is_hq}
         return _verdict_of(card, start_hp, watched, {a: hp.get(a, 0) for a in start_hp}, position, ())
+    # Most battles ask nobody anything: played straight through, not step by step as a tree of choices.
+    single = battle.straight(position)
+    if single is not None:
+        return judge(single)
     return battle_value(battle.battle_tree(position), card.player, judge)
 
 

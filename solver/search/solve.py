@@ -31,6 +31,9 @@ from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_
                           play_identity, remembered_play_identity, evaluation_key)
 from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
 
+#: A margin floor no margin reaches: the search prunes nothing (see :meth:`Solver.solve`).
+_NO_PRUNING = -(10 ** 9)
+
 #: The names the rest of nhex reads here (the search's public face; the generator reads the parts through it).
 __all__ = ["Card", "Ending", "Enumerator", "Graph", "Report", "Solution", "Solver", "State", "Try", "Verdict",
            "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "goal_holds", "normalised",
@@ -56,7 +59,22 @@ class Solver:
 
     def solve(self) -> Report:
         started = time.perf_counter()
-        enumerator = Enumerator(self.puzzle, naive=self.naive, bound=True)
+        report, enumerator = self._search(started, None)
+        if self.tries and enumerator.pruned and report.stopped is None:
+            # The tries rank failing plays by margin, and the bound pruned plays whose margin is not known, only
+            # bounded: if one of them might rank among the tries, search again pruning only the states that cannot
+            # (their margin bound below the weakest try's margin, which the second search can only raise), so that
+            # the tries are exactly those of the whole search (the generator's "best try too close" reads them).
+            weakest = report.tries[-1].verdict.margin if len(report.tries) >= self.tries else None
+            if weakest is None or enumerator.pruned_margin >= weakest:
+                report, _ = self._search(started, weakest if weakest is not None else _NO_PRUNING)
+        return report
+
+    def _search(self, started: float, floor: int | None) -> tuple[Report, Enumerator]:
+        """One search: the graph listed (pruned by the bound: only states whose margin bound is below ``floor``, if
+        given), its ends played out, the decision."""
+        enumerator = Enumerator(self.puzzle, naive=self.naive, bound=floor != _NO_PRUNING)
+        enumerator.margin_floor = None if floor == _NO_PRUNING else floor
         deadline = None if self.max_time is None else started + self.max_time
         enumerator.deadline, enumerator.started = deadline, started
 
@@ -114,7 +132,7 @@ class Solver:
         # was listed and played out (an end not listed has no value and wins nothing).
         with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
             report = self.decide(graph, value, len(verdicts), started, stopped, len(enumerator.pruned))
-        return report
+        return report, enumerator
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
