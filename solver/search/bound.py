@@ -78,6 +78,8 @@ def readable(puzzle: Puzzle) -> bool:
     armies = {u.army for u in position.units}
     if len(armies) != 2 or puzzle.player not in armies or any(u.owner is not None for u in position.units):
         return False
+    if any(t.army != puzzle.player for t in puzzle.offer):  # a mercenary offered: not the base rules
+        return False
     covered = set().union(*(family.tile_abilities | family.edge_specials for family in present)) if present else set()
     for tile in tiles:
         if tile.kind is Kind.INSTANT:
@@ -129,16 +131,15 @@ class HqBound:
             return 0
         hand = state.hand if plays_left else ()
         melee, ranged, actions = self._bonuses(position, hand)
-        moves = plays_left > 0 and any(t.name == "move" and t.army == self.player for t in hand)
-        pushes = plays_left > 0 and any(t.name == "push-back" and t.army == self.player for t in hand)
+        moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
+        pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         fixed, gains = self._units(position, melee, ranged, actions, pushes)
         # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands.
         from ..turns.actions import Spent
         per_battle = fixed + sum(gain for unit, gain in gains
                                  if unit.tile.mobility and unit.army == self.player
                                  and Spent(unit.hex, "mobility") not in state.used)
-        options = [self._tile_best(t, melee, ranged, actions) for t in hand
-                   if t.kind in (Kind.WARRIOR, Kind.MODULE) and t.army == self.player]
+        options = [self._tile_best(t, melee, ranged, actions) for t in hand if t.kind is Kind.WARRIOR]
         if moves:
             options.append(max((gain for _, gain in gains), default=0))
         options.sort(reverse=True)
