@@ -67,7 +67,11 @@ class Solver:
             # the tries are exactly those of the whole search (the generator's "best try too close" reads them).
             weakest = report.tries[-1].verdict.margin if len(report.tries) >= self.tries else None
             if weakest is None or enumerator.pruned_margin >= weakest:
-                report, _ = self._search(started, weakest if weakest is not None else _NO_PRUNING)
+                again, _ = self._search(started, weakest if weakest is not None else _NO_PRUNING)
+                # Stopped by --max-time, the second search proves less than the first, whose verdict stands (its
+                # tries then rank the plays it played out).
+                if again.stopped is None:
+                    report = again
         return report
 
     def _search(self, started: float, floor: int | None) -> tuple[Report, Enumerator]:
