@@ -42,6 +42,7 @@ from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, No
 from ..hexes import Direction
 from ..position import Position, Unit
 from ..tiles import Kind, Tile
+from ..turns.actions import Spent
 
 if TYPE_CHECKING:
     from .enumeration import State
@@ -120,6 +121,8 @@ class HqBound:
         self.after = {"final-battle": 1, "battle": 1, "nothing": 0}[puzzle.then]
         self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
+        #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
+        self._ahead: dict[tuple, int | None] = {}
 
     # --- the damage bound ---
     def damage(self, state: State) -> int:
@@ -135,7 +138,6 @@ class HqBound:
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         fixed, gains = self._units(position, melee, ranged, actions, pushes)
         # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands.
-        from ..turns.actions import Spent
         per_battle = fixed + sum(gain for unit, gain in gains
                                  if unit.tile.mobility and unit.army == self.player
                                  and Spent(unit.hex, "mobility") not in state.used)
@@ -221,13 +223,19 @@ class HqBound:
         """The margin bound of ``state`` (the most the player's HQ can end ahead, as :func:`evaluation.margin`
         counts it) when no completion from it reaches the goal and that bound is below ``floor`` (if given):
         the state may be pruned; None when it may not."""
-        reach = self.reach(state)
-        can, _ = possible(self.puzzle.goal, self.player, self.start_hp, reach)
-        if can:
-            return None
-        ahead = reach.high.get(self.player, 0) - max((v for a, v in reach.low.items() if a != self.player),
-                                                     default=0)
-        return ahead if floor is None or ahead < floor else None
+        # What the bound reads of a state, without the restrictions and watched units that tell states apart but
+        # add nothing it counts: states that differ only so are asked once.
+        key = (state.position, state.hand, state.played, state.used, state.over, state.battles_done)
+        if key in self._ahead:
+            ahead = self._ahead[key]
+        else:
+            reach = self.reach(state)
+            ahead = None
+            if not possible(self.puzzle.goal, self.player, self.start_hp, reach)[0]:
+                ahead = reach.high.get(self.player, 0) - max((v for a, v in reach.low.items() if a != self.player),
+                                                             default=0)
+            self._ahead[key] = ahead
+        return ahead if ahead is not None and (floor is None or ahead < floor) else None
 
 
 def _strongest(tile: Tile, melee: int, ranged: int) -> int:
