@@ -127,6 +127,12 @@ class Ability:
             return any(cls.edge_specials & edge.special for edge in tile.edges)
         return False
 
+    def bound_line_strike(self, edge: Edge) -> int:
+        """For the search's bound (a family declaring ``within_hq_bound``): the strongest strike, before ranged
+        bonuses, that an edge icon this family plays deals each unit on the edge's line, whatever stands between
+        (0: none). Read only where the edge carries one of the family's ``edge_specials``."""
+        return 0
+
     # --- reading a position ---
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return {}

@@ -27,8 +27,8 @@ what the opponent deals, so it may end anywhere below. The goal is then read thr
 read (a watched unit alive or dead, team play, the score mode) may hold.
 
 Soundness by construction: the bound reads only the base rules. It is used only where every ability family present
-declares that it deals an HQ nothing beyond them (:attr:`solver.engine.points.Ability.within_hq_bound`; none does
-yet), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
+declares that it deals an HQ nothing beyond them (:attr:`solver.engine.points.Ability.within_hq_bound`: the Gauss
+beam, counted as a ranged icon of the strength it declares), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
 units alone, none commanded by another army. Anywhere else the search prunes nothing.
 """
 
@@ -41,7 +41,7 @@ from ..engine import points as hooks
 from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from ..hexes import Direction
 from ..position import Position, Unit
-from ..tiles import Kind, Tile
+from ..tiles import Edge, Kind, Tile
 from ..turns.actions import Spent
 
 if TYPE_CHECKING:
@@ -119,6 +119,12 @@ class HqBound:
         self.limit = puzzle.tiles_to_play
         self.start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
         self.after = {"final-battle": 1, "battle": 1, "nothing": 0}[puzzle.then]
+        position = puzzle.position
+        tiles = frozenset({u.tile for u in position.units} | set(puzzle.offer))
+        #: The families present that play edge icons of their own (a Gauss beam), each counted as a ranged icon of
+        #: the strength the family declares (:meth:`~solver.engine.points.Ability.bound_line_strike`).
+        self.line_families = tuple(family for family in hooks.present(tiles, hooks.features_of(position))
+                                   if family.edge_specials)
         self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
@@ -184,8 +190,8 @@ class HqBound:
             if unit.army != self.player:
                 continue
             strikes = max(1, len(unit.tile.initiative)) + actions
-            here = strikes * _reaching(position, unit, targets, melee, ranged)
-            anywhere = strikes * _strongest(unit.tile, melee, ranged)
+            here = strikes * _reaching(position, unit, targets, melee, ranged, self.line_families)
+            anywhere = strikes * _strongest(unit.tile, melee, ranged, self.line_families)
             fixed += here
             gains.append((unit, anywhere - here))
         found = self._per_position[key] = (fixed, tuple(gains))
@@ -201,7 +207,8 @@ class HqBound:
         key = (tile, melee, ranged, actions)
         found = self._per_tile.get(key)
         if found is None:
-            found = self._per_tile[key] = ((max(1, len(tile.initiative)) + actions) * _strongest(tile, melee, ranged)
+            found = self._per_tile[key] = ((max(1, len(tile.initiative)) + actions)
+                                           * _strongest(tile, melee, ranged, self.line_families)
                                            if tile.kind is Kind.WARRIOR else 0)
         return found
 
@@ -238,18 +245,30 @@ class HqBound:
         return ahead if ahead is not None and (floor is None or ahead < floor) else None
 
 
-def _strongest(tile: Tile, melee: int, ranged: int) -> int:
+def _line_strike(edge: Edge, families: tuple[hooks.Ability, ...]) -> int:
+    """An edge's ranged strength, or what a family's icon on it strikes along its line, whichever is more."""
+    strength = edge.ranged
+    if edge.special:
+        for family in families:
+            if family.edge_specials & edge.special:
+                strength = max(strength, family.bound_line_strike(edge))
+    return strength
+
+
+def _strongest(tile: Tile, melee: int, ranged: int, families: tuple[hooks.Ability, ...]) -> int:
     """The strongest strike of a tile, each bonus added to the attacks it adds to (0: it does not attack)."""
     best = 0
     for edge in tile.edges or ():
         if edge.melee:
             best = max(best, edge.melee + melee)
-        if edge.ranged:
-            best = max(best, edge.ranged + ranged)
+        line = _line_strike(edge, families)
+        if line:
+            best = max(best, line + ranged)
     return best
 
 
-def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int) -> int:
+def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int,
+              families: tuple[hooks.Ability, ...]) -> int:
     """The strongest strike of ``unit`` as it stands and faces whose icon reaches a hex of ``targets`` (a melee icon
     the adjacent hex, a ranged one any hex of its line: what stands between is not asked)."""
     best = 0
@@ -257,8 +276,9 @@ def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ra
     for direction, edge in zip(Direction, unit.oriented.edges):
         if edge.melee and unit.hex.neighbour(direction) in targets:
             best = max(best, edge.melee + melee)
-        if edge.ranged and not targets.isdisjoint(board.line_of_fire(unit.hex, direction)):
-            best = max(best, edge.ranged + ranged)
+        line = _line_strike(edge, families)
+        if line and not targets.isdisjoint(board.line_of_fire(unit.hex, direction)):
+            best = max(best, line + ranged)
     return best
 
 
