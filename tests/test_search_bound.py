@@ -81,7 +81,7 @@ def random_card(rng: random.Random) -> str:
     lines.append(f"{enemy_hq} {enemy}:hq hp={rng.randint(1, 6)}")
     for _ in range(rng.randint(7, 14)):
         side = army(player if rng.random() < 0.5 else enemy)
-        choices = [t for t in side.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE) and used.get(t.key, 0) < t.count - 1]
+        choices = [t for t in side.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE) and used.get(t.key, 0) < t.count]
         if not choices:
             continue
         chosen = rng.choice(choices)

@@ -127,6 +127,10 @@ class Ability:
             return any(cls.edge_specials & edge.special for edge in tile.edges)
         return False
 
+    #: For the search's bound (with ``within_hq_bound``): whether the family may turn a unit's melee attack into a
+    #: ranged one or back (a Quartermaster): every attack then counts along the whole line, with both bonuses.
+    bound_turns_attacks: bool = False
+
     def bound_line_strike(self, edge: Edge) -> int:
         """For the search's bound (a family declaring ``within_hq_bound``): the strongest strike, before ranged
         bonuses, that an edge icon this family plays deals each unit on the edge's line, whatever stands between

@@ -28,7 +28,8 @@ read (a watched unit alive or dead, team play, the score mode) may hold.
 
 Soundness by construction: the bound reads only the base rules. It is used only where every ability family present
 declares that it deals an HQ nothing beyond them (:attr:`solver.engine.points.Ability.within_hq_bound`: the Gauss
-beam, counted as a ranged icon of the strength it declares), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
+beam, counted as a ranged icon of the strength it declares; the Quartermaster, every attack then counted along its
+line with both bonuses), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
 units alone, none commanded by another army. Anywhere else the search prunes nothing.
 """
 
@@ -82,6 +83,7 @@ def readable(puzzle: Puzzle) -> bool:
     if any(t.army != puzzle.player for t in puzzle.offer):  # a mercenary offered: not the base rules
         return False
     covered = set().union(*(family.tile_abilities | family.edge_specials for family in present)) if present else set()
+    effects = set().union(*(family.module_effects for family in present)) if present else set()
     for tile in tiles:
         if tile.kind is Kind.INSTANT:
             if tile.name not in KNOWN_INSTANTS:
@@ -96,7 +98,7 @@ def readable(puzzle: Puzzle) -> bool:
             if module.type in STRENGTH_EFFECTS or module.type in ACTION_EFFECTS:
                 if module.value is None or module.value < 0 or module.target != "friendly":
                     return False
-            elif module.type not in NEUTRAL_EFFECTS:
+            elif module.type not in NEUTRAL_EFFECTS and module.type not in effects:
                 return False
     return True
 
@@ -123,8 +125,10 @@ class HqBound:
         tiles = frozenset({u.tile for u in position.units} | set(puzzle.offer))
         #: The families present that play edge icons of their own (a Gauss beam), each counted as a ranged icon of
         #: the strength the family declares (:meth:`~solver.engine.points.Ability.bound_line_strike`).
-        self.line_families = tuple(family for family in hooks.present(tiles, hooks.features_of(position))
-                                   if family.edge_specials)
+        present = hooks.present(tiles, hooks.features_of(position))
+        self.line_families = tuple(family for family in present if family.edge_specials)
+        #: Whether a family may turn melee attacks into ranged ones and back (a Quartermaster).
+        self.turned = any(family.bound_turns_attacks for family in present)
         self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
@@ -140,6 +144,8 @@ class HqBound:
             return 0
         hand = state.hand if plays_left else ()
         melee, ranged, actions = self._bonuses(position, hand)
+        if self.turned:  # a turned attack counts both bonuses
+            melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         fixed, gains = self._units(position, melee, ranged, actions, pushes)
@@ -190,7 +196,7 @@ class HqBound:
             if unit.army != self.player:
                 continue
             strikes = max(1, len(unit.tile.initiative)) + actions
-            here = strikes * _reaching(position, unit, targets, melee, ranged, self.line_families)
+            here = strikes * _reaching(position, unit, targets, melee, ranged, self.line_families, self.turned)
             anywhere = strikes * _strongest(unit.tile, melee, ranged, self.line_families)
             fixed += here
             gains.append((unit, anywhere - here))
@@ -268,15 +274,18 @@ def _strongest(tile: Tile, melee: int, ranged: int, families: tuple[hooks.Abilit
 
 
 def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int,
-              families: tuple[hooks.Ability, ...]) -> int:
+              families: tuple[hooks.Ability, ...], turned: bool = False) -> int:
     """The strongest strike of ``unit`` as it stands and faces whose icon reaches a hex of ``targets`` (a melee icon
-    the adjacent hex, a ranged one any hex of its line: what stands between is not asked)."""
+    the adjacent hex, a ranged one any hex of its line: what stands between is not asked). ``turned``: a melee
+    attack may fly as a ranged one (a Quartermaster), along the line."""
     best = 0
     board = position.board
     for direction, edge in zip(Direction, unit.oriented.edges):
         if edge.melee and unit.hex.neighbour(direction) in targets:
             best = max(best, edge.melee + melee)
         line = _line_strike(edge, families)
+        if turned:
+            line = max(line, edge.melee)
         if line and not targets.isdisjoint(board.line_of_fire(unit.hex, direction)):
             best = max(best, line + ranged)
     return best
