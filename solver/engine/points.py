@@ -130,6 +130,9 @@ class Ability:
     #: For the search's bound (with ``within_hq_bound``): whether the family may turn a unit's melee attack into a
     #: ranged one or back (a Quartermaster): every attack then counts along the whole line, with both bonuses.
     bound_turns_attacks: bool = False
+    #: For the search's bound (with ``within_hq_bound``): the wounds a unit carrying the family may deal every
+    #: adjacent unit, HQs included, in any direction (a Clown's blast; 0: none).
+    bound_blast: int = 0
 
     def bound_line_strike(self, edge: Edge) -> int:
         """For the search's bound (a family declaring ``within_hq_bound``): the strongest strike, before ranged

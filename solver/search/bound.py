@@ -5,7 +5,8 @@ once included) can reach the goal: a state pruned so is a losing state, which is
 no winning play is lost and no losing one is made to win (``--naive`` prunes nothing, and
 ``tests/test_search_bound.py`` holds the two searches equal and the bound above every completion it tries).
 
-What is bounded is the damage the player's units can deal to each enemy HQ in the battles that follow the turn.
+What is bounded is the damage the enemy HQ can take in the battles that follow the turn: from the player's units,
+and from a blast of its own army's (a Clown's blast wounds every adjacent unit).
 Every term is generous, never tight:
 
 * a unit strikes the HQ only if an attacking icon of it reaches the HQ's hex in its present facing (a melee icon
@@ -29,7 +30,7 @@ read (a watched unit alive or dead, team play, the score mode) may hold.
 Soundness by construction: the bound reads only the base rules. It is used only where every ability family present
 declares that it deals an HQ nothing beyond them (:attr:`solver.engine.points.Ability.within_hq_bound`: the Gauss
 beam, counted as a ranged icon of the strength it declares; the Quartermaster, every attack then counted along its
-line with both bonuses), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
+line with both bonuses; the Clown's blast, counted on every side of it), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
 units alone, none commanded by another army. Anywhere else the search prunes nothing.
 """
 
@@ -129,6 +130,8 @@ class HqBound:
         self.line_families = tuple(family for family in present if family.edge_specials)
         #: Whether a family may turn melee attacks into ranged ones and back (a Quartermaster).
         self.turned = any(family.bound_turns_attacks for family in present)
+        #: The families that let a unit carrying them blast every adjacent unit (a Clown), by the wounds dealt.
+        self.blasts = tuple((family.tile_abilities, family.bound_blast) for family in present if family.bound_blast)
         self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
@@ -194,10 +197,19 @@ class HqBound:
         gains = []
         for unit in position.units:
             if unit.army != self.player:
+                # A blast wounds friends too, the HQ of its own army included (RULINGS 10: "todas las unidades
+                # adyacentes, incluyendo los CGs"), once a battle (the Clown leaves the board); a Push Back may
+                # bring the HQ or the Clown next to the other.
+                blast = self._blast(unit.tile)
+                if blast and (pushes or any(unit.hex.neighbour(d) in targets for d in Direction)):
+                    fixed += blast
                 continue
             strikes = max(1, len(unit.tile.initiative)) + actions
-            here = strikes * _reaching(position, unit, targets, melee, ranged, self.line_families, self.turned)
-            anywhere = strikes * _strongest(unit.tile, melee, ranged, self.line_families)
+            blast = self._blast(unit.tile)
+            adjacent = blast and any(unit.hex.neighbour(d) in targets for d in Direction)
+            here = strikes * max(_reaching(position, unit, targets, melee, ranged, self.line_families, self.turned),
+                                 blast if adjacent else 0)
+            anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
             fixed += here
             gains.append((unit, anywhere - here))
         found = self._per_position[key] = (fixed, tuple(gains))
@@ -214,9 +226,13 @@ class HqBound:
         found = self._per_tile.get(key)
         if found is None:
             found = self._per_tile[key] = ((max(1, len(tile.initiative)) + actions)
-                                           * _strongest(tile, melee, ranged, self.line_families)
+                                           * max(_strongest(tile, melee, ranged, self.line_families), self._blast(tile))
                                            if tile.kind is Kind.WARRIOR else 0)
         return found
+
+    def _blast(self, tile: Tile) -> int:
+        """The most a tile's blast deals each adjacent unit (a Clown), 0 for a tile without one."""
+        return max((wounds for abilities, wounds in self.blasts if abilities & tile.abilities), default=0)
 
     # --- the goal ---
     def reach(self, state: State) -> Reach:
