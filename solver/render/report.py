@@ -38,6 +38,7 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
         "searched": report.plays,
         "orders": report.paths,
         "positions": report.positions,
+        "pruned": report.pruned,
     }
     if not counters_only:
         data["seconds"] = round(report.seconds, 3)
@@ -57,26 +58,31 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
     return data
 
 
+def _cut(report: Report) -> str:
+    """What the bound cut (solver.search.bound): plays proven to fail without being expanded or played out."""
+    return f", {report.pruned} cut by the bound" if report.pruned else ""
+
+
 def verdict_line(report: Report) -> Text:
     if report.stopped:  # no verdict is proven: the plays found win, but more may
         text = Text("STOPPED", style="bold red")
         found = len(report.solutions)
         if not found:
             text.append(f" — not proven: no winning play found so far over {report.plays} plays, "
-                        f"{report.positions} positions played out", style="dim")
+                        f"{report.positions} positions played out{_cut(report)}", style="dim")
             return text
         # Each play found wins whatever the opponent does (all its ends were played out): two of them make the
         # card cooked, whatever the rest of the search would have found.
         cooked = ", so the card is cooked" if found > 1 else ""
         text.append(f" — not proven complete: {found} winning play(s) found so far, each proven to win{cooked}; "
-                    f"over {report.plays} plays, {report.positions} positions played out", style="dim")
+                    f"over {report.plays} plays, {report.positions} positions played out{_cut(report)}", style="dim")
         return text
     word, style = _VERDICT[report.verdict]
     text = Text(word, style=style)
     if report.verdict == "cooked":
         text.append(f" {len(report.solutions)}", style=style)
     text.append(f"  — proven over {report.plays} plays ({report.paths} action orders), "
-                f"{report.positions} positions played out", style="dim")
+                f"{report.positions} positions played out{_cut(report)}", style="dim")
     return text
 
 
