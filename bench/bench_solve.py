@@ -42,14 +42,14 @@ def main() -> None:
     parser.add_argument("cards", nargs="*", default=sorted(str(p) for p in (HERE.parent / "puzzles").glob("*.nhex")))
     args = parser.parse_args()
     print(f"{'card':24} {'offer':>5} {'empty':>5} {'verdict':>7} {'plays':>6} {'orders':>6} {'positions':>9} "
-          f"{'cpu s':>6} | {'naive pos':>9} {'naive s':>7} {'ratio':>5}")
+          f"{'pruned':>6} {'cpu s':>6} | {'naive pos':>9} {'naive s':>7} {'ratio':>5}")
     for path in args.cards:
         puzzle = notation.load(path)
         report, fast = best(lambda: Solver(puzzle, jobs=args.jobs).solve(), args.repeat)
         naive, slow = best(lambda: Solver(puzzle, jobs=args.jobs, naive=True).solve(), args.repeat)
         empty = len(puzzle.position.board) - len(puzzle.position.units)
         print(f"{Path(path).stem:24} {len(puzzle.offer):>5} {empty:>5} {report.verdict:>7} {report.plays:>6} "
-              f"{report.paths:>6} {report.positions:>9} {fast:>6.2f} | {naive.positions:>9} {slow:>7.2f} "
+              f"{report.paths:>6} {report.positions:>9} {report.pruned:>6} {fast:>6.2f} | {naive.positions:>9} {slow:>7.2f} "
               f"{slow / fast:>5.1f}", flush=True)
 
 
