@@ -1123,7 +1123,11 @@ def replayed(position: Position, *, trace: bool = False) -> Node:
 
 
 def battle_tree(position: Position, *, trace: bool = False) -> Node:
-    """The battle as a tree of the players' choices, each leaf one end state."""
+    """The battle as a tree of the players' choices, each leaf one end state. A battle nobody has a choice in (most
+    of them) is played straight through (:func:`straight`): its one leaf, without a copy of the fight per step."""
+    found = straight(position, trace=trace)
+    if found is not None:
+        return Leaf(found)
     return _absolute(_grown(position, trace), ())
 
 
@@ -1135,13 +1139,21 @@ def leaves(node: Node) -> Iterable[Outcome]:
             yield from leaves(branch)
 
 
+def straight(position: Position, *, trace: bool = False) -> Outcome | None:
+    """The battle played straight through, when nobody has a choice in it (most battles): its one end state, which
+    is the only leaf of :func:`battle_tree`; None when a player has a choice (then ask :func:`battle_tree`)."""
+    try:
+        return Fight(position, _Script(()), trace).run()
+    except _NeedChoice:
+        return None
+
+
 def resolve(position: Position, *, trace: bool = False) -> tuple[Outcome, ...]:
     """Every distinct end state of a battle on ``position`` (one when nobody has a choice), each with the first
     choices (in the order of :func:`battle_tree`) that lead to it."""
-    try:  # most battles ask nobody anything: play them straight through
-        return (Fight(position, _Script(()), trace).run(),)
-    except _NeedChoice:
-        pass
+    found = straight(position, trace=trace)  # most battles ask nobody anything: play them straight through
+    if found is not None:
+        return (found,)
     distinct: dict[tuple, Outcome] = {}
     seen: set[int] = set()
 
