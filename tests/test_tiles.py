@@ -236,3 +236,13 @@ def test_an_edge_is_blank_exactly_when_it_equals_the_blank_edge():
     assert any(e.is_blank for e in edges) and not all(e.is_blank for e in edges)
     for edge in edges:
         assert edge.is_blank == (edge == BLANK_EDGE), edge
+
+
+def test_toughness_bonuses_only_add():
+    """The New York HQ's arrival point skips the reading of the links for a unit within its printed toughness
+    (solver/abilities/new_york_hq.py): sound only while no module's toughness-bonus takes toughness away."""
+    from solver.tiles import mercenaries
+
+    tiles = [t for a in ALL_ARMIES for t in a.tiles] + list(mercenaries().tiles)
+    givers = [t for t in tiles if t.module is not None and t.module.type == "toughness-bonus"]
+    assert givers and all((t.module.value or 0) > 0 for t in givers)
