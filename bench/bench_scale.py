@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("cards", nargs="*", default=sorted(str(p) for p in HERE.glob("scale-*.nhex")))
     args = parser.parse_args()
     print(f"{'card':14} {'offer':>5} {'play':>4} {'empty':>5} {'verdict':>7} {'plays':>7} {'orders':>8} "
-          f"{'positions':>9} {'wall s':>7} {'cpu s':>7} {'over s':>6} {'rss MB':>7} {'workers':>7}  stopped",
+          f"{'positions':>9} {'pruned':>7} {'wall s':>7} {'cpu s':>7} {'over s':>6} {'rss MB':>7} {'workers':>7}  stopped",
           flush=True)
     for path in args.cards:
         puzzle = notation.load(path)
@@ -47,7 +47,7 @@ def main() -> None:
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
         workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"{Path(path).stem:14} {len(puzzle.offer):>5} {puzzle.tiles_to_play:>4} {empty:>5} "
-              f"{report.verdict:>7} {report.plays:>7} {report.paths:>8} {report.positions:>9} {elapsed:>7.2f} "
+              f"{report.verdict:>7} {report.plays:>7} {report.paths:>8} {report.positions:>9} {report.pruned:>7} {elapsed:>7.2f} "
               f"{cpu:>7.2f} {over:>6} {own:>7.0f} {workers:>7.0f}  {report.stopped or ''}", flush=True)
 
 if __name__ == "__main__":

@@ -83,11 +83,13 @@ def apply(position: Position, action: Action, army: str | None = None) -> Positi
     return apply_action(position, action, side)
 
 
-def check(record: GameRecord) -> CheckReport:
-    """A game record replayed turn by turn: its first illegal action or failed expectation, else the final state."""
+def check(record: GameRecord, upto: int | None = None) -> CheckReport:
+    """A game record replayed turn by turn: its first illegal action or failed expectation, else the final state;
+    with ``upto``, the state after that turn (``nhex fmt RECORD --turn N``). ``report.state.fought`` holds each
+    battle's turn, cause and starting position (``nhex battle RECORD --turn N``)."""
     from .turns.game import check as check_record
 
-    return check_record(record)
+    return check_record(record, upto)
 
 
 def solve(card: Puzzle, **options: Any) -> Report:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TypeVar
 
 from .errors import NotationError, RuleNotImplemented
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the sub-commands import what they need when they run (a qui
     from .notation.text import Document
     from .position import Position
     from .tiles import Tile
+    from .turns.game import CheckReport
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
 #: Standard input or output, or a file nhex writes, failed (closed, a full disk, a folder it may not write).
@@ -135,8 +136,46 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     document = _load(args)
     from .notation.text import write
 
+    if args.turn is not None:
+        # A judge's question: the position after turn N, as a position file of its own (hands, decks, to-move).
+        from .notation.cards import GameRecord  # only here: fmt of a position imports no card values (issue 10)
+
+        if not isinstance(document, GameRecord):
+            raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
+                                args.source)
+        report = _replayed(document, args.turn, args)
+        if not report.ok:
+            print(report.fault(args.source), file=sys.stderr)
+            return EXIT_NO
+        sys.stdout.write(write(report.state.position))
+        return EXIT_OK
     sys.stdout.write(write(document))
     return EXIT_OK
+
+
+def _fmt_arguments(command: argparse.ArgumentParser) -> None:
+    _file_argument(command)
+    command.add_argument("--turn", type=_natural, metavar="N",
+                         help="a game record: print the position after turn N (0: the start) as a position file")
+
+
+def _replayed(record: GameRecord, turn: int, args: argparse.Namespace) -> CheckReport:
+    """The record checked up to turn ``turn`` (:func:`solver.turns.game.check`); a turn the record does not have
+    is bad input, and a rule the replay needs that nhex lacks is exit 4 at the action that needs it."""
+    from .notation.cards import Turn
+    from .turns.game import check
+
+    turns = [e for e in record.entries if isinstance(e, Turn)]
+    first, last = (turns[0].number, turns[-1].number) if turns else (1, 0)
+    if not first - 1 <= turn <= last:
+        raise NotationError(f"--turn {turn}: the record has turns {first} to {last}" if last
+                            else f"--turn {turn}: the record has no turns yet", 1, 1, args.source)
+    report = _game_started(lambda: check(record, upto=turn), args.text, args.source)
+    if report.verdict == "unsupported":
+        column = _action_column(args.text, report.line or 0, record, report.action or "")
+        raise RuleNotImplemented(f"{report.problem} (needed by {report.action})", report.line or 0, column,
+                                 args.source)
+    return report
 
 
 def cmd_tiles(args: argparse.Namespace) -> int:
@@ -145,6 +184,21 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     from .render.terminal import render_tiles
     from .tiles import armies, army
 
+    if args.tile:
+        return _tile_card(args)
+    if args.army:
+        try:
+            army(args.army)
+        except ValueError:
+            # `nhex tiles blocker`: a tile's name where an army's goes; say which armies have it.
+            from .tiles import normal_name
+
+            owners = [a.name for a in armies().values()
+                      if any(normal_name(args.army) in (t.name, *t.aliases) for t in a.tiles)]
+            if owners:
+                raise ValueError(f"{args.army!r} is no army but a tile of {', '.join(owners)}: "
+                                 f"`nhex tiles {owners[0]} {args.army}` shows its card") from None
+            raise
     chosen = [army(args.army)] if args.army else list(armies().values())
     if args.json:
         from .render.tables import tiles_json
@@ -157,16 +211,67 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _tile_card(args: argparse.Namespace) -> int:
+    """``nhex tiles ARMY TILE``: one tile's card in words, each line with the passage behind it
+    (solver/render/tile_card.py); ``--json``: its database entry with the card's lines under ``card``."""
+    import json
+
+    from .render.tile_card import card_json, card_lines
+    from .tiles import army, tile
+
+    if not args.army:
+        _usage("tiles", "name the army before the tile, as in `nhex tiles moloch blocker`")
+    chosen = army(args.army)
+    try:
+        found = tile(f"{chosen.name}:{args.tile}")
+    except ValueError as error:
+        # Another army's tile (`nhex tiles moloch sniper`): say whose it is rather than guess a spelling.
+        from .tiles import armies, normal_name
+
+        owners = [a.name for a in armies().values()
+                  if any(normal_name(args.tile) in (t.name, *t.aliases) for t in a.tiles)]
+        if owners:
+            raise ValueError(f"army {chosen.name} has no tile {args.tile!r}; {', '.join(owners)} "
+                             f"{'has' if len(owners) == 1 else 'have'} one") from None
+        raise error
+    if args.json:
+        from .render.tables import tiles_json
+
+        entry = next(e for e in tiles_json(army(found.army)) if e["tile"] == found.key)
+        print(json.dumps(entry | {"card": card_json(found)}, indent=1, ensure_ascii=False))
+        return EXIT_OK
+    from rich.text import Text
+
+    console = _console()
+    for number, line in enumerate(card_lines(found)):
+        text = Text(line.text, style="bold" if number == 0 else "")
+        if line.passage:
+            text.append(f"  [{line.passage}]", style="dim")
+        console.print(text, overflow="fold")
+    return EXIT_OK
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     import json
 
-    from .rules import EDITIONS, OPTIONS
+    from .rules import EDITIONS, OPTIONS, rule_option
 
+    chosen = [rule_option(args.name)] if args.name else list(OPTIONS)
     if args.json:
-        print(json.dumps([{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
-                           "passage": o.passage, "source": o.source,
-                           "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
-                                        for e in EDITIONS}} for o in OPTIONS], indent=1))
+        options = [{"name": o.name, "default": o.default, "choices": list(o.choices), "summary": o.summary,
+                    "passage": o.passage, "source": o.source,
+                    "editions": {e: {"default": o.default_for(e), "source": o.default_source(e)}
+                                 for e in EDITIONS}} for o in chosen]
+        print(json.dumps(options[0] if args.name else options, indent=1))
+        return EXIT_OK
+    if args.name:  # one option, said in full: nothing cut, whatever the width
+        o = chosen[0]
+        print(f"{o.name}: {o.summary}")
+        print(f"  values: {' | '.join(o.choices)}")
+        for e in EDITIONS:
+            print(f"  default under rules {e}: {o.default_for(e)} (from {o.default_source(e)})")
+        print(f"  passage: {o.passage}")
+        print(f"  set it in a file: rules {EDITIONS[0]} {o.name}={next(c for c in o.choices if c != o.default)}")
         return EXIT_OK
     from .render.terminal import render_rules
 
@@ -178,14 +283,17 @@ def cmd_battle(args: argparse.Namespace) -> int:
     import json
 
     from .engine.battle import resolve
-    from .notation.cards import Puzzle
+    from .notation.cards import GameRecord
     from .position import Position
     from .render.trace import battle_json, render_battle
 
     document = _load(args)
+    if isinstance(document, GameRecord):
+        return _record_battle(document, args)
+    if args.turn is not None:
+        raise NotationError("--turn is for game records: this file is a position or a puzzle card", 1, 1,
+                            args.source)
     position = document.position if not isinstance(document, Position) else document
-    if not isinstance(document, (Position, Puzzle)):
-        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, args.source)
     outcomes = resolve(position, trace=not args.json or args.trace)
     if args.json:
         print(json.dumps(battle_json(outcomes, trace=args.trace, before=position), indent=1))
@@ -200,12 +308,74 @@ def cmd_battle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _record_battle(record: GameRecord, args: argparse.Namespace) -> int:
+    """``nhex battle RECORD --turn N``: the battles fought in turn N, from the position each began in, traced as
+    ``nhex battle`` traces a position. Several when the board stays full or the Final Battle follows."""
+    import json
+
+    from rich.console import Group
+    from rich.text import Text
+
+    from .engine.battle import resolve
+    from .render.trace import battle_json, render_battle
+
+    if args.turn is None:
+        raise NotationError("a game record: name the turn whose battle to show with --turn N"
+                            + _battle_turns_hint(record, args), 1, 1, args.source)
+    report = _replayed(record, args.turn, args)
+    fought = [f for f in report.state.fought if f.turn == args.turn]
+    if not report.ok:
+        print(report.fault(args.source), file=sys.stderr)
+        if not (report.verdict == "undecidable" and fought):
+            return EXIT_NO  # a turn up to N cannot be played: the game never reaches the battle asked for
+        # The battle asked for is the one whose outcome the record cannot settle: shown with every outcome.
+    if not fought:
+        line = next((e.line for e in record.entries if getattr(e, "number", None) == args.turn), 1)
+        raise NotationError(f"--turn {args.turn}: no battle is fought in turn {args.turn}"
+                            + _battle_turns_hint(record, args), line, 1, args.source)
+    battles = [(f, tuple(map(f.settled, resolve(f.before, trace=not args.json or args.trace)))) for f in fought]
+    if args.json:
+        print(json.dumps({"turn": args.turn, "battles": [
+            {"why": f.why, **battle_json(outcomes, trace=args.trace, before=f.before)} for f, outcomes in battles]},
+            indent=1))
+        return EXIT_OK
+    board: Callable[[Document], RenderableType] | None = None
+    if not args.no_board:
+        from .render.terminal import render_document as board
+    parts: list[RenderableType] = []
+    for number, (f, outcomes) in enumerate(battles, start=1):
+        count = f" ({number} of {len(battles)})" if len(battles) > 1 else ""
+        parts.append(Text(f"The battle of turn {args.turn}{count}: {f.why}", style="bold"))
+        if board is not None:
+            parts += [Text("The board as the battle begins", style="dim"), board(f.before)]
+        parts.append(render_battle(f.before, outcomes, board))
+    _console().print(Group(*parts))
+    return EXIT_OK
+
+
+def _battle_turns_hint(record: GameRecord, args: argparse.Namespace) -> str:
+    """``; battles are fought in turns 4, 9`` (or that the record has none), for a message asking for a turn."""
+    from .turns.game import check
+
+    try:
+        report = _game_started(lambda: check(record), args.text, args.source)
+    except RuleNotImplemented:
+        return ""
+    turns = list(dict.fromkeys(f.turn for f in report.state.fought))
+    if not turns:
+        return "; the record has no battle" + ("" if report.ok else f" before its fault at line {report.line}")
+    return f"; battles are fought in turn{'s' if len(turns) > 1 else ''} {', '.join(map(str, turns))}"
+
+
 def _battle_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
+    command.add_argument("--turn", type=_natural, metavar="N",
+                         help="a game record: the battle fought in turn N, from the position it began in")
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
     command.add_argument("--no-board", action="store_true", help="print the trace without the final board")
     command.add_argument("--trace", action="store_true",
-                         help="with --json: add each outcome's trace (every event, how each hit was made)")
+                         help="every event, how each hit was made: the text output is always this trace; with "
+                              "--json, add it to each outcome")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -499,6 +669,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for statement, army, message in position_problems(position):
         line, column = _statement_place(text, statement, army)
         raise NotationError(message, line, column, source)
+    if args.action:
+        return _check_actions(document, args)
     if isinstance(document, GameRecord):
         report = _game_started(lambda: check(document), text, source)
         if report.verdict == "unsupported":
@@ -550,6 +722,45 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_actions(document: Document, args: argparse.Namespace) -> int:
+    """``nhex check POSITION --action "ACTION"``: whether the side to move may take these actions, in order, from
+    this position (a card: its player, holding the offer, within its ``play N``). Exit 0 legal, 1 illegal with
+    the rule it breaks. The position is taken as it stands: its hand is what the player holds now."""
+    import json
+
+    from .notation.cards import Puzzle
+    from .notation.text import parse_action
+    from .position import Position
+    from .turns.game import check_play
+
+    limit = None
+    if isinstance(document, Puzzle):
+        army, limit = document.player, document.tiles_to_play
+        position = _with_hand(document.position, army, document.offer)
+    elif isinstance(document, Position):
+        if document.to_move is None:
+            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.source)
+        army, position = document.to_move, document
+    else:
+        raise NotationError("--action takes a position or a puzzle card; for a game record, print its position "
+                            "after turn N with `nhex fmt RECORD --turn N` and check that", 1, 1, args.source)
+    plays = [parse_action(written, army, f"--action {index}" if len(args.action) > 1 else "--action")
+             for index, written in enumerate(args.action, start=1)]
+    fault = check_play(position, army, plays, limit)
+    if args.json:
+        data: dict[str, object] = {"verdict": "legal" if fault is None else "illegal", "army": army,
+                                   "actions": [str(a) for a in plays]}
+        if fault is not None:
+            data |= {"index": fault[0] + 1, "action": fault[1], "rule": fault[2]}
+        print(json.dumps(data, indent=1))
+    elif fault is None:
+        print(f"legal for {army}: " + "; ".join(str(a) for a in plays))
+    else:
+        before = f" (after {'; '.join(str(a) for a in plays[:fault[0]])})" if fault[0] else ""
+        print(f"illegal for {army}: {fault[1]}{before}: {fault[2]}")
+    return EXIT_OK if fault is None else EXIT_NO
+
+
 def cmd_campaign(args: argparse.Namespace) -> int:
     """``nhex campaign FILE...``: game records of a campaign's scenarios, in order (solver/turns/campaign.py)."""
     import json
@@ -585,6 +796,9 @@ def _check_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true",
                          help="print JSON: verdict, turns, battles, hq, winner or draw, and the first fault's line")
+    command.add_argument("--action", action="append", metavar="ACTION",
+                         help="a position or card: is this action legal for the side to move (exit 0 legal, 1 "
+                              "illegal, with the rule)? Repeat it for several actions in order")
 
 
 _R = TypeVar("_R")
@@ -726,8 +940,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
         """A card's file, and with --svg its front and back pictures."""
         return path, path.with_suffix(".svg"), path.with_name(path.stem + "-solution.svg")
 
-    with Progress(*columns, console=console, transient=True,
-                  disable=args.json or not console.is_terminal) as progress:
+    # Without the bar (not a terminal, or --json), lines on standard error say what the run is doing (issue 26:
+    # a log or a pipe saw minutes of silence): a first line, one per card, and one a minute while none comes.
+    logging = args.json or not console.is_terminal
+    if logging:
+        _say(f"nhex generate: {args.count} level-{args.level} {args.player} card{'s' if args.count != 1 else ''} "
+             f"against {args.opponent} (seed {args.seed}, {args.jobs or _cores()} jobs) into {out}; a card may "
+             "take minutes")
+    with Progress(*columns, console=console, transient=True, disable=logging) as progress:
         task = progress.add_task(f"level-{args.level} {args.player} cards", total=args.count, drafts=0)
 
         def write_card(made: Any) -> None:
@@ -757,15 +977,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
                             "key": [str(a) for a in made.puzzle.solution or ()], "ideas": list(made.grade.ideas),
                             "plays": made.grade.plays, "near_misses": made.grade.near_misses,
                             "drafts": made.candidates, "kept": made.kept})
-            if not console.is_terminal and not args.json:
+            if logging:
                 # One line per card for logs and pipes (the bar is drawn only on a terminal).
+                heard[0] = time.perf_counter()
                 what = ("kept from an earlier run" if made.kept else
                         f"{made.grade.plays} plays; {made.candidates} drafts; {made.seconds:.0f} s")
                 _say(f"card {index + 1}/{args.count}: {card} ({', '.join(made.grade.ideas) or 'one tile'}; "
                      f"{what}; {time.perf_counter() - started:.0f} s in all)")
 
+        heard = [time.perf_counter()]  # when the last line was written
+
         def drafts(count: int) -> None:
             progress.update(task, drafts=count)
+            now = time.perf_counter()
+            if logging and now - heard[0] >= HEARTBEAT_SECONDS:
+                heard[0] = now
+                _say(f"… {len(written)}/{args.count} cards, {count} drafts played out, {now - started:.0f} s")
 
         status = EXIT_OK
         try:
@@ -786,6 +1013,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         console.print(table)
     return status
 
+
+#: How often ``nhex generate`` without its bar says it is still at work (seconds).
+HEARTBEAT_SECONDS = 60.0
 
 #: The armies ``nhex generate`` makes cards for: ``solver.search.generate.ARMIES``, written out here so that building
 #: the argument parser does not import the generator (0.2 s); tests/test_cli.py checks the two agree.
@@ -1012,6 +1242,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .web.app import serve
     from .web.jobs import Limits
 
+    if args.max_time <= 0:
+        _usage("serve", f"--max-time {args.max_time:g}: a solve needs some time; give more than 0 seconds")
     limits = Limits(solve_time=min(20.0, args.max_time), solve_time_cap=args.max_time,
                     **({"solves": args.solves} if args.solves else {}))
     serve(args.host, args.port, args.open, limits)
@@ -1045,6 +1277,8 @@ def _file_argument(command: argparse.ArgumentParser) -> None:
 
 def _tiles_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("army", nargs="?", help="one army (default: all)")
+    command.add_argument("tile", nargs="?", help="one tile of that army: its card, each ability in words with "
+                                                 "the rulebook passage")
     command.add_argument("--json", action="store_true", help="print JSON (NOTATION §9)")
 
 
@@ -1052,11 +1286,17 @@ def _json_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print JSON")
 
 
+def _rules_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("name", nargs="?", metavar="NAME",
+                         help="one option: its values, its default under each edition and its passage")
+    _json_argument(command)
+
+
 #: name -> (handler, help, arguments). Each sub-command adds one entry here and nothing else to this module.
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
     "show": (cmd_show, "draw a position, puzzle card or game record (the board after its last turn)",
              _show_arguments),
-    "fmt": (cmd_fmt, "print a file in canonical form", _file_argument),
+    "fmt": (cmd_fmt, "print a file in canonical form (a game record after turn N: its position)", _fmt_arguments),
     "tiles": (cmd_tiles, "list the army database", _tiles_arguments),
     "battle": (cmd_battle, "resolve one battle phase by phase, naming the rule behind each event",
                _battle_arguments),
@@ -1064,7 +1304,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[ar
               _solve_arguments),
     "solve-all": (cmd_solve_all, "solve every puzzle card of a folder: a table of verdicts, keys and times",
                   _solve_all_arguments),
-    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them", _json_argument),
+    "rules": (cmd_rules, "list the rule options with their defaults and the passages behind them (or one: NAME)",
+              _rules_arguments),
     "moves": (cmd_moves, "list the legal actions of the side to move with the tiles in its hand", _json_file_arguments),
     "check": (cmd_check, "replay a game record (or check a position) and report the first illegal action",
               _check_arguments),
@@ -1089,9 +1330,11 @@ _COMMON_STATUSES = {
 _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
     "show": ({0: "drawn"}, "nhex show puzzles/01-point-blank.nhex\n  nhex show --turn 4 game.nhex\n"
                            "  nhex show position.nhex --png board.png"),
-    "fmt": ({0: "printed"}, "nhex fmt messy.nhex > clean.nhex"),
-    "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles --json | head"),
-    "battle": ({0: "resolved"}, "nhex battle tests/data/2e-example-battle.nhex --no-board"),
+    "fmt": ({0: "printed", 1: "--turn N: a turn up to N is illegal (its fault on standard error)"},
+            "nhex fmt messy.nhex > clean.nhex\n  nhex fmt --turn 11 game.nhex > after-11.nhex"),
+    "tiles": ({0: "listed"}, "nhex tiles moloch\n  nhex tiles moloch blocker\n  nhex tiles --json | head"),
+    "battle": ({0: "resolved", 1: "--turn N: a turn up to N is illegal, so the battle is never fought"},
+               "nhex battle tests/data/2e-example-battle.nhex --no-board\n  nhex battle --turn 11 --json game.nhex"),
     "solve": ({0: "solved (SOUND or COOKED)", 1: "no solution",
                3: "stopped at --max-time or --max-solutions: nothing proven\n"
                   "     (JSON: verdict null, the plays found so far under `found`)"},
@@ -1100,11 +1343,12 @@ _EPILOGS: dict[str, tuple[dict[int, str], str]] = {
                    3: "some card stopped at --max-time or --max-solutions",
                    4: "some card needs a rule nhex does not implement (the others are still solved)"},
                   "nhex solve-all puzzles/\n  nhex solve-all --json --scheduler tcp://10.0.0.5:8786 cards/"),
-    "rules": ({0: "listed"}, "nhex rules --json"),
+    "rules": ({0: "listed"}, "nhex rules --json\n  nhex rules clown-hits-hq"),
     "moves": ({0: "listed"}, "nhex moves --json position.nhex"),
-    "check": ({0: "legal (a game record) or consistent (a position, a card and its solution)",
-               1: "an illegal action, or a false `expect`, at its line"},
-              "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex"),
+    "check": ({0: "legal (a game record) or consistent (a position, a card and its solution; --action: legal)",
+               1: "an illegal action, or a false `expect`, at its line (--action: with the rule it breaks)"},
+              "nhex check game.nhex\n  nhex check --json puzzles/03-net-drop.nhex\n"
+              "  nhex check position.nhex --action 'place runner c4 N'"),
     "campaign": ({0: "every scenario legal and the campaign's winner named",
                   1: "an illegal action, a false `expect`, or a scenario that breaks the campaign (its file and line)"},
                  "nhex campaign s1.nhex s2.nhex s3.nhex s4.nhex s5.nhex\n  nhex campaign --json s1.nhex s2.nhex"),
@@ -1210,15 +1454,48 @@ class _RawDescriptionFormatter(_Formatter, argparse.RawDescriptionHelpFormatter)
     """A command's help: its description and epilog (the exit statuses, an example) as written."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors end with "did you mean …" for a mistyped command, option value or
+    option (solver/spelling.py); still exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        import re
+
+        from .spelling import did_you_mean
+
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice:
+            message += did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        unknown = re.search(r"unrecognized arguments: (.*)$", message)
+        if unknown:
+            # Matched without their dashes, which every option shares (`--tris` is like `--tries`, not `--counters`).
+            flags = {o.lstrip("-"): o for parser in _parsers(self) for action in parser._actions
+                     for o in action.option_strings if o.startswith("--")}
+            for word in unknown.group(1).split():
+                if word.startswith("--"):
+                    message += did_you_mean(word.split("=")[0].lstrip("-"), flags).replace("; did", f"; {word}: did", 1)
+        super().error(message)
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parser and every sub-command's parser under it."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found += _parsers(sub)
+    return found
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with ``only``, the top level and that one sub-command alone: a start builds what it
     parses, not the eleven sub-commands' parsers (issue 10). What the user sees is the same either way (the top
     level's usage names no command, ``COMMAND``): main builds the whole line for ``--help``, ``--version`` and
     a word that is no command."""
-    parser = argparse.ArgumentParser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.",
-                                     formatter_class=_Formatter,
-                                     epilog="Every command takes a file path, or - for standard input. "
-                                            "`nhex COMMAND --help` lists its exit statuses and shows an example.")
+    parser = _Parser(prog="nhex", description="Neuroshima Hex! rules engine and puzzle solver.",
+                     formatter_class=_Formatter,
+                     epilog="Every command takes a file path, or - for standard input. "
+                            "`nhex COMMAND --help` lists its exit statuses and shows an example.")
     parser.add_argument("--version", action=_Version, nargs=0, help="print nhex's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text, add_arguments) in COMMANDS.items():

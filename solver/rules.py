@@ -381,7 +381,9 @@ def rule_option(name: str) -> RuleOption:
     try:
         return _BY_NAME[name]
     except KeyError:
-        raise ValueError(f"unknown rule option {name!r} (`nhex rules` lists them)") from None
+        from .spelling import did_you_mean
+
+        raise ValueError(f"unknown rule option {name!r} (`nhex rules` lists them)" + did_you_mean(name, list(_BY_NAME))) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -529,7 +529,10 @@ def army_name(text: str) -> str:
     if found is None:
         if name in ARMIES_WITHOUT_DATA:
             raise ValueError(f"army {text!r} has no tile data yet (see the README's coverage table)")
-        raise ValueError(f"unknown army {text!r} (expected one of {', '.join(ARMY_NAMES)})")
+        from .spelling import did_you_mean
+
+        raise ValueError(f"unknown army {text!r} (expected one of {', '.join(ARMY_NAMES)})"
+                         + did_you_mean(name, _army_index()))  # an alias matched suggests the army's name
     return found
 
 
@@ -574,7 +577,11 @@ def tile(key: str, default_army: str | None = None) -> Tile:
             raise MissingTileData(f"the Structure tile {canonical}:{normal_name(name)}: 3E GAME VARIANTS, STRUCTURES "
                                   "gives the rules ('8 double-sided tiles (2 for each army)') but no source gives "
                                   "the tiles' names or icons; nhex has no data for them")
-        raise ValueError(f"army {canonical} has no tile {name!r}")
+        from .spelling import did_you_mean
+
+        raise ValueError(f"army {canonical} has no tile {name!r}"
+                         + did_you_mean(normal_name(name), {alias: t.name for (owner, alias), t in _tile_index().items()
+                                                            if owner == canonical}))
     return found
 
 

@@ -161,6 +161,12 @@ def check_sources(position: Position) -> None:
 
 @SETTINGS
 @given(random_positions())
+def test_a_unit_that_acts_and_hits_nothing_says_so(position: Position) -> None:
+    check_misses(battle.resolve(position, trace=True))
+
+
+@SETTINGS
+@given(random_positions())
 def test_bonus_sources_add_up_to_the_bonuses(position: Position) -> None:
     check_sources(position)
 
@@ -232,6 +238,32 @@ def test_medics_work_for_their_controller_one_per_attack_and_are_mandatory(posit
     check_medics(position, battle.resolve(position, trace=True))
 
 
+_ACTORS = re.compile(r"^Initiative phase (\d+): (.*)$")
+
+
+def check_misses(traced: tuple[battle.Outcome, ...]) -> None:
+    """Issue 26: a unit that acts and hits nothing says so, and a unit said to hit nothing hits nothing. In each
+    phase, every actor either makes a hit or is named by some event of the phase (a miss, an explosion, armor
+    stopping its shot, HQ against HQ), and no unit both misses and hits."""
+    for outcome in traced:
+        events = list(outcome.trace)
+        for heading in events:
+            found = _ACTORS.match(heading.text) if heading.kind == "phase" else None
+            if not found or found.group(2) == "nobody acts":
+                continue
+            phase = heading.phase
+            told = [e for e in events if e.phase == phase and e.kind != "phase"]
+            for actor in found.group(2).split(", "):
+                key, _, hex_ = actor.partition(" on ")
+                hits = [e for e in told if e.text.startswith(f"{actor} hits ")]
+                misses = [e for e in told if e.kind == "miss" and e.text.startswith(f"{actor} ")]
+                assert not (hits and misses), (actor, phase, [str(e) for e in told])
+                named = [e for e in told if actor in e.text or f"from {hex_}" in e.text
+                         or (key.endswith(":hq") and key in e.text)]
+                assert hits or named, (f"{actor} acts in phase {phase} and nothing says what it did",
+                                       [str(e) for e in told])
+
+
 SWEEP = int(os.environ.get("NHEX_RANDOM_SWEEP", "100"))
 
 
@@ -247,6 +279,7 @@ def test_a_seeded_sweep_of_random_positions_passes_every_check() -> None:
             check_hits_explained(traced)
             check_sources(position)
             check_medics(position, traced)
+            check_misses(traced)
         except AssertionError as failure:
             raise AssertionError(f"position {i} of the sweep:\n{notation.write_position(position)}") from failure
 

@@ -127,7 +127,8 @@ def test_the_solve_report_has_a_why_line_per_solution_and_try() -> None:
     console.print(render_report(puzzle, report, explain=False, counters_only=True))
     text = console.export_text()
     assert text.count("Why it wins:") == len(report.solutions) == 1
-    assert text.count("Why it fails:") == len(report.tries) == 2
+    assert len(report.tries) == 2  # both leave the Thug netted: one panel, one "Why it fails" (issue 26)
+    assert "Tries 1 and 2: the same end" in text and text.count("Why it fails:") == 1
 
 
 # --- words ------------------------------------------------------------------------------------------------------------
@@ -183,7 +184,9 @@ def test_solve_json_has_the_why_of_each_solution_and_try() -> None:
     puzzle, report = solved("04-officers-orders", tries=1)
     data = report_json(report, counters_only=True, puzzle=puzzle)
     assert "Officer on c5 gives the Hybrid on c4 +1" in data["solutions"][0]["why"]
-    assert "lacks the +1 of the Officer on c5" in data["tries"][0]["why"]
+    # The try in its own terms (issue 26): no Officer stands on c5 in the try, so it is not named.
+    assert data["tries"][0]["why"].endswith("end level at 3 health, and a win needs the Moloch HQ ahead.")
+    assert "Officer on c5" not in data["tries"][0]["why"]
     assert "why" not in report_json(report, counters_only=True)["solutions"][0]
 
 
@@ -227,3 +230,69 @@ def test_a_sniper_that_sets_off_the_mad_bomber_credits_the_blast() -> None:
     found = str(why("18-one-shot-two-nets"))
     assert found.startswith("The Sniper sets off the Mad Bomber on d4, whose blast removes the Net Fighter on d3 "
                             "and the Medic on e3, freeing the Ganger on c3")
+
+
+# --- a try in its own terms (issue 26) ------------------------------------------------------------------------------
+
+
+def destroy_card():
+    """Card 01 with the goal `destroy moloch` (NOTATION §6): no play destroys the Moloch HQ (5 health)."""
+    text = (PUZZLES / "01-point-blank.nhex").read_text(encoding="utf-8").replace("goal win", "goal destroy moloch")
+    puzzle = notation.parse(text, "<destroy>")
+    return puzzle, Solver(puzzle, jobs=1, tries=5).solve()
+
+
+def test_a_try_says_what_it_does_and_which_part_of_the_goal_it_misses() -> None:
+    """Issue 26's own example: the try taking the HQ from 5 to 3 is said as such, not "no unit makes the
+    difference at the HQs, margin +2"."""
+    from solver.render.report import report_json
+
+    puzzle, report = destroy_card()
+    assert report.verdict == "none"
+    data = report_json(report, counters_only=True, puzzle=puzzle)
+    first = data["tries"][0]
+    assert first["actions"] == ["place borgo:brawler c2 N"]
+    assert first["why"] == ("The Brawler on c2 hits the Moloch HQ for 2 in phase 3 and is killed in phase 0 by the "
+                            "Moloch HQ. The Moloch HQ ends at 3, and the goal needs it destroyed: three more wounds.")
+
+
+def test_tries_with_the_same_effect_are_grouped() -> None:
+    from solver.render.report import report_json
+
+    puzzle, report = destroy_card()
+    data = report_json(report, counters_only=True, puzzle=puzzle)
+    same = {tuple(t["actions"]): t.get("same_as") for t in data["tries"]}
+    assert same[("place borgo:brawler a1 N",)] == same[("place borgo:brawler a1 NW",)] == 2
+    assert same[("place borgo:brawler c2 N",)] is None
+    console = Console(file=io.StringIO(), width=200, record=True, color_system=None)
+    console.print(render_report(puzzle, report, explain=False, counters_only=True))
+    text = console.export_text()
+    assert "Tries 2, 3, 4 and 5: the same end" in text
+    assert "place borgo:brawler a1 N and place borgo:brawler a1 NW: the same: The Brawler on a1 hits nothing." in text
+    assert text.count("Why it fails:") == 2
+
+
+def test_counts_are_said_plainly() -> None:
+    def blows(*wounds: int) -> list[idea.Blow]:
+        return [idea.Blow(3, "c2", "borgo:brawler", "c1", "moloch:hq", n, "melee", "") for n in wounds]
+
+    assert idea._amounts(blows(2)) == "for 2"
+    assert idea._amounts(blows(2, 2, 2)) == "with three hits of 2"
+    assert idea._instead(blows(2, 2, 2), blows(2, 2)) == "with three hits of 2 instead of two"
+    assert idea._instead(blows(2), blows(1)) == "for 2 instead of 1"
+    assert idea._amounts(blows(2, 1)) == "with hits of 2 and 1"
+
+
+@pytest.mark.parametrize("goal, missed", [
+    ("hp moloch <= 2", "The Moloch HQ ends at 5, and the goal needs it at at most 2."),
+    ("damage moloch >= 1", "The Moloch HQ loses 0, and the goal needs it to lose at least 1."),
+    ("dead b1", "The Blocker on b1 still stands, and the goal needs it destroyed."),
+    ("win and dead d1", "The Borgo HQ and the Moloch HQ end level at 5 health, and a win needs the Borgo HQ ahead; "
+                        "the Blocker on d1 still stands, and the goal needs it destroyed."),
+])
+def test_the_goal_missed_in_words(goal: str, missed: str) -> None:
+    text = (PUZZLES / "01-point-blank.nhex").read_text(encoding="utf-8").replace("goal win", f"goal {goal}")
+    puzzle = notation.parse(text, "<goal>")
+    end, _ = idea.play(puzzle, [])
+    found = idea.why_try_fails(puzzle, [], end, (), {"borgo": 5, "moloch": 5})
+    assert found.missed == missed

@@ -1,4 +1,4 @@
-"""The notation (../shared/NOTATION.md): every example reads, every value writes back canonically, and every
+"""The notation (docs/NOTATION.md): every example reads, every value writes back canonically, and every
 mistake is reported as ``FILE:LINE:COLUMN: message``."""
 
 from __future__ import annotations
@@ -18,17 +18,15 @@ from solver.position import Discard, Draw, Move, Place, PlaceHQ, Position, Probl
 from solver.tiles import tile
 
 HERE = Path(__file__).parent
-# ../shared/NOTATION.md beside the checkout (main), or beside the folder of worktrees (a helper's worktree).
-NOTATION_MD = next((p / "shared" / "NOTATION.md" for p in Path(__file__).resolve().parents[1:4]
-                    if (p / "shared" / "NOTATION.md").exists()), Path(__file__).resolve().parents[2] / "shared" / "NOTATION.md")
+# The project's own notation reference (the v1.1 contract and nhex's extensions): in the checkout, so that a fresh
+# clone runs every test.
+NOTATION_MD = HERE.parent / "docs" / "NOTATION.md"
 MALFORMED = sorted((HERE / "malformed").glob("*.nhex"))
 _LABEL = re.compile(r"^[a-e][1-9]$")
 
 
 def notation_examples() -> list[str]:
     """The ```-blocks of NOTATION.md written in the notation: not the JSON, not the board diagram."""
-    if not NOTATION_MD.exists():
-        return []
     blocks = re.findall(r"```(\w*)\n(.*?)```", NOTATION_MD.read_text(encoding="utf-8"), re.S)
     return [body for language, body in blocks
             if language != "json" and not all(_LABEL.match(word) for word in body.split())]
@@ -71,19 +69,14 @@ def read_example(text: str, source: str = "NOTATION.md example"):
     return parse("\n".join(record) + "\n", source)
 
 
-needs_shared = pytest.mark.skipif(not NOTATION_MD.exists(), reason="../shared/NOTATION.md is not beside the repo")
-
-
 # --- the examples of NOTATION.md -----------------------------------------------------------------------------
 
 
-@needs_shared
 def test_notation_md_has_a_position_a_puzzle_and_a_game_example():
     kinds = {type(read_example(example)) for example in notation_examples()}
     assert kinds == {Position, Puzzle, GameRecord}
 
 
-@needs_shared
 @pytest.mark.parametrize("example", notation_examples(), ids=lambda text: text.strip().splitlines()[0][:30])
 def test_every_notation_example_reads_and_writes_back_in_canonical_form(example):
     document = read_example(example)
@@ -92,7 +85,6 @@ def test_every_notation_example_reads_and_writes_back_in_canonical_form(example)
     assert write(parse(canonical)) == canonical  # fmt is idempotent
 
 
-@needs_shared
 def test_the_position_example_reads_as_written():
     position = parse_position(notation_examples()[0])
     assert str(position.unit_at(Hex.parse("b2"))) == "b2 moloch:blocker NE wounds=1"
@@ -100,7 +92,6 @@ def test_the_position_example_reads_as_written():
     assert position.to_move == "outpost"  # the first army named
 
 
-@needs_shared
 def test_the_game_example_names_bare_tiles_by_the_acting_army():
     game = next(d for d in map(parse, notation_examples()) if isinstance(d, GameRecord))
     assert game.players == ("outpost", "moloch")
@@ -384,3 +375,32 @@ def test_a_turn_may_pass():
     assert isinstance(record, GameRecord)
     assert record.entries[-1].actions == (Pass(),)
     assert write(record).splitlines()[-1] == "3. outpost: pass"
+
+
+# --- the project's notation reference stands alone (issue 26) ---------------------------------------------------------
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Paragraphs and list items, each on one line with its spaces folded (headings and fences apart)."""
+    items, current = [], []
+    for line in text.splitlines():
+        stripped = line.strip()
+        starts = stripped.startswith(("- ", "|", "#", "```")) or not stripped
+        if starts and current:
+            items.append(" ".join(current))
+            current = []
+        if stripped and not stripped.startswith(("#", "```")):
+            current.append(stripped)
+    if current:
+        items.append(" ".join(current))
+    return items
+
+
+def test_docs_notation_holds_every_extension_and_reading_the_readme_lists():
+    """docs/NOTATION.md §11 is the README's notation sections (extensions, readings, §10, terrain, scenarios): a
+    fresh clone documents what it reads and writes in docs/, and the two never drift apart."""
+    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
+    listed = readme[readme.index("### Extensions to the notation"):readme.index("## Solving puzzle cards")]
+    reference = " ".join(" ".join(_paragraphs(NOTATION_MD.read_text(encoding="utf-8"))).split())
+    missing = [item for item in _paragraphs(listed) if " ".join(item.split()) not in reference]
+    assert not missing, f"README notation items missing from docs/NOTATION.md §11: {missing[:3]}"

@@ -412,7 +412,9 @@ def test_workers_of_a_killed_generate_quit_at_once_and_say_nothing(tmp_path):
     while any(_running(worker) for worker in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_running(worker) for worker in workers), "the orphaned workers went on with their drafts"
-    assert errors.read_text() == ""
+    # Only the parent's own first line (a pipe or a log is told what the run does, issue 26): no worker's traceback.
+    said = errors.read_text().splitlines()
+    assert all(line.startswith("nhex generate: ") for line in said), said
 
 
 # --- 10. a Dask cluster that loses all its workers ------------------------------------------------------------------
@@ -464,8 +466,10 @@ def test_generate_on_a_cluster_that_loses_its_workers_keeps_its_cards_and_exits_
     err = capsys.readouterr().err
     assert status == 3
     assert "has no workers: waiting for one (giving up after 1 s: --wait-workers)" in err
-    assert f"gave up (--wait-workers); the 1 card made so far is in {tmp_path}, and the same command run again" in err
-    assert [p.name for p in tmp_path.iterdir()] == ["outpost-vs-moloch-level1-7-0-0.nhex"]
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made[0] == "outpost-vs-moloch-level1-7-0-0.nhex" and len(made) < 3  # the workers left after the first
+    kept = "1 card made so far is" if len(made) == 1 else "2 cards made so far are"
+    assert f"gave up (--wait-workers); the {kept} in {tmp_path}, and the same command run again" in err
 
 
 # --- resume: solve-all --out continues an interrupted batch --------------------------------------------------------

@@ -186,7 +186,7 @@ def _cut_after(monkeypatch, states: int) -> None:
     monkeypatch.setattr(search.Enumerator, "_check_time", check_time)
 
 
-@pytest.mark.parametrize("states", [1, 40, 150, 1000])
+@pytest.mark.parametrize("states", [1, 40, 150, 500])  # the whole search expands 657 (the bound cuts the rest)
 def test_a_search_stopped_while_listing_plays_reports_only_plays_the_whole_search_finds(monkeypatch, states):
     """Ends are played out as they are listed, so a search stopped by --max-time during the enumeration still
     reports winning plays: each must be one the complete search finds (its end set and its line), never more."""
@@ -196,7 +196,7 @@ def test_a_search_stopped_while_listing_plays_reports_only_plays_the_whole_searc
     _cut_after(monkeypatch, states)
     cut = Solver(puzzle, jobs=1, max_time=3600).solve()
     assert cut.stopped is not None and "while enumerating plays" in cut.stopped
-    assert cut.plays == states
+    assert cut.plays - cut.pruned == states  # the states expanded; the bound cut the others it reached
     for solution in cut.solutions:
         ends = frozenset(play_identity(p) for p in solution.ends)
         assert ends in whole and solution.verdict.wins

@@ -104,6 +104,7 @@ def browser() -> Iterator[Any]:
     options.binary_location = str(CHROMIUM)
     for flag in [*FLAGS, f"--user-data-dir={profile}"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP violations and errors
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     try:
         yield driver
@@ -158,6 +159,10 @@ def test_place_and_rotate_tiles_by_clicking(browser, server):
     click(browser, "#remove")
     wait(browser, lambda d: "commando" not in notation(d))
     assert hex_label(browser, "c3") == "c3: empty"
+    click(browser, "#undo")  # the removal undone, then redone
+    wait(browser, lambda d: "c3 outpost:commando NE" in notation(d))
+    click(browser, "#redo")
+    wait(browser, lambda d: "commando" not in notation(d))
 
 
 def test_paste_notation_and_the_url_round_trip(browser, server):
@@ -218,6 +223,17 @@ def test_card_12_is_solved_and_its_solution_shown(browser, server):
     solution.find_element(By.CSS_SELECTOR, ".show-play").click()
     wait(browser, lambda d: "Officer (outpost)" in hex_label(d, "c3"))
     assert "c3 outpost:officer N" in notation(browser)
+
+
+def test_the_console_stays_clean(browser, server):
+    """No script error and nothing the Content-Security-Policy refused, through a read, a battle and the palettes."""
+    browser.get_log("browser")  # what earlier tests left
+    open_text(browser, server, EXAMPLE_BATTLE.read_text(encoding="utf-8"))
+    click(browser, "#battle-btn")
+    wait(browser, lambda d: d.find_element(By.ID, "step-label").text.startswith("Before the battle"))
+    click(browser, '#armies [data-army="neojungle"]')
+    severe = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not severe
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="counts the server's processes in /proc")

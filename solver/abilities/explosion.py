@@ -28,6 +28,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class Explosion(Ability):
     tile_abilities = frozenset({"explosion"})
+    #: The blast deals 1 to every adjacent unit, HQs included, instead of the Clown's attack: the search's bound
+    #: counts it for every side of the Clown (bound_blast), beside its attacks.
+    within_hq_bound = True
+    bound_blast = 1
 
     def act(self, fight: Fight, unit: Unit, phase: int, bonus: Bonus | None) -> list[Hit] | None:
         if "explosion" not in unit.tile.abilities or not fight.rules.enabled("clown-may-explode"):

@@ -22,6 +22,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class GaussBeam(Ability):
     edge_specials = frozenset({"gauss"})
+    #: The beam wounds the units on its line, HQs included, with strength 1 and the ranged bonuses at most: the
+    #: search's bound counts it as a ranged icon of :meth:`bound_line_strike` (a redirector, which may turn it, is
+    #: a family of its own that declares no bound).
+    within_hq_bound = True
+
+    def bound_line_strike(self, edge: Edge) -> int:
+        return 1 if "gauss" in edge.special else 0
 
     def edge_hits(self, fight: Fight, unit: Unit, direction: Direction, edge: Edge, bonus: Bonus | None,
                   phase: int) -> list[Hit]:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class Quartermaster(Ability):
     module_effects = frozenset({"melee-counts-as-ranged"})
+    #: A turned attack keeps its strength and counts both bonuses: the search's bound counts every attack of every
+    #: unit along its whole line with both (bound_turns_attacks), which is never less.
+    within_hq_bound = True
+    bound_turns_attacks = True
 
     def strikes(self, fight: Fight, unit: Unit, phase: int, bonus: Bonus | None,
                 strikes: list[Strike]) -> list[Strike]:

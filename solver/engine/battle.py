@@ -662,8 +662,12 @@ class Fight:
     # --- one unit's action ---
     def act(self, unit: Unit, phase: int, bonus: Bonus | None) -> list[Hit]:
         for ability in self._act:
+            told = len(self.state.log) if self.tracing and self.state.log is not None else 0
             replaced = ability.act(self, unit, phase, bonus)
             if replaced is not None:
+                if self.tracing and not replaced and self.state.log is not None and len(self.state.log) == told:
+                    # An ability's own action (a Sharpshooter's chosen shot) that hit nothing, said (issue 26).
+                    self.note(phase, "miss", f"{unit.tile.key} on {unit.hex} acts: no enemy in reach", "3E BATTLE")
                 return replaced
         hits: list[Hit] = []
         if not self._strikes and not self.tracing:
@@ -724,9 +728,11 @@ class Fight:
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edge, bonus, phase)
             return hits
+        told = len(self.state.log) if self.tracing and self.state.log is not None else 0
         strikes = self.strikes_of(unit, bonus)
         for ability in self._strikes:
             strikes = ability.strikes(self, unit, phase, bonus, strikes)
+        missed = []
         for strike in strikes:
             if strike.kind == "melee":
                 hit = self.melee(unit, strike.direction, strike.strength, phase)
@@ -737,13 +743,41 @@ class Fight:
                 if self.tracing:
                     hit.note = "; ".join(filter(None, (" + ".join(strike.how), hit.note)))
                 hits.append(hit)
+            if not struck and self.tracing:
+                missed.append(strike)
         if self._edge_hits:
             edges = edges_of(unit)
             for d in unit.oriented.attacks:
                 if edges[d].special:
                     for ability in self._edge_hits:
                         hits += ability.edge_hits(self, unit, d, edges[d], bonus, phase)
+        if self.tracing and not hits and self.state.log is not None and len(self.state.log) == told:
+            # The unit acts and hits nothing, and nothing above said why (issue 26): say where its attacks went.
+            if not missed or not self.say_missed(unit, missed, phase):
+                self.note(phase, "miss", f"{unit.tile.key} on {unit.hex} acts: no enemy in reach", "3E BATTLE")
         return hits
+
+    def say_missed(self, unit: Unit, strikes: list[Strike], phase: int) -> bool:
+        """Traced battles only: the attacks of a unit that hits nothing and found no enemy, said so, so that such a
+        unit is not a bare name in its phase's heading (issue 26); whether anything was said. An attack that met
+        an enemy and still did nothing (armor, HQ against HQ, a redirection) is told where that happens."""
+        units = self.state.units
+        own = self.side(unit)
+
+        def enemy(hex_: Hex) -> bool:
+            target = units.get(hex_)
+            return target is not None and self.side(target) != own
+
+        lines = self.board.lines.get(unit.hex, _NO_LINES)
+        melee = [s.direction.name for s in strikes if s.kind == "melee" and not enemy(around(unit.hex)[s.direction])]
+        ranged = [s.direction.name for s in strikes if s.kind != "melee" and not any(map(enemy, lines[s.direction]))]
+        name = f"{unit.tile.key} on {unit.hex}"
+        if melee:
+            self.note(phase, "miss", f"{name} strikes {' '.join(melee)}: no enemy beside it", "3E MELEE ATTACK")
+        if ranged:
+            self.note(phase, "miss", f"{name} shoots {' '.join(ranged)}: nothing in "
+                      + ("its line" if len(ranged) == 1 else "those lines"), "3E RANGED ATTACK")
+        return bool(melee or ranged)
 
     def strikes_of(self, unit: Unit, bonus: Bonus | None) -> list[Strike]:
         """The melee and ranged attacks of the unit's edges, each with the bonuses of its kind (3E MODULES)."""

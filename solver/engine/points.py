@@ -112,6 +112,10 @@ class Ability:
     position_features: frozenset[str] = frozenset()
     #: Where several families act at one point, lower ``order`` acts first.
     order: int = 100
+    #: Whether nothing the family does deals an HQ more damage than the base rules' bound of the search counts
+    #: (:mod:`solver.search.bound`: the strongest icon reaching the HQ's hex, with every bonus). A family that does
+    #: not declare it turns the search's pruning off wherever it is present, so that no bound is ever wrong.
+    within_hq_bound: bool = False
 
     @classmethod
     def carried_by(cls, tile: Tile) -> bool:
@@ -122,6 +126,19 @@ class Ability:
         if cls.edge_specials and tile.edges:
             return any(cls.edge_specials & edge.special for edge in tile.edges)
         return False
+
+    #: For the search's bound (with ``within_hq_bound``): whether the family may turn a unit's melee attack into a
+    #: ranged one or back (a Quartermaster): every attack then counts along the whole line, with both bonuses.
+    bound_turns_attacks: bool = False
+    #: For the search's bound (with ``within_hq_bound``): the wounds a unit carrying the family may deal every
+    #: adjacent unit, HQs included, in any direction (a Clown's blast; 0: none).
+    bound_blast: int = 0
+
+    def bound_line_strike(self, edge: Edge) -> int:
+        """For the search's bound (a family declaring ``within_hq_bound``): the strongest strike, before ranged
+        bonuses, that an edge icon this family plays deals each unit on the edge's line, whatever stands between
+        (0: none). Read only where the edge carries one of the family's ``edge_specials``."""
+        return 0
 
     # --- reading a position ---
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:

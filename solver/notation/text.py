@@ -267,6 +267,11 @@ def _syntax_error(error: UnexpectedInput, text: str, source: str) -> NotationErr
         expected = sorted(_TERMINAL_NAMES.get(t, repr(t.lower().strip('_'))) for t in error.expected
                           if not t.startswith("__"))
         hint = f" (expected {', '.join(expected[:6])}{', ...' if len(expected) > 6 else ''})" if expected else ""
+        if token.type not in ("$END", "_NL"):  # a mistyped keyword: `plase`, `bord` (issue 26)
+            from ..spelling import did_you_mean
+
+            words = [t.lower().replace("_", "-") for t in error.expected if re.fullmatch(r"[A-Z][A-Z_]*", t)]
+            hint += did_you_mean(str(token), words)
         return NotationError(f"syntax error: unexpected {found}{hint}", error.line, error.column, source)
     if isinstance(error, UnexpectedCharacters):
         # Lark declares `pos_in_stream = None` on UnexpectedInput, so mypy takes it for None; the lexer's error

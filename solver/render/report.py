@@ -9,7 +9,7 @@ from rich.tree import Tree
 
 from ..engine.battle import resolve
 from ..notation.cards import Puzzle
-from ..search.idea import why_fails, why_wins
+from ..search.idea import TryWhy, why_try_fails, why_wins
 from ..position import Position
 from ..search.solve import Report, Try
 from .trace import render_outcome
@@ -38,6 +38,7 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
         "searched": report.plays,
         "orders": report.paths,
         "positions": report.positions,
+        "pruned": report.pruned,
     }
     if not counters_only:
         data["seconds"] = round(report.seconds, 3)
@@ -45,13 +46,21 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
         data["tries"] = [{"actions": list(t.actions), "hq": dict(sorted(t.hq.items())), "margin": t.verdict.margin,
                           "refutation": list(t.verdict.line)} for t in report.tries]
         if puzzle is not None and puzzle.then != "nothing":
-            for entry, attempt in zip(data["tries"], report.tries):
-                entry["why"] = _why_fails(puzzle, report, attempt)
+            whys = [_why_fails(puzzle, report, attempt) for attempt in report.tries]
+            for number, (entry, group) in enumerate(zip(data["tries"], _same_as(report.tries, whys)), start=1):
+                entry["why"] = str(whys[number - 1])
+                if group != number:  # the first try with the same effect (issue 26: tries grouped)
+                    entry["same_as"] = group
     if report.contains_intended is not None:
         data["intended_solution_found"] = report.contains_intended
     if report.stopped:
         data["stopped"] = report.stopped
     return data
+
+
+def _cut(report: Report) -> str:
+    """What the bound cut (solver.search.bound): plays proven to fail without being expanded or played out."""
+    return f", {report.pruned} cut by the bound" if report.pruned else ""
 
 
 def verdict_line(report: Report) -> Text:
@@ -60,20 +69,20 @@ def verdict_line(report: Report) -> Text:
         found = len(report.solutions)
         if not found:
             text.append(f" — not proven: no winning play found so far over {report.plays} plays, "
-                        f"{report.positions} positions played out", style="dim")
+                        f"{report.positions} positions played out{_cut(report)}", style="dim")
             return text
         # Each play found wins whatever the opponent does (all its ends were played out): two of them make the
         # card cooked, whatever the rest of the search would have found.
         cooked = ", so the card is cooked" if found > 1 else ""
         text.append(f" — not proven complete: {found} winning play(s) found so far, each proven to win{cooked}; "
-                    f"over {report.plays} plays, {report.positions} positions played out", style="dim")
+                    f"over {report.plays} plays, {report.positions} positions played out{_cut(report)}", style="dim")
         return text
     word, style = _VERDICT[report.verdict]
     text = Text(word, style=style)
     if report.verdict == "cooked":
         text.append(f" {len(report.solutions)}", style=style)
     text.append(f"  — proven over {report.plays} plays ({report.paths} action orders), "
-                f"{report.positions} positions played out", style="dim")
+                f"{report.positions} positions played out{_cut(report)}", style="dim")
     return text
 
 
@@ -127,11 +136,12 @@ def _refuters(attempt_end: Position, player: str, line: tuple[str, ...]) -> list
     return hits
 
 
-def _why_fails(puzzle: Puzzle, report: Report, attempt: Try) -> str:
-    """A try's refutation in words, against the first solution's battle (:func:`solver.search.idea.why_fails`)."""
+def _why_fails(puzzle: Puzzle, report: Report, attempt: Try) -> TryWhy:
+    """A try's failure in its own terms (:func:`solver.search.idea.why_try_fails`): what it does, what the
+    opponent does, which part of the goal it misses; against the first solution only what its own board lacks."""
     key = report.solutions[0] if report.solutions else None
-    return why_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, key.actions if key else None,
-                     None, key.verdict.line if key else None)
+    return why_try_fails(puzzle, attempt.actions, attempt.end, attempt.verdict.line, attempt.hq,
+                         attempt.verdict.battles, key.actions if key else None, key.verdict.line if key else None)
 
 
 def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, counters_only: bool = False,
@@ -171,14 +181,53 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
             listing.append(f"\n{number:>4}. {'; '.join(solution.actions) or '(no tile)'}  ", style="")
             listing.append(f"[{health}]", style="dim")
         parts.append(listing)
-    for number, attempt in enumerate(report.tries, start=1):
+    parts += _try_panels(puzzle, report)
+    if not counters_only:
+        parts.append(Text(f"{report.seconds:.2f} s", style="dim"))
+    return Group(*parts)
+
+
+def _same_as(tries: list[Try], whys: list[TryWhy]) -> list[int]:
+    """For each try, the number (from 1) of the first try with the same effect: the same HQ health at the end,
+    the same answer of the opponent and the same part of the goal missed (issue 26: "a1 N and a1 NE: the
+    same")."""
+    first: dict[tuple, int] = {}
+    found = []
+    for number, (attempt, why) in enumerate(zip(tries, whys), start=1):
+        effect = (tuple(sorted(attempt.hq.items())), attempt.verdict.line, why.effect)
+        found.append(first.setdefault(effect, number))
+    return found
+
+
+def _try_panels(puzzle: Puzzle, report: Report) -> list[Panel]:
+    """One panel per try, tries with the same effect together: each try's actions and what they do, then what
+    they share (HQ health, the refutation, which part of the goal is missed)."""
+    whys = [] if puzzle.then == "nothing" else [_why_fails(puzzle, report, attempt) for attempt in report.tries]
+    groups = _same_as(report.tries, whys) if whys else list(range(1, len(report.tries) + 1))
+    panels = []
+    for leader in dict.fromkeys(groups):
+        members = [n for n, g in enumerate(groups, start=1) if g == leader]
+        attempt, why = report.tries[leader - 1], whys[leader - 1] if whys else None
         health = ", ".join(f"{army} {hp}" for army, hp in sorted(attempt.hq.items()))
-        body = [Text("\n".join(attempt.actions) or "(play no tile)", style="bold"),
-                Text(f"fails: HQ health {health} (margin {attempt.verdict.margin:+d})", style="red")]
+        body: list[RenderableType] = []
+        if len(members) == 1:
+            body.append(Text("\n".join(attempt.actions) or "(play no tile)", style="bold"))
+        else:  # grouped tries have their words (whys): only tries with the same words share an effect
+            # Tries whose actions do the same (only a bracketed detail differs) share one line.
+            deeds: dict[str, list[int]] = {}
+            for n in members:
+                deeds.setdefault(whys[n - 1].brief, []).append(n)
+            for brief, numbers in deeds.items():
+                plays = [" and ".join(report.tries[n - 1].actions) or "(play no tile)" for n in numbers]
+                line = Text(_listed_plays(plays), style="bold")
+                line.append(f": the same: {brief}" if len(plays) > 1 else f": {whys[numbers[0] - 1].does}", style="")
+                body.append(line)
+        body.append(Text(f"fails: HQ health {health} (margin {attempt.verdict.margin:+d})", style="red"))
         if attempt.verdict.line:
             body.append(Text("refuted by: " + "; ".join(attempt.verdict.line), style="red"))
-        if puzzle.then != "nothing":
-            body.append(Text("Why it fails: " + _why_fails(puzzle, report, attempt), style="red"))
+        if why is not None:
+            said = str(why) if len(members) == 1 else " ".join(p for p in (why.against, why.missed) if p)
+            body.append(Text("Why it fails: " + said, style="red"))
             refuters = _refuters(attempt.end, puzzle.player, attempt.verdict.line)
             if refuters:
                 body.append(Text("the HQ is hit by: " + "; ".join(refuters), style="red"))
@@ -186,7 +235,11 @@ def render_report(puzzle: Puzzle, report: Report, *, explain: bool = True, count
             last = [e for e in outcome.trace if e.kind in ("hq", "destroyed", "death", "medic", "netted")][-3:]
             for event in last:
                 body.append(Text(f"  {event}", style="dim"))
-        parts.append(Panel(Group(*body), title=f"Try {number}", title_align="left", border_style="red"))
-    if not counters_only:
-        parts.append(Text(f"{report.seconds:.2f} s", style="dim"))
-    return Group(*parts)
+        title = (f"Try {leader}" if len(members) == 1
+                 else f"Tries {', '.join(map(str, members[:-1]))} and {members[-1]}: the same end")
+        panels.append(Panel(Group(*body), title=title, title_align="left", border_style="red"))
+    return panels
+
+
+def _listed_plays(plays: list[str]) -> str:
+    return plays[0] if len(plays) == 1 else ", ".join(plays[:-1]) + " and " + plays[-1]

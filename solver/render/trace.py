@@ -16,7 +16,7 @@ from ..position import Position
 _STYLE = {
     "phase": "bold", "death": "red", "destroyed": "bold red", "hq": "yellow", "medic": "green",
     "armor": "cyan", "netted": "magenta", "net": "magenta", "capture": "magenta", "control": "magenta",
-    "initiative": "blue", "explosion": "bold red", "quartermaster": "blue",
+    "initiative": "blue", "explosion": "bold red", "quartermaster": "blue", "miss": "dim",
 }
 
 

@@ -27,10 +27,12 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..engine import battle
-from ..notation.cards import Puzzle
+from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from ..errors import NhexError
 from ..position import Action, Move, Place, Position, PutPrize, Unit, Use
 from ..tiles import KEY_PATTERN, Kind, army, tile
+from ..hexes import Hex
+from .solve import Ending, goal_hexes, goal_holds, side_standing
 
 # --- names ----------------------------------------------------------------------------------------------------------
 
@@ -261,15 +263,36 @@ def _hq_name(blows: Sequence[Blow]) -> str:
     return " and ".join(unit_words(k) for k in keys) if keys else "the enemy HQ"
 
 
+#: Counts said as words (issue 26: "three hits of 2 instead of two").
+_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def count_words(n: int) -> str:
+    return _COUNTS.get(n, str(n))
+
+
 def _amounts(blows: Sequence[Blow]) -> str:
-    """``for 3, twice`` / ``for 2`` / ``for 2 and 1``."""
+    """``for 2`` (one hit) / ``with three hits of 2`` / ``with hits of 2 and 1``."""
     values = [b.wounds for b in blows]
     if not values:
         return "for nothing"
-    if len(values) > 1 and len(set(values)) == 1:
-        times = {2: "twice", 3: "three times"}.get(len(values), f"{len(values)} times")
-        return f"for {values[0]}, {times}"
-    return "for " + " and ".join(map(str, values))
+    if len(values) == 1:
+        return f"for {values[0]}"
+    if len(set(values)) == 1:
+        return f"with {count_words(len(values))} hits of {values[0]}"
+    return "with hits of " + ", ".join(map(str, values[:-1])) + f" and {values[-1]}"
+
+
+def _instead(better: Sequence[Blow], worse: Sequence[Blow]) -> str:
+    """``with three hits of 2 instead of two`` / ``for 2 instead of 1``: the better hits against the worse, the
+    counts said plainly when the hits are alike."""
+    now = _amounts(better)
+    if not worse:
+        return now
+    values_b, values_w = {b.wounds for b in better}, {b.wounds for b in worse}
+    if len(values_b) == 1 and values_b == values_w and len(better) != len(worse):
+        return f"{now} instead of {count_words(len(worse))}"
+    return f"{now} instead of {_amounts(worse).removeprefix('for ').removeprefix('with ')}"
 
 
 def _when(blows: Sequence[Blow]) -> str:
@@ -569,9 +592,7 @@ def contrast(better: Digest, worse: Digest) -> list[Finding]:
     for source, b, w in _changed(better, worse, to_player=False):
         name = better.name(source) if re.fullmatch(_HEX, source) else f"the {source}"
         short = _short(name)
-        result = f"{short} now hits {_hq_name(b)} {_amounts(b)}"
-        if w:
-            result += f" instead of {_amounts(w).removeprefix('for ')}"
+        result = f"{short} now hits {_hq_name(b)} {_instead(b, w)}"
         wname = worse.name(source) if re.fullmatch(_HEX, source) and worse.key_at(source) else name
         loss = f"{wname} hits {_hq_name(b)} {_amounts(w)}" if w else f"{wname} never hits {_hq_name(b)}"
         if re.fullmatch(_HEX, source) and worse.key_at(source) != better.key_at(source) and not w:
@@ -876,3 +897,231 @@ def why_fails(puzzle: Puzzle, attempt: Sequence[str], end: Position, line: Seque
     if not parts:
         return "The battle ends without the goal (no unit makes the difference at the HQs)."
     return capital("; ".join(parts)) + "."
+
+
+# --- a try in its own terms (issue 26) --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TryWhy:
+    """Why a try fails, in its own terms: what its actions do (``does``), what the opponent does to the player's
+    HQ and what the try's board lacks (``against``), and which part of the goal the end misses (``missed``)."""
+
+    does: str
+    against: str
+    missed: str
+
+    def __str__(self) -> str:
+        return " ".join(part for part in (self.does, self.against, self.missed) if part)
+
+    @property
+    def effect(self) -> tuple[str, str]:
+        """What two tries with the same effect share: the opponent's answer and the goal missed."""
+        return self.against, self.missed
+
+    @property
+    def brief(self) -> str:
+        """What the actions do, without the details in brackets (two tries whose units both hit nothing, one
+        striking N and one NW, do the same)."""
+        return re.sub(r" \([^()]*\)", "", self.does)
+
+
+def why_try_fails(puzzle: Puzzle, attempt: Sequence[str], end: Position, line: Sequence[str], hq: dict[str, int],
+                  battles: int = 1, key: Sequence[str] | None = None, key_line: Sequence[str] | None = None) -> TryWhy:
+    """Why a try fails, in its own terms: what each of its actions does in the battle (the placed unit's blows, or
+    that it finds no enemy; what an instant removes), what the opponent does to the player's HQ, and which part of
+    the goal the end misses (``hq``: every HQ's health at the end, worst case). Against the key (``key``), only
+    what the try's own board lacks is said ("the Thug on c2 stays netted by the Net Fighter on b2"), never "the
+    key's Brawler is missing"."""
+    outcome = worst_battle(puzzle, end, line)
+    worse = digest(end, outcome, puzzle.player, puzzle.position)
+    _, done = play(puzzle, attempt)
+    deeds = [capital(words) + "." for index in range(len(done)) if (words := _try_action(puzzle, worse, outcome,
+                                                                                          done, index))]
+    if not done:
+        deeds.append("No tile is played.")
+    against: list[str] = []
+    for choice in [c for c in line if c][:2]:
+        who, _, what = choice.partition(": ")
+        # "the Moloch player chooses the Clown on d4 in phase 2: attacks" (the question, then the answer)
+        against.append(f"the {army_title(who)} player chooses {plain(what)}" if what
+                       else f"the opponent chooses {plain(choice)}")
+    hits: dict[str, str] = {}
+    played = {h for _, action, before in done for h in _subject(action, before)[1]}
+    for source in sorted(worse.sources_on_hqs(to_player=False) - played)[:2]:  # the player's units standing before
+        blows = worse.hq_damage(source, to_player=False)
+        name = worse.name(source) if re.fullmatch(_HEX, source) else f"the {source}"
+        hits[source] = f"{name} hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
+    for source in sorted(worse.sources_on_hqs(to_player=True))[:2]:
+        blows = worse.hq_damage(source, to_player=True)
+        name = worse.name(source) if re.fullmatch(_HEX, source) else f"the {source}"
+        hits[source] = f"{name} hits {_hq_name(blows)} {_amounts(blows)}{_when(blows)}"
+    if key is not None:
+        key_end, _ = play(puzzle, key)
+        better = digest(key_end, worst_battle(puzzle, key_end, key_line), puzzle.player, puzzle.position)
+        for finding in contrast(better, worse):
+            lack = finding.lack
+            if not lack or "key" in lack or lack in " ".join(deeds) or not _on_board(worse, lack):
+                continue  # only what the try's own board shows ("the key's Brawler is missing" is not a reason)
+            name = worse.name(finding.about) if re.fullmatch(_HEX, finding.about) else ""
+            if finding.about in hits:
+                hits[finding.about] += f" ({'it' + lack[len(name):] if name and lack.startswith(name + ' ') else lack})"
+            else:  # said alone, a lack names its unit ("the Delta Shooter on c3: nothing turns its shot")
+                hits[finding.about] = lack if not name or name in lack else f"{name}: {lack}"
+            break
+    against += list(hits.values())
+    final = _final_position(end, line, battles)
+    missed = goal_missed(puzzle, hq, final, _watched(puzzle, done))
+    return TryWhy(" ".join(deeds), capital("; ".join(against)) + "." if against else "",
+                  capital(missed) + "." if missed else "The goal is not reached.")
+
+
+def _on_board(d: Digest, words: str) -> bool:
+    """Whether every unit ``words`` names on a hex (``the Officer on c5``) stands there in the battle ``d``."""
+    for title, hex_ in re.findall(rf"the ([A-Z][\w' -]*?) on ({_HEX})\b", words):
+        key = d.key_at(hex_)
+        if key is None or tile_title(key) != title:
+            return False
+    return True
+
+
+def _try_action(puzzle: Puzzle, d: Digest, outcome: battle.Outcome,
+                done: Sequence[tuple[str, Action, Position]], index: int) -> str:
+    """What one action of a try does: a placed (or moved) unit's blows in the battle, or why it deals none; an
+    instant's doing on the board."""
+    _, action, before = done[index]
+    after = _after(puzzle, done, index)
+    if isinstance(action, Place):
+        return _unit_deeds(d, outcome, action.hex.label)
+    if isinstance(action, Move):
+        subject, _ = _subject(action, before)
+        deeds = _unit_deeds(d, outcome, action.target.label)
+        return f"{subject}: {deeds.removeprefix(d.name(action.target.label) + ' ')}" if deeds else subject
+    subject, _ = _subject(action, before)
+    direct = _direct(action, before, after, puzzle.player)
+    return f"{subject} {direct}" if direct else f"{subject} changes nothing on the board"
+
+
+def _unit_deeds(d: Digest, outcome: battle.Outcome, hex_: str) -> str:
+    """``the Brawler on c2 hits the Moloch HQ for 2 in phase 3``; ``… strikes N: no enemy beside it``; ``… is
+    netted by …``; ``… dies in phase 3 before it acts``; a module's bonuses."""
+    name = d.name(hex_)
+    key = d.key_at(hex_)
+    if key is None:
+        return ""
+    own = [b for b in d.blows if b.source == hex_ and not b.absorbed]
+    said = []
+    on_hq = [b for b in own if tile_kind(b.target_key) is Kind.HQ]
+    if on_hq:
+        said.append(f"hits {_hq_name(on_hq)} {_amounts(on_hq)}{_when(on_hq)}")
+    for target in dict.fromkeys(b.target for b in own if tile_kind(b.target_key) is not Kind.HQ):
+        blows = [b for b in own if b.target == target]
+        verb = "kills" if target in d.deaths else "hits"
+        said.append(f"{verb} {d.name(target)}" + (f" {_amounts(blows)}" if verb == "hits" else "") + _when(blows))
+    absorbed = [b for b in d.blows if b.source == hex_ and b.absorbed]
+    if absorbed:
+        said.append(f"is stopped by a Medic on {d.name(absorbed[0].target)}")
+    if not said:
+        prefix = f"{key} on {hex_} "
+        misses = [e.text.removeprefix(prefix) for e in outcome.trace if e.kind == "miss" and e.text.startswith(prefix)]
+        if hex_ in d.idle:
+            netters = " and ".join(d.name(n) for n in d.netters.get(hex_, [])) or "a net"
+            said.append(f"is netted by {netters} and does nothing")
+        elif hex_ in d.deaths and not d.acted.get(hex_):  # struck down before its initiative came
+            killers = _killer_words(d, hex_)
+            acts = bool(tile(key).initiative)  # a module never acts: it is only killed
+            said.append(f"is killed {_phase_words(d.deaths[hex_])}" + (f" by {killers}" if killers else "")
+                        + (" before it acts" if acts else ""))
+        elif misses:
+            said.append("hits nothing (it " + "; it ".join(misses) + ")")
+    gives = sorted({f"+{value}" for blow in d.blows if blow.source != hex_
+                    for match in _BONUS.finditer(blow.how) if match.group(2) == hex_
+                    for value in (match.group(4),)})
+    helped = sorted({d.name(b.source) for b in d.blows if b.source and b.source != hex_
+                     and any(m.group(2) == hex_ for m in _BONUS.finditer(b.how))})
+    if gives and helped:
+        said.append(f"gives {_listed(helped)} {_listed(gives)}")
+    if hex_ in d.deaths and d.acted.get(hex_) and said:
+        killers = _killer_words(d, hex_)
+        said.append(f"is killed {_phase_words(d.deaths[hex_])}" + (f" by {killers}" if killers else ""))
+    if not said:
+        said.append("changes nothing at the HQs")
+    return f"{name} " + ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+
+
+def _final_position(end: Position, line: Sequence[str], battles: int) -> Position:
+    """The board after the battles that follow the play, along the principal variation's choices."""
+    current, rest = end, tuple(line)
+    for _ in range(battles):
+        outcomes = battle.resolve(current)
+        chosen = next((o for o in outcomes if rest[:len(o.choices)] == o.choices), outcomes[0])
+        rest = rest[len(chosen.choices):]
+        current = chosen.position
+    return current
+
+
+def _watched(puzzle: Puzzle, done: Sequence[tuple[str, Action, Position]]) -> dict[Hex, Hex | None]:
+    """Where the units on the hexes a goal names stand after the play (a move takes one along)."""
+    watched: dict[Hex, Hex | None] = {h: h for h in goal_hexes(puzzle.goal)}
+    for _, action, _ in done:
+        if isinstance(action, Move):
+            watched = {goal: (action.target if now == action.source else now) for goal, now in watched.items()}
+    return watched
+
+
+_OP_WORDS = {">=": "at least", ">": "more than", "<=": "at most", "<": "less than", "==": "exactly"}
+
+
+def goal_missed(puzzle: Puzzle, hq: dict[str, int], final: Position, watched: dict[Hex, Hex | None]) -> str:
+    """Which part of the card's goal the end misses, in words: ``the Moloch HQ ends at 3, and the goal needs it
+    destroyed: three more wounds`` (NOTATION §6 goals); empty when the goal holds."""
+    start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
+    ending = Ending(start_hp, {a: hq.get(a, 0) for a in start_hp}, final, watched)
+    return "; ".join(_missed(puzzle.goal, puzzle.player, ending))
+
+
+def _missed(goal: Goal, player: str, ending: Ending) -> list[str]:
+    if goal_holds(goal, player, ending):
+        return []
+    hp = ending.end_hp
+    mine_name = f"the {army_title(player)} HQ"
+    if isinstance(goal, (Win, DrawOrWin)):
+        alive, mine, best = side_standing(player, ending)
+        points = ending.position.mode == "score"
+        if not alive and not points:
+            return [f"{mine_name} is destroyed"]
+        rivals = [a for a, v in hp.items() if a != player and v == best]
+        rival = f"the {army_title(rivals[0])} HQ" if rivals and not points else "the best enemy"
+        measure = "points" if points else "health"
+        if mine == best and isinstance(goal, Win):
+            return [f"{mine_name} and {rival} end level at {mine} {measure}, and a win needs {mine_name} ahead"]
+        return [f"{mine_name} ends at {mine} {measure}, behind {rival} at {best}"]
+    if isinstance(goal, Survive):
+        return [f"{mine_name} is destroyed"]
+    if isinstance(goal, Destroy):
+        left = hp.get(goal.army, 0)
+        return [f"the {army_title(goal.army)} HQ ends at {left}, and the goal needs it destroyed: "
+                f"{count_words(left)} more wound{'s' if left != 1 else ''}"]
+    if isinstance(goal, HpCompare):
+        name = f"the {army_title(goal.army)} HQ"
+        if goal.damage:
+            taken = ending.start_hp.get(goal.army, 0) - hp.get(goal.army, 0)
+            if goal.value == 0 and goal.op in ("==", "<="):
+                return [f"{name} loses {taken}, and the goal needs it unharmed"]
+            return [f"{name} loses {taken}, and the goal needs it to lose {_OP_WORDS[goal.op]} {goal.value}"]
+        return [f"{name} ends at {hp.get(goal.army, 0)}, and the goal needs it at {_OP_WORDS[goal.op]} {goal.value}"]
+    if isinstance(goal, Alive):
+        where = ending.watched.get(goal.hex)
+        unit = ending.position.unit_at(where) if where is not None else None
+        if goal.alive:
+            return [f"the unit on {goal.hex.label} is destroyed, and the goal needs it alive"]
+        return [f"{unit_words(unit.tile.key, unit.hex.label) if unit else 'the unit'} still stands, and the goal "
+                f"needs it destroyed"]
+    if isinstance(goal, Not):
+        return [f"the goal forbids {goal.goal}, which happens"]
+    if isinstance(goal, And):
+        return [part for g in goal.goals for part in _missed(g, player, ending)]
+    if isinstance(goal, Or):
+        parts = [part for g in goal.goals for part in _missed(g, player, ending)]
+        return ["none of the goal's parts holds: " + "; nor ".join(parts)] if parts else []
+    return [f"the goal {goal} is not reached"]

@@ -196,6 +196,17 @@ def _bombers(units: Iterable[Unit]) -> list[Unit]:
     return [Unit(CENTRE, u.tile, owner=u.owner) for u in units if is_bomber(u.tile)]
 
 
+def settled(state: GameState, reports: tuple[tuple[str, object], ...]) -> tuple[tuple[str, object], ...]:
+    """A battle's reports with where the neutral Bomber goes settled by the game's seating: a value the position
+    alone left open (:class:`~solver.engine.fight.Unsettled`: three or more armies) becomes the player to the right
+    of his one detonator (RULINGS 56; option bomber-right), as :func:`set_off` sends him."""
+    from ..engine.fight import Unsettled
+
+    detonators = sorted(set(battle_detonators(reports) or ()))
+    return tuple((key, right_of(state, detonators[0]) if isinstance(value, Unsettled) and len(detonators) == 1
+                  else value) for key, value in reports)
+
+
 def battle_detonators(reports: Iterable[tuple[str, object]]) -> tuple[str, ...] | None:
     found = dict(reports).get(HIT_BY)
     return tuple(found) if isinstance(found, (tuple, list)) else None

@@ -6,7 +6,7 @@
 ``Nhex-Exit-Status``: 200 for 0 (done), 1 (the answer is no) and 3 (stopped at a limit); 400 bad input and 422 a
 missing rule, each with the located message as JSON; 413 a body over 256 KiB; 503 too many jobs at once (with
 ``Retry-After``) or a job past the server's hard time limit. The page's own calls: ``POST /api/read`` (the board,
-the canonical text, the legality gate), ``POST /api/apply``, ``POST /api/record``, ``POST /api/board`` and
+the canonical text, the legality gate; ``?mark=HEX HEX``), ``POST /api/apply``, ``POST /api/record``, ``POST /api/steps``, ``POST /api/board`` and
 ``POST /api/card`` (pictures), ``GET /api/tiles``, ``GET /api/rules``, ``GET /api/terrain``, ``GET
 /api/tile/KEY.svg``. Everything that reads a text runs in a job's process (solver/web/jobs.py). No request names a
 path: the server reads and writes no file for it.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from typing import Any, AsyncIterator
 
 from starlette.requests import Request
@@ -24,7 +25,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .. import cli
 from . import board, work
-from .jobs import Answer, Busy, Gone, Jobs, TimeUp
+from .jobs import Answer, Busy, Failed, Gone, Jobs, Stopping, TimeUp
 
 #: The largest request body (bytes): a game record of a long game is a few KiB.
 MAX_BODY = 256 * 1024
@@ -72,6 +73,10 @@ def error_response(error: Exception) -> JSONResponse:
                             {"Retry-After": str(error.retry_after)})
     if isinstance(error, TimeUp):
         return JSONResponse({"error": "time limit", "message": str(error)}, 503)
+    if isinstance(error, Stopping):
+        return JSONResponse({"error": "stopping", "message": str(error)}, 503)
+    if isinstance(error, Failed):  # a bug in nhex: the answer says so, the server's console has the traceback
+        return JSONResponse({"error": "internal error", "message": str(error)}, 500)
     raise error
 
 
@@ -109,7 +114,7 @@ async def quick(request: Request) -> Response:
         return answer_response(await _jobs(request).quick(kind, data, options, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, BadQuery, Busy, TimeUp) as error:
+    except (TooLarge, BadQuery, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
 
 
@@ -130,7 +135,7 @@ async def solve(request: Request) -> Response:
         jobs.ready_to_solve()
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, BadQuery, Busy, TimeUp) as error:
+    except (TooLarge, BadQuery, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
     return StreamingResponse(_stream(jobs, data, options), media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store"})
@@ -148,7 +153,7 @@ async def _stream(jobs: Jobs, data: bytes, options: dict[str, Any]) -> AsyncIter
             key = "result" if isinstance(result.body, str) else "error"
             value = json.loads(result.body) if isinstance(result.body, str) else result.body
             await lines.put(json.dumps({"status": result.status, key: value}) + "\n")
-        except (Busy, TimeUp) as error:
+        except (Busy, TimeUp, Stopping, Failed) as error:
             await lines.put(json.dumps({"status": None, "error": {"error": type(error).__name__.lower(),
                                                                   "message": str(error)}}) + "\n")
         finally:
@@ -165,7 +170,7 @@ async def _stream(jobs: Jobs, data: bytes, options: dict[str, Any]) -> AsyncIter
 
 async def read(request: Request) -> Response:
     """``/api/read``: the page's view of a text (solver/web/board.py): canonical text, board, legality gate."""
-    marked = [label for label in request.query_params.get("mark", "").split(",") if label]
+    marked = re.findall(r"\(-?\d+,-?\d+\)|[a-z][0-9]+", request.query_params.get("mark", ""))  # hex labels
     return await _page(request, "read", {"marked": marked})
 
 
@@ -176,7 +181,7 @@ async def _page(request: Request, kind: str, options: dict[str, Any]) -> Respons
         answer = await _jobs(request).quick(kind, data, options, request.is_disconnected)
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp) as error:
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
     if isinstance(answer.body, dict):
         return JSONResponse(answer.body, STATUS_CODES[answer.status])
@@ -246,6 +251,17 @@ async def board_picture(request: Request) -> Response:
     return await _page(request, "board", {"format": form})
 
 
+async def steps(request: Request) -> Response:
+    """``/api/steps``: the board after each phase of each outcome of the battle (solver/web/work.py ``_steps``)."""
+    try:
+        data = await body(request)
+        return answer_response(await _jobs(request).quick("steps", data, {}, request.is_disconnected))
+    except Gone:
+        return Response(status_code=499)
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
+        return error_response(error)
+
+
 async def record(request: Request) -> Response:
     """``/api/record``: a game record replayed turn by turn, the board after each (solver/web/work.py ``_record``)."""
     try:
@@ -253,7 +269,7 @@ async def record(request: Request) -> Response:
         return answer_response(await _jobs(request).quick("record", data, {}, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp) as error:
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)
 
 
@@ -267,5 +283,5 @@ async def apply(request: Request) -> Response:
         return answer_response(await _jobs(request).quick("apply", data, {"action": action}, request.is_disconnected))
     except Gone:
         return Response(status_code=499)
-    except (TooLarge, Busy, TimeUp) as error:
+    except (TooLarge, Busy, TimeUp, Stopping, Failed) as error:
         return error_response(error)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 from pathlib import Path
+from types import FrameType
 from typing import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -62,6 +63,25 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class SameOrigin:
+    """Refuses (403) a request that a page of another site sent: its browser names that site in ``Origin``. Scripts
+    (curl, Python) send no Origin and are answered; so is the page itself. A page elsewhere could otherwise make its
+    visitors' browsers post battles and solves here: the answers it could not read, the work it could cause."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            headers = Headers(scope=scope)
+            origin, host = headers.get("origin"), headers.get("host")
+            if origin is not None and (host is None or origin.split("://", 1)[-1] != host):
+                await JSONResponse({"error": "forbidden", "message": f"a request from {origin} is not answered"},
+                                   403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 async def index(request: object) -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
@@ -84,6 +104,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = None)
         Route("/api/read", api.read, methods=["POST"]),
         Route("/api/apply", api.apply, methods=["POST"]),
         Route("/api/record", api.record, methods=["POST"]),
+        Route("/api/steps", api.steps, methods=["POST"]),
         Route("/api/card", api.card, methods=["POST"]),
         Route("/api/board", api.board_picture, methods=["POST"]),
         Route("/api/tiles", api.tiles),
@@ -92,7 +113,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = None)
         Route("/api/tile/{key}.svg", api.tile_picture),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders), Middleware(SameOrigin)]
     if hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)))
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
@@ -113,8 +134,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
 
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     app = create_app(limits, LOOPBACK_NAMES if is_loopback(host) else None)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False)
-    server = uvicorn.Server(config)
+    # Ctrl-C ends the jobs under way (they answer 503, their processes killed: solver/web/jobs.py), so that a long
+    # solve does not hold the server open; an answer still being sent gets two seconds.
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", server_header=False,
+                            timeout_graceful_shutdown=2)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            jobs: Jobs | None = getattr(app.state, "jobs", None)
+            if jobs is not None:  # the jobs under way answer 503 and their processes are killed
+                jobs.stopping = True
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     if open_browser:
         import threading
         import webbrowser

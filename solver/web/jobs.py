@@ -1,11 +1,13 @@
-"""Jobs outside the event loop: each battle, listing, check or solve in a process of its own, ended at a hard time
-limit, with caps on how many run at once (issue 28, "Safe to put on a network").
+"""Jobs outside the event loop: each battle, listing, check, solve, applied action, replayed record, and the page's
+readings and pictures, in a process of its own, ended at a hard time limit, with caps on how many run at once
+(issue 28, "Safe to put on a network").
 
 A thread cannot be stopped, and a battle with many choices or a solve of a large card can run for minutes, so each
-job is a process (forked from a server that has the engine imported already: the ``forkserver`` start method with
-the engine preloaded), killed when its time is up or when the client goes away. Two caps: solves (each takes a core
-for as long as it runs) answer "busy" at once when the cap is reached, so that a client is told to come back
-rather than left waiting; the quick jobs wait in a short queue, and answer "busy" only when it is full.
+job is a process (forked from a server that has the engine imported already: the ``forkserver`` start method, with
+the engine preloaded and warm: solver/web/preload.py), killed when its time is up, when the client goes away or when
+the server stops. Two caps: solves (each takes a core for as long as it runs) answer "busy" at once when the cap is
+reached, so that a client is told to come back rather than left waiting; the quick jobs wait in a short queue, and
+answer "busy" only when it is full.
 """
 
 from __future__ import annotations
@@ -44,6 +46,17 @@ class Gone(Exception):
     """The client went away; its job was ended."""
 
 
+class Failed(Exception):
+    """The job's process failed: the engine raised what it should not, or the process died without an answer."""
+
+
+class Stopping(Exception):
+    """The server is stopping (Ctrl-C); the job was ended."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is stopping")
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's limits. Solves: at most ``solves`` at once (default: one a core), each stopped by the solver at
@@ -80,6 +93,8 @@ class Jobs:
         self._solves = 0
         self._quick = asyncio.Semaphore(limits.quick)
         self._waiting = 0
+        #: Set when the server is told to stop: the jobs under way end at once (``serve``, solver/web/app.py).
+        self.stopping = False
 
     def solve_seconds(self, asked: float | None) -> float:
         """The solver's own time limit for a request that asked for ``asked`` seconds (capped)."""
@@ -132,6 +147,7 @@ class Jobs:
         starting = loop.run_in_executor(None, process.start)
         getting: asyncio.Future[tuple[Any, ...] | None] | None = None
         deadline = loop.time() + seconds
+        asked = loop.time()  # when the client was last asked whether it is still there
         try:
             await asyncio.shield(starting)
             sending.close()
@@ -142,15 +158,21 @@ class Jobs:
                     raise TimeUp(kind, seconds)
                 # asyncio.wait, not wait_for: Python 3.11's wait_for can swallow a cancellation that arrives as a
                 # message does, and a stopped solve would then run on to its limit.
+                if self.stopping:
+                    raise Stopping()
+                if gone is not None and loop.time() - asked >= 0.5:  # a solve's progress never lets the wait end
+                    asked = loop.time()
+                    if await gone():
+                        raise Gone()
                 getting = getting or asyncio.ensure_future(messages.get())
                 done, _ = await asyncio.wait({getting}, timeout=min(left, 0.5))
                 if not done:
-                    if gone is not None and await gone():
-                        raise Gone()
                     continue
                 message, getting = getting.result(), None
                 if message is None:
-                    raise RuntimeError(f"the {kind} process ended without an answer (exit code {process.exitcode})")
+                    raise Failed(f"the {kind} process ended without an answer")
+                if message[0] == "failed":
+                    raise Failed(f"the {kind} failed: {message[1]}")
                 if message[0] == "done":
                     return Answer(message[1], message[2])
                 if progress is not None:
@@ -166,7 +188,11 @@ class Jobs:
             if process.is_alive():
                 process.kill()
             if process.pid is not None:
-                await loop.run_in_executor(None, process.join)
+                try:
+                    await asyncio.shield(loop.run_in_executor(None, process.join))
+                except asyncio.CancelledError:  # cancelled again: the process was killed above, and ends at once
+                    process.join(1)
+                    raise
 
 
 def _context() -> ForkServerContext | SpawnContext:

@@ -6,7 +6,8 @@ with the text as standard input and standard output kept, so the JSON is the com
 runs the solver as ``nhex solve --json`` does, with a progress callback that reports through the pipe.
 
 Messages on the pipe: ``("progress", stage, done, total)`` while a solve runs, then one
-``("done", exit_status, body)``: the command's JSON text for 0, 1 and 3, or an error object for 2 and 4.
+``("done", exit_status, body)``: the command's JSON text for 0, 1 and 3, or an error object for 2 and 4; or
+``("failed", what)`` when the engine failed (a bug: its traceback goes to the server's standard error).
 """
 
 from __future__ import annotations
@@ -17,10 +18,14 @@ import json
 import sys
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import cli
 from ..errors import NotationError, RuleNotImplemented
+
+if TYPE_CHECKING:
+    from ..engine.battle import Outcome
+    from ..position import Position
 
 #: The command line's source name for standard input, replaced by nothing in the messages the page shows.
 STDIN = "<stdin>"
@@ -33,6 +38,11 @@ def run(kind: str, data: bytes, options: dict[str, Any], conn: Connection) -> No
     try:
         status, body = answer(kind, data, options, lambda *message: conn.send(("progress", *message)))
         conn.send(("done", status, body))
+    except Exception as error:  # a bug, not an answer: said as such, and told in full on the server's console
+        import traceback
+
+        traceback.print_exc()
+        conn.send(("failed", f"{type(error).__name__}: {error}"))
     finally:
         conn.close()
 
@@ -51,6 +61,8 @@ def answer(kind: str, data: bytes, options: dict[str, Any],
             return _apply(options["action"])
         if kind == "record":
             return _record()
+        if kind == "steps":
+            return _steps()
         if kind in ("read", "board", "card"):
             return _page(kind, options)
         argv = [kind, "-", "--json", *(["--trace"] if kind == "battle" and options.get("trace") else [])]
@@ -189,3 +201,63 @@ def _record() -> tuple[int, str | bytes | dict[str, Any]]:
                       "hq": {u.army: u.hp for u in state.position.units if u.is_hq}})
     return cli.EXIT_OK if stopped is None else cli.EXIT_NO, json.dumps({"start": start, "turns": turns,
                                                                          "stopped": stopped})
+
+
+def _steps() -> tuple[int, str | bytes | dict[str, Any]]:
+    """The page's battle stepper: for each outcome of ``nhex battle`` (in its order), the board after the battle's
+    start and after each initiative phase, played again along the outcome's own choices. The engine plays a battle
+    step by step for its tree of choices (``Fight.step``); this drives the same steps with an oracle that answers
+    each question as the outcome's choices say. A replay that does not end exactly on the outcome is left out
+    (``null``: the page then shows what the trace states), so a board shown is always the engine's.
+    ``{"outcomes": [{"boards": [{"phase": N or null, "text"}]} or null]}``."""
+    from ..engine import battle
+    from ..notation.cards import Puzzle
+    from ..notation.text import parse, read_source
+    from ..position import Position
+
+    document = parse(*read_source("-"))
+    if not isinstance(document, (Position, Puzzle)):
+        raise NotationError("nhex battle takes a position or a puzzle card, not a game record", 1, 1, STDIN)
+    position = document if isinstance(document, Position) else document.position
+    return cli.EXIT_OK, json.dumps({"outcomes": [_replayed(position, outcome)
+                                                 for outcome in battle.resolve(position)]})
+
+
+def _replayed(position: Position, outcome: Outcome) -> dict[str, Any] | None:
+    # The engine's step-by-step play, which battle_tree uses: its private oracle class, answered here by name.
+    from ..engine.battle import Fight, _NeedChoice, _Script
+    from ..notation.text import write
+
+    class Replay(_Script):
+        """Answers each question with the option the outcome's choices name, in their order."""
+
+        def __init__(self, made: tuple[str, ...]) -> None:
+            super().__init__(())
+            self.lines = list(made)
+
+        def choose(self, army: str, question: str, options: Sequence[str]) -> int:
+            if len(options) == 1:
+                return 0
+            line = self.lines.pop(0) if self.lines else None
+            for index, option in enumerate(options):
+                if f"{army}: {question}: {option}" == line:
+                    self.made.append(line)
+                    return index
+            raise LookupError(line)
+
+    fight = Fight(position, Replay(outcome.choices), False)
+    boards: list[dict[str, Any]] = []
+    ended: Outcome | None = None
+    try:
+        while ended is None:
+            cursor, phase = fight.cursor, fight.phase
+            ended = fight.step()
+            if ended is None and cursor in ("begin", "close"):  # the battle's start dealt, or a phase's hits landed
+                units = tuple(fight.state.units.values())
+                boards.append({"phase": None if cursor == "begin" else phase,
+                               "text": write(fight.position.with_units_in_order(units))})
+    except (LookupError, _NeedChoice):
+        return None
+    if ended.position.units != outcome.position.units or ended.hq != outcome.hq:
+        return None
+    return {"boards": boards}

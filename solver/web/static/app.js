@@ -4,7 +4,10 @@
 
 const DIRECTIONS = ["N", "NE", "SE", "S", "SW", "NW"];
 const HEX_LINE = /^\s*([a-z][0-9]+|\(-?\d+,\s*-?\d+\))\s+(\S+:\S+)(.*)$/i;
-const HEX_WORD = /\b([a-e][1-5])\b/g;
+// A hex named in an action or an event: a label of the standard board, or axial coordinates (an extended board).
+const HEX_WORD = /\b([a-e][1-5])\b|(\(-?\d+,\s*-?\d+\))/g;
+const hexesIn = (text) => [...text.matchAll(HEX_WORD)].map((m) => (m[1] || m[2]).replace(/\s+/g, ""));
+const markQuery = (hexes) => `mark=${encodeURIComponent([...hexes].join(" "))}`;
 
 const state = {
   text: "",
@@ -23,6 +26,8 @@ const state = {
   terrain: null,     // /api/terrain: Babel 13's types and features
   building: [],      // the hexes of the terrain element being built by the Terrain tool
   solving: null,     // AbortController of the running solve
+  undo: [],          // the texts before each edit on the board, the last edit last
+  redo: [],
   readSeq: 0,
 };
 
@@ -50,7 +55,7 @@ function errorText(answer) {
 async function setText(text, {canonical = false, mark = []} = {}) {
   state.text = text;
   const seq = ++state.readSeq;
-  const answer = await post(`/api/read?mark=${encodeURIComponent(mark.join(","))}`, text);
+  const answer = await post(`/api/read?${markQuery(mark)}`, text);
   if (seq !== state.readSeq) return;  // a later edit is on its way
   if (answer.status !== 200) { showGate({error: {located: errorText(answer)}}); return; }
   const view = answer.data;
@@ -98,6 +103,15 @@ function showGate(view) {
   $("check-btn").disabled = !ok;
   $("solve-btn").disabled = !ok || view.kind !== "puzzle";
   $("solve-go").disabled = $("solve-btn").disabled || !!state.solving;
+}
+
+// A word about an edit the page cannot make, in the gate's place for a moment; the gate comes back as it was.
+let noticed = null;
+function notice(text) {
+  clearTimeout(noticed);
+  $("gate").className = "error";
+  $("gate").textContent = text;
+  noticed = setTimeout(() => state.view && showGate(state.view), 3500);
 }
 
 function showCard(card) {
@@ -162,9 +176,34 @@ function unitLine(lines, hex, {foundation = false} = {}) {
 }
 
 function edit(change) {
+  if (state.view?.kind === "game") {  // its board is the replay's (the Record tab); its start is edited as text
+    notice("a game record: edit its text in the Notation tab; the board shows its turns");
+    return;
+  }
   const lines = textLines();
   if (change(lines) === false) return;
+  remember();
   setText(lines.join("\n").replace(/^\n+/, ""), {canonical: true});
+}
+
+// Undo and redo of the edits made on the board (the pane's own typing has the browser's undo).
+function remember() {
+  state.undo.push(state.text);
+  if (state.undo.length > 200) state.undo.shift();
+  state.redo = [];
+  showUndo();
+}
+
+function undoRedo(from, to) {
+  if (!from.length) return;
+  to.push(state.text);
+  setText(from.pop());
+  showUndo();
+}
+
+function showUndo() {
+  $("undo").disabled = !state.undo.length;
+  $("redo").disabled = !state.redo.length;
 }
 
 function place(key, hex) {
@@ -184,6 +223,7 @@ function place(key, hex) {
 function turnFacing(steps) {
   state.facing = DIRECTIONS[(DIRECTIONS.indexOf(state.facing) + steps + 6) % 6];
   $("facing").textContent = `Facing ${state.facing}`;
+  showPlacing();
 }
 
 function rotate(hex, steps) {
@@ -244,7 +284,7 @@ function setStatement(keyword, value) {
 function addToHand(key) {
   // A mercenary is hired into the hand of the army to move (2E: drawn "instead of a normal army tile").
   const army = key.startsWith("mercenary:") ? state.view?.to_move : key.split(":")[0];
-  if (!army) { showGate({error: {located: `${key}: set the side to move first, whose hand it joins`}}); return; }
+  if (!army) { notice(`${key}: set the side to move first, whose hand it joins`); return; }
   edit((lines) => {
     const at = lines.findIndex((line) => new RegExp(`^\\s*hand\\s+${army}\\b`, "i").test(line));
     if (at >= 0) lines[at] = `${lines[at].split("#")[0].trim()} ${key}`;
@@ -275,7 +315,20 @@ function showUnitTools() {
   $("prize-2").value = unit.prizes[1] || "";
 }
 
+// What a click on a hex does now, under the board (the palette may be out of view).
+function showPlacing() {
+  const placing = $("placing");
+  const entry = state.tile && state.byKey[state.tile];
+  const words = entry ? `Placing ${entry.title} (${state.army}), facing ${entry.kind === "hq" || entry.kind === "foundation" ? "N" : state.facing}: click a hex` :
+    state.tool === "erase" ? "Erasing: click a unit to remove it" :
+    state.tool === "terminal" ? "Terminals: click a hex to make it one, or not" :
+    state.tool === "terrain" ? "Terrain: click hexes to build an element, or to take them out" : "";
+  placing.hidden = !words;
+  placing.textContent = words;
+}
+
 function drawPalette() {
+  showPlacing();
   const armies = $("armies");
   if (!armies.childElementCount) {
     for (const army of Object.keys(state.tiles)) {
@@ -320,6 +373,7 @@ function drawPalette() {
       state.tile = state.tile === entry.tile ? null : entry.tile;
       setTool("select");
       drawPalette();
+      if (state.tile) showBoard();  // on a phone the palette is under the board: the next tap is on a hex
     });
     const hand = document.createElement("button");
     hand.type = "button";
@@ -452,7 +506,7 @@ function terrainLine(line) {
 function terrainAt(hex) {
   const type = $("terrain-type").value;
   const features = [...$("terrain-features").querySelectorAll("input:checked")].map((i) => i.value);
-  if (!features.length) { showGate({error: {located: `terrain ${type}: choose at least one feature`}}); return; }
+  if (!features.length) { notice(`terrain ${type}: choose at least one feature`); return; }
   edit((lines) => {
     const holding = lines.findIndex((line) => terrainLine(line)?.hexes.includes(hex));
     if (holding >= 0) {
@@ -521,6 +575,7 @@ function setTool(tool) {
   }
   if (tool !== "select") { state.tile = null; drawPalette(); }
   $("terrain-tools").hidden = tool !== "terrain";
+  showPlacing();
   state.building = [];
 }
 
@@ -552,9 +607,22 @@ async function battle() {
   $("events").replaceChildren(message("resolving…"));
   const answer = await post("/api/battle?trace=1", before);
   if (answer.status !== 200) { $("events").replaceChildren(message(errorText(answer), "error")); return; }
-  state.battle = {before, units: state.view.units, outcomes: answer.data.outcomes, outcome: 0, step: 0};
+  const replayed = await post("/api/steps", before);  // the engine's board after each phase, where it has one
+  const boards = replayed.status === 200 ? replayed.data.outcomes : [];
+  state.battle = {before, units: state.view.units, outcomes: answer.data.outcomes, boards, outcome: 0, step: 0};
   showOutcomes();
   chooseOutcome(0);
+}
+
+// The engine's board at a step, when the battle could be played again along the outcome's choices: after the
+// battle's start, or after the step's phase (a phase with events but no landing: the board before it).
+function replayedBoard(b, step) {
+  const boards = b.boards[b.outcome]?.boards;
+  if (!boards || step.key === "end") return null;
+  if (step.key === "start") return boards[0]?.text ?? null;
+  const phase = Number(step.key.split(" ")[1]);
+  const after = boards.filter((board) => board.phase === null || board.phase >= phase);
+  return after.length ? after[after.length - 1].text : null;
 }
 
 function showOutcomes() {
@@ -663,12 +731,29 @@ async function showStep(index) {
   }
   if (step.key === "end") {
     const outcome = b.outcomes[b.outcome];
-    list.append(message(`HQ: ${Object.entries(outcome.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`));
+    list.append(listItem(`HQ: ${Object.entries(outcome.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`, "end"));
+  } else if (b.step > 0 && !replayedBoard(b, step)) {
+    list.append(listItem("On the board: the units dead so far taken off and the HQs' health as stated; the wounds " +
+                         "of the survivors show on the last step.", "note"));
   }
   const marked = new Set();
-  for (const event of step.events) for (const m of event.text.matchAll(HEX_WORD)) marked.add(m[1]);
-  const view = (await post(`/api/read?mark=${[...marked].join(",")}`, stepText(b, b.step))).data;
+  for (const event of step.events) for (const hex of hexesIn(event.text)) marked.add(hex);
+  const text = replayedBoard(b, step) ?? stepText(b, b.step);
+  const view = (await post(`/api/read?${markQuery(marked)}`, text)).data;
   if (state.battle === b && view) drawBoard(view.board);
+}
+
+function listItem(text, kind) {
+  const item = document.createElement("li");
+  item.className = kind;
+  item.textContent = text;
+  return item;
+}
+
+// On a phone the board is above the panel just used: bring it into view when it changes because of the panel.
+function showBoard() {
+  const top = $("board").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.6) $("board").scrollIntoView({behavior: "smooth", block: "start"});
 }
 
 function message(text, kind = "") {
@@ -680,9 +765,9 @@ function message(text, kind = "") {
 
 // --- moves --------------------------------------------------------------------------------------------------
 
-async function moves() {
+async function moves({keepNote = false} = {}) {
   showTab("moves");
-  $("choices").replaceChildren();
+  if (!keepNote) $("choices").replaceChildren();
   $("moves").replaceChildren(message("listing…"));
   const answer = await post("/api/moves", state.text);
   if (answer.status !== 200) { $("moves").replaceChildren(message(errorText(answer), "error")); return; }
@@ -727,12 +812,13 @@ async function applyMove(line) {
     return;
   }
   const results = answer.data.results;
-  const marked = [...line.matchAll(HEX_WORD)].map((m) => m[1]);
+  const marked = hexesIn(line);
   leavingTheCard();
   if (results.length === 1) {
     await setText(results[0].text, {canonical: true, mark: marked});
+    showBoard();
     $("choices").replaceChildren(message(`played: ${line}` + (results[0].battle ? " — a battle follows (Battle)" : "")));
-    moves();
+    moves({keepNote: true});
     return;
   }
   const box = $("choices");
@@ -741,7 +827,11 @@ async function applyMove(line) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = result.choice;
-    button.addEventListener("click", async () => { await setText(result.text, {canonical: true, mark: marked}); moves(); });
+    button.addEventListener("click", async () => {
+      await setText(result.text, {canonical: true, mark: marked});
+      $("choices").replaceChildren(message(`played: ${line}, ${result.choice}`));
+      moves({keepNote: true});
+    });
     box.append(button);
   }
 }
@@ -813,6 +903,11 @@ function showSolution(line, card) {
     ? `${verdict}: ${result.solutions.length} winning play${result.solutions.length === 1 ? "" : "s"}, proven over ${result.searched} plays`
     : `${verdict} (${result.stopped}): ${result.found?.length || 0} winning play(s) found so far, nothing proven`;
   $("verdict").replaceChildren(message(words, result.solved ? (result.verdict === "sound" ? "ok" : "") : "warn"));
+  if (result.intended_solution_found !== undefined) {
+    $("verdict").append(message(result.intended_solution_found ? "The card's own solution is among them."
+                                                               : "The card's own solution is not among them.",
+                                result.intended_solution_found ? "" : "error"));
+  }
   const box = $("solutions");
   box.replaceChildren();
   const plays = result.solved ? result.solutions : result.found || [];
@@ -827,6 +922,7 @@ function playBlock(play, title, card, kind) {
   head.textContent = `${title}: ${play.actions.join("; ")}`;
   block.append(head);
   if (play.why) block.append(message(`${kind === "try" ? "Why it fails" : "Why it wins"}: ${play.why}`));
+  if (play.duals?.length) block.append(message(`Also by ${play.duals.length} other order${play.duals.length === 1 ? "" : "s"} or facing${play.duals.length === 1 ? "" : "s"} (duals): ${play.duals.slice(0, 3).map((d) => Array.isArray(d) ? d.join("; ") : d).join(" · ")}${play.duals.length > 3 ? " …" : ""}`));
   if (play.hq) block.append(message(`HQ after: ${Object.entries(play.hq).map(([a, hp]) => `${a} ${hp}`).join(", ")}`));
   const show = document.createElement("button");
   show.type = "button";
@@ -849,9 +945,10 @@ async function playOnBoard(card, actions) {
     }
     text = answer.data.results[0].text;
   }
-  const marked = actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1]));
+  const marked = actions.flatMap(hexesIn);
   if (state.text === card) leavingTheCard();
   await setText(text, {canonical: true, mark: marked});
+  showBoard();
   $("verdict").append(message(`on the board: ${actions.join("; ")} — press Battle to see it resolved`));
 }
 
@@ -896,8 +993,8 @@ async function showTurn(index) {
   if (r.stopped && r.turn === r.turns.length) {
     detail.append(message(`turn ${r.stopped.number} (line ${r.stopped.line}) cannot be played: ${r.stopped.message}`, "error"));
   }
-  const marked = turn ? turn.actions.flatMap((a) => [...a.matchAll(HEX_WORD)].map((m) => m[1])) : [];
-  const view = (await post(`/api/read?mark=${marked.join(",")}`, turn ? turn.text : r.start)).data;
+  const marked = turn ? turn.actions.flatMap(hexesIn) : [];
+  const view = (await post(`/api/read?${markQuery(marked)}`, turn ? turn.text : r.start)).data;
   if (state.record === r && view) drawBoard(view.board);
 }
 
@@ -995,6 +1092,8 @@ function wire() {
   }
   $("tool-terminal").addEventListener("click", () => setTool("terminal"));
   $("facing").addEventListener("click", () => turnFacing(1));
+  $("undo").addEventListener("click", () => undoRedo(state.undo, state.redo));
+  $("redo").addEventListener("click", () => undoRedo(state.redo, state.undo));
   $("tool-terrain").addEventListener("click", () => setTool("terrain"));
   $("terrain-new").addEventListener("click", () => { state.building = []; });
   $("board").addEventListener("dragover", (event) => event.preventDefault());
@@ -1011,7 +1110,7 @@ function wire() {
   $("edition").addEventListener("change", writeRules);
   for (const tab of document.querySelectorAll("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("battle-btn").addEventListener("click", battle);
-  $("moves-btn").addEventListener("click", moves);
+  $("moves-btn").addEventListener("click", () => moves());
   $("check-btn").addEventListener("click", check);
   $("solve-btn").addEventListener("click", () => showTab("solve"));
   $("solve-go").addEventListener("click", solve);
@@ -1026,8 +1125,14 @@ function wire() {
   $("step-next").addEventListener("click", () => showStep((state.battle?.step ?? 0) + 1));
   $("step-last").addEventListener("click", () => showStep(Infinity));
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("textarea, input, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest("textarea, input, select") || event.altKey) return;
     const key = event.key;
+    if ((event.ctrlKey || event.metaKey) && (key === "z" || key === "Z" || key === "y")) {
+      if (key === "z" && !event.shiftKey) undoRedo(state.undo, state.redo); else undoRedo(state.redo, state.undo);
+      event.preventDefault();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey) return;
     if (key === "r" || key === "R") { if (state.selected) rotate(state.selected, event.shiftKey ? -1 : 1); else turnFacing(event.shiftKey ? -1 : 1); }
     else if ((key === "Delete" || key === "Backspace") && state.selected) removeAt(state.selected);
     else if (key === "Escape") { state.selected = null; state.tile = null; setTool("select"); drawPalette(); clickHex(""); }

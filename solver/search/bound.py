@@ -1,0 +1,359 @@
+"""An admissible bound on what the player can still do to the goal from a state of the turn, to prune the search.
+
+The search may leave a state unexpanded and unplayed only when no completion of the turn from it (stopping at
+once included) can reach the goal: a state pruned so is a losing state, which is what the AND-OR makes of it, so
+no winning play is lost and no losing one is made to win (``--naive`` prunes nothing, and
+``tests/test_search_bound.py`` holds the two searches equal and the bound above every completion it tries).
+
+What is bounded is the damage the enemy HQ can take in the battles that follow the turn: from the player's units,
+and from a blast of its own army's (a Clown's blast wounds every adjacent unit).
+Every term is generous, never tight:
+
+* a unit strikes the HQ only if an attacking icon of it reaches the HQ's hex in its present facing (a melee icon
+  on the adjacent hex, a ranged icon on any hex of its line, whatever stands between: a unit in the way may die
+  first); a unit that may still move or turn this turn (its Mobility unspent, or any unit while a Move tile can
+  still be played) counts as reaching it wherever it stands;
+* each strike is at most the unit's strongest icon plus every strength bonus the player's modules on the board
+  and in hand could give (the bonuses of the enemy's modules too while the player has a Scoper), as often as the
+  unit has initiatives plus every extra initiative those modules could give;
+* a Push Back still in hand may move the enemy HQ to any hex next to it (option ``push-back-hq``);
+* each warrior still in hand adds its best as if placed where it reaches, the Move tile the most a unit gains by
+  moving, and only as many of those as tiles may still be played;
+* as many battles as may follow: those the turn has caused, one more while a tile may still be played (a full
+  board, a Battle tile), and what ``then`` says.
+
+An HQ's health never rises in a battle, so the player's own HQ ends at most where it stands; nothing here bounds
+what the opponent deals, so it may end anywhere below. The goal is then read three-valued by its structure
+(:func:`possible`): ``and``/``or`` combine, ``not`` swaps "may hold" and "must hold", and a goal the bound cannot
+read (a watched unit alive or dead, team play, the score mode) may hold.
+
+Soundness by construction: the bound reads only the base rules. It is used only where every ability family present
+declares that it deals an HQ nothing beyond them (:attr:`solver.engine.points.Ability.within_hq_bound`: the Gauss
+beam, counted as a ranged icon of the strength it declares; the Quartermaster, every attack then counted along its
+line with both bonuses; the Clown's blast, counted on every side of it), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
+units alone, none commanded by another army. Anywhere else the search prunes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..engine import points as hooks
+from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
+from ..hexes import Direction
+from ..position import Position, Unit
+from ..tiles import Edge, Kind, Tile
+from ..turns.actions import Spent
+
+if TYPE_CHECKING:
+    from .enumeration import State
+
+#: Module effects that add to a unit's attack, with the attacks they add to (RULINGS 13, 39: the Boss and Symbiont
+#: Gamma add to melee only, or ranged too with ``boss-ranged``; counted for both, which is never less).
+STRENGTH_EFFECTS: dict[str, tuple[str, ...]] = {
+    "melee-bonus": ("melee",), "ranged-bonus": ("ranged",), "melee-and-ranged-bonus": ("melee", "ranged"),
+    "strength-and-initiative-bonus": ("melee", "ranged"), "melee-and-initiative-bonus": ("melee",),
+}
+#: Module effects that give a unit more actions in a battle.
+ACTION_EFFECTS = frozenset({"extra-initiative"})
+#: Module effects that deal no HQ damage and move no unit: an earlier or later initiative, a Medic's absorbed
+#: wound, toughness, the Recon Center's longer move (moves are counted wherever they go), the Scoper (its taken
+#: bonuses are counted, below).
+NEUTRAL_EFFECTS = frozenset({"initiative-bonus", "medic", "toughness-bonus", "double-move",
+                             "take-over-enemy-modules"})
+#: Instant tiles the bound knows: none wounds an HQ (3E SNIPER, GRENADE: not an HQ; AIR STRIKE: "except for
+#: Headquarters"); Move moves one own unit (counted), Push Back an enemy unit (the HQ: counted), Battle adds a battle.
+KNOWN_INSTANTS = frozenset({"move", "push-back", "battle", "sniper", "grenade", "air-strike"})
+#: Tile abilities the base rules play: Mobility (counted as a move).
+KNOWN_ABILITIES = frozenset({"mobility"})
+
+
+def readable(puzzle: Puzzle) -> bool:
+    """Whether the bound may be used on this card at all (see the module's last paragraph)."""
+    position = puzzle.position
+    tiles = frozenset({u.tile for u in position.units} | {f.tile for f in position.foundations} | set(puzzle.offer))
+    present = hooks.present(tiles, hooks.features_of(position))
+    if any(not family.within_hq_bound for family in present):
+        return False
+    if position.teams or position.mode == "score" or position.foundations:
+        return False
+    armies = {u.army for u in position.units}
+    if len(armies) != 2 or puzzle.player not in armies or any(u.owner is not None for u in position.units):
+        return False
+    if any(t.army != puzzle.player for t in puzzle.offer):  # a mercenary offered: not the base rules
+        return False
+    covered = set().union(*(family.tile_abilities | family.edge_specials for family in present)) if present else set()
+    effects = set().union(*(family.module_effects for family in present)) if present else set()
+    for tile in tiles:
+        if tile.kind is Kind.INSTANT:
+            if tile.name not in KNOWN_INSTANTS:
+                return False
+            continue
+        if tile.kind is Kind.FOUNDATION or not tile.abilities <= KNOWN_ABILITIES | covered:
+            return False
+        if any(edge.special - covered for edge in tile.edges or ()):
+            return False
+        module = tile.module
+        if module is not None:
+            if module.type in STRENGTH_EFFECTS or module.type in ACTION_EFFECTS:
+                if module.value is None or module.value < 0 or module.target != "friendly":
+                    return False
+            elif module.type not in NEUTRAL_EFFECTS and module.type not in effects:
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What the bound reads of one state: each army's HQ health now, at most (``high``) and at least (``low``)
+    after everything that may follow."""
+
+    high: dict[str, int]
+    low: dict[str, int]
+
+
+class HqBound:
+    """The bound for one card's search: :meth:`hopeless` says whether a state can be pruned."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.player = puzzle.player
+        self.limit = puzzle.tiles_to_play
+        self.start_hp = {u.army: u.health for u in puzzle.position.units if u.is_hq}
+        self.after = {"final-battle": 1, "battle": 1, "nothing": 0}[puzzle.then]
+        position = puzzle.position
+        tiles = frozenset({u.tile for u in position.units} | set(puzzle.offer))
+        #: The families present that play edge icons of their own (a Gauss beam), each counted as a ranged icon of
+        #: the strength the family declares (:meth:`~solver.engine.points.Ability.bound_line_strike`).
+        present = hooks.present(tiles, hooks.features_of(position))
+        self.line_families = tuple(family for family in present if family.edge_specials)
+        #: Whether a family may turn melee attacks into ranged ones and back (a Quartermaster).
+        self.turned = any(family.bound_turns_attacks for family in present)
+        #: The families that let a unit carrying them blast every adjacent unit (a Clown), by the wounds dealt.
+        self.blasts = tuple((family.tile_abilities, family.bound_blast) for family in present if family.bound_blast)
+        self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
+        self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
+        #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
+        self._ahead: dict[tuple, int | None] = {}
+
+    # --- the damage bound ---
+    def damage(self, state: State) -> int:
+        """At most how much damage the player's units deal the enemy HQ in everything that follows ``state``."""
+        position = state.position
+        plays_left = 0 if state.over else max(0, self.limit - state.played)
+        battles = state.battles_done + (1 if plays_left else 0) + self.after
+        if battles == 0:
+            return 0
+        hand = state.hand if plays_left else ()
+        melee, ranged, actions = self._bonuses(position, hand)
+        if self.turned:  # a turned attack counts both bonuses
+            melee = ranged = melee + ranged
+        moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
+        pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
+        fixed, gains = self._units(position, melee, ranged, actions, pushes)
+        # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands.
+        per_battle = fixed + sum(gain for unit, gain in gains
+                                 if unit.tile.mobility and unit.army == self.player
+                                 and Spent(unit.hex, "mobility") not in state.used)
+        options = [self._tile_best(t, melee, ranged, actions) for t in hand if t.kind is Kind.WARRIOR]
+        if moves:
+            options.append(max((gain for _, gain in gains), default=0))
+        options.sort(reverse=True)
+        per_battle += sum(options[:plays_left])
+        return battles * per_battle
+
+    def _bonuses(self, position: Position, hand: tuple[Tile, ...]) -> tuple[int, int, int]:
+        """Every melee and ranged strength bonus and every extra action the player's modules (and, with a Scoper,
+        the enemy's) on the board and in ``hand`` could give one unit."""
+        tiles = [u.tile for u in position.units if u.army == self.player] + [t for t in hand]
+        scoper = any(t.module is not None and t.module.type == "take-over-enemy-modules" for t in tiles)
+        if scoper:
+            tiles += [u.tile for u in position.units if u.army != self.player]
+        melee = ranged = actions = 0
+        for tile in tiles:
+            module = tile.module
+            if module is None or module.value is None:
+                continue
+            kinds = STRENGTH_EFFECTS.get(module.type, ())
+            if "melee" in kinds:
+                melee += module.value
+            if "ranged" in kinds:
+                ranged += module.value
+            if module.type in ACTION_EFFECTS:
+                actions += module.value
+        return melee, ranged, actions
+
+    def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool
+               ) -> tuple[int, tuple[tuple[Unit, int], ...]]:
+        """The damage per battle of the player's units as they stand, and what each would add by standing
+        anywhere and facing any way (a move); remembered per position and bonuses."""
+        key = (position, melee, ranged, actions, pushes)
+        found = self._per_position.get(key)
+        if found is not None:
+            return found
+        targets = self._enemy_hq_hexes(position, pushes)
+        fixed = 0
+        gains = []
+        for unit in position.units:
+            if unit.army != self.player:
+                # A blast wounds friends too, the HQ of its own army included (RULINGS 10: "todas las unidades
+                # adyacentes, incluyendo los CGs"), once a battle (the Clown leaves the board); a Push Back may
+                # bring the HQ or the Clown next to the other.
+                blast = self._blast(unit.tile)
+                if blast and (pushes or any(unit.hex.neighbour(d) in targets for d in Direction)):
+                    fixed += blast
+                continue
+            strikes = max(1, len(unit.tile.initiative)) + actions
+            blast = self._blast(unit.tile)
+            adjacent = blast and any(unit.hex.neighbour(d) in targets for d in Direction)
+            here = strikes * max(_reaching(position, unit, targets, melee, ranged, self.line_families, self.turned),
+                                 blast if adjacent else 0)
+            anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
+            fixed += here
+            gains.append((unit, anywhere - here))
+        found = self._per_position[key] = (fixed, tuple(gains))
+        return found
+
+    def _enemy_hq_hexes(self, position: Position, pushes: bool) -> frozenset:
+        hexes = {u.hex for u in position.units if u.is_hq and u.army != self.player}
+        if pushes:  # a Push Back may move the HQ one hex (option push-back-hq)
+            hexes |= {n for h in hexes for d in Direction if (n := h.neighbour(d)) in position.board}
+        return frozenset(hexes)
+
+    def _tile_best(self, tile: Tile, melee: int, ranged: int, actions: int) -> int:
+        key = (tile, melee, ranged, actions)
+        found = self._per_tile.get(key)
+        if found is None:
+            found = self._per_tile[key] = ((max(1, len(tile.initiative)) + actions)
+                                           * max(_strongest(tile, melee, ranged, self.line_families), self._blast(tile))
+                                           if tile.kind is Kind.WARRIOR else 0)
+        return found
+
+    def _blast(self, tile: Tile) -> int:
+        """The most a tile's blast deals each adjacent unit (a Clown), 0 for a tile without one."""
+        return max((wounds for abilities, wounds in self.blasts if abilities & tile.abilities), default=0)
+
+    # --- the goal ---
+    def reach(self, state: State) -> Reach:
+        position = state.position
+        now = {u.army: u.health for u in position.units if u.is_hq}
+        high = {army: now.get(army, 0) for army in self.start_hp}
+        dealt = self.damage(state)
+        # Nothing bounds what the opponent deals the player's HQ: it may end anywhere down to 0.
+        low = {army: 0 if army == self.player else max(0, value - dealt) for army, value in high.items()}
+        return Reach(high, low)
+
+    def hopeless(self, state: State) -> bool:
+        """Whether no completion of the turn from ``state`` can reach the card's goal."""
+        return self.cut(state, None) is not None
+
+    def cut(self, state: State, floor: int | None) -> int | None:
+        """The margin bound of ``state`` (the most the player's HQ can end ahead, as :func:`evaluation.margin`
+        counts it) when no completion from it reaches the goal and that bound is below ``floor`` (if given):
+        the state may be pruned; None when it may not."""
+        # What the bound reads of a state, without the restrictions and watched units that tell states apart but
+        # add nothing it counts: states that differ only so are asked once.
+        key = (state.position, state.hand, state.played, state.used, state.over, state.battles_done)
+        if key in self._ahead:
+            ahead = self._ahead[key]
+        else:
+            reach = self.reach(state)
+            ahead = None
+            if not possible(self.puzzle.goal, self.player, self.start_hp, reach)[0]:
+                ahead = reach.high.get(self.player, 0) - max((v for a, v in reach.low.items() if a != self.player),
+                                                             default=0)
+            self._ahead[key] = ahead
+        return ahead if ahead is not None and (floor is None or ahead < floor) else None
+
+
+def _line_strike(edge: Edge, families: tuple[hooks.Ability, ...]) -> int:
+    """An edge's ranged strength, or what a family's icon on it strikes along its line, whichever is more."""
+    strength = edge.ranged
+    if edge.special:
+        for family in families:
+            if family.edge_specials & edge.special:
+                strength = max(strength, family.bound_line_strike(edge))
+    return strength
+
+
+def _strongest(tile: Tile, melee: int, ranged: int, families: tuple[hooks.Ability, ...]) -> int:
+    """The strongest strike of a tile, each bonus added to the attacks it adds to (0: it does not attack)."""
+    best = 0
+    for edge in tile.edges or ():
+        if edge.melee:
+            best = max(best, edge.melee + melee)
+        line = _line_strike(edge, families)
+        if line:
+            best = max(best, line + ranged)
+    return best
+
+
+def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int,
+              families: tuple[hooks.Ability, ...], turned: bool = False) -> int:
+    """The strongest strike of ``unit`` as it stands and faces whose icon reaches a hex of ``targets`` (a melee icon
+    the adjacent hex, a ranged one any hex of its line: what stands between is not asked). ``turned``: a melee
+    attack may fly as a ranged one (a Quartermaster), along the line."""
+    best = 0
+    board = position.board
+    for direction, edge in zip(Direction, unit.oriented.edges):
+        if edge.melee and unit.hex.neighbour(direction) in targets:
+            best = max(best, edge.melee + melee)
+        line = _line_strike(edge, families)
+        if turned:
+            line = max(line, edge.melee)
+        if line and not targets.isdisjoint(board.line_of_fire(unit.hex, direction)):
+            best = max(best, line + ranged)
+    return best
+
+
+def possible(goal: Goal, player: str, start_hp: dict[str, int], reach: Reach) -> tuple[bool, bool]:
+    """``(may hold, must hold)`` of a goal over every end within ``reach`` (NOTATION §6, as
+    :func:`solver.search.evaluation.goal_holds` reads it)."""
+    high, low = reach.high, reach.low
+    if isinstance(goal, Win):
+        enemy_low = max((v for a, v in low.items() if a != player), default=0)
+        enemy_high = max((v for a, v in high.items() if a != player), default=0)
+        mine_high, mine_low = high.get(player, 0), low.get(player, 0)
+        return (mine_high > 0 and mine_high > enemy_low), (mine_low > 0 and mine_low > enemy_high)
+    if isinstance(goal, DrawOrWin):
+        enemy_low = max((v for a, v in low.items() if a != player), default=0)
+        enemy_high = max((v for a, v in high.items() if a != player), default=0)
+        return high.get(player, 0) >= enemy_low, low.get(player, 0) >= enemy_high
+    if isinstance(goal, Survive):
+        return high.get(player, 0) > 0, low.get(player, 0) > 0
+    if isinstance(goal, Destroy):
+        return low.get(goal.army, 0) == 0, high.get(goal.army, 0) == 0
+    if isinstance(goal, HpCompare):
+        lo, hi = low.get(goal.army, 0), high.get(goal.army, 0)
+        if goal.damage:
+            start = start_hp.get(goal.army, 0)
+            lo, hi = start - hi, start - lo
+        return _compare(goal.op, lo, hi, goal.value)
+    if isinstance(goal, Not):
+        can, must = possible(goal.goal, player, start_hp, reach)
+        return not must, not can
+    if isinstance(goal, And):
+        parts = [possible(g, player, start_hp, reach) for g in goal.goals]
+        return all(c for c, _ in parts), all(m for _, m in parts)
+    if isinstance(goal, Or):
+        parts = [possible(g, player, start_hp, reach) for g in goal.goals]
+        return any(c for c, _ in parts), any(m for _, m in parts)
+    if isinstance(goal, Alive):  # where a watched unit ends is not bounded
+        return True, False
+    return True, False  # a goal the bound cannot read prunes nothing
+
+
+def _compare(op: str, lo: int, hi: int, value: int) -> tuple[bool, bool]:
+    """``(may hold, must hold)`` of ``x op value`` for an integer ``x`` in ``[lo, hi]``."""
+    if op == ">=":
+        return hi >= value, lo >= value
+    if op == ">":
+        return hi > value, lo > value
+    if op == "<=":
+        return lo <= value, hi <= value
+    if op == "<":
+        return lo < value, hi < value
+    if op == "==":
+        return lo <= value <= hi, lo == hi == value
+    return True, False

@@ -1,0 +1,965 @@
+"""The enumeration of a puzzle card's turn: every state the player can reach, as a graph (NOTATION §6).
+
+From the card's position the player may, in any order, place board tiles from the offer, use instant tiles from it
+and make the free moves the board grants (Mobility, Transport, HQ abilities), using at most ``play N`` offered
+tiles, and stop at any moment. The reachable states form a graph; a state is the position (facings normalised,
+below) plus what is left to do, so every state is expanded once however many orders lead to it (a
+transposition table: :class:`Enumerator` interns each state). Runs of consecutive placements are enumerated as
+one assignment problem with python-constraint (distinct empty hexes, one facing per distinct set of effective
+edges). The normal forms that tell plays apart (:func:`effective_key`, :func:`play_identity`) are here too.
+
+The search as a whole is :mod:`solver.search.solve`; what follows the turn is :mod:`solver.search.evaluation`, the
+AND-OR decision :mod:`solver.search.decision`, the bound that prunes states :mod:`solver.search.bound`.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from functools import cache
+from types import ModuleType
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from constraint import AllDifferentConstraint, Problem
+
+from ..engine import points as hooks
+from ..notation.cards import Puzzle
+from ..errors import IllegalAction
+from ..hexes import Direction, Hex
+from ..position import Action, Discard, Move, Place, Position, Procedure, Unit, Use
+from ..tiles import Kind, Tile
+from .evaluation import goal_hexes
+
+# --- normal forms ---------------------------------------------------------------------------------------------------
+
+#: An icon that can act, as :func:`effective_edges` keeps it: its name, with its strength or its specials.
+_Icon = tuple[str] | tuple[str, int] | tuple[str, frozenset[str]]
+
+
+@cache
+def _representative(tile: Tile, facing: Direction) -> Direction:
+    """The facing that stands for every facing giving the tile the same edges (NOTATION: duals)."""
+    from ..turns.actions import distinct_facings
+
+    edges = tile.oriented(facing).edges
+    return next(f for f in distinct_facings(tile) if tile.oriented(f).edges == edges)
+
+
+def normalised(position: Position) -> Position:
+    """The position with every unit's facing replaced by its class representative."""
+    units = position.units
+    if all(_representative(u.tile, u.facing) == u.facing for u in units):
+        return position
+    # Only facings change, so the units stay in board order: no sorting.
+    return position.with_units_in_order(tuple(
+        u if _representative(u.tile, u.facing) == u.facing else replace(u, facing=_representative(u.tile, u.facing))
+        for u in units))
+
+
+def _turn_of(position: Position, hands: tuple, to_move: str | None) -> Position:
+    """``position.replaced(hands=hands, to_move=to_move)`` for ``hands`` taken from another position (so already
+    in canonical order), keeping the position's lookup by hex, which the units it keeps still fit: the turn rules
+    read it for every action the enumeration lists from the clone."""
+    clone = object.__new__(Position)
+    clone.__dict__.update({k: v for k, v in position.__dict__.items() if k not in ("_hash",)})
+    object.__setattr__(clone, "hands", hands)
+    object.__setattr__(clone, "to_move", to_move)
+    return clone
+
+
+def effective_edges(position: Position, unit: Unit, scoper: bool = False) -> tuple:
+    """The unit's icons that can act in this position, by absolute direction; the others are blank.
+
+    A blow or a net needs an enemy on the adjacent hex, a link a unit its module can affect (a friend; an
+    enemy for a Saboteur; any unit while a Scoper is on the board); a shot, beam or armor an enemy somewhere
+    on that line. Nothing enters a hex or a line during a battle, so a facing change that only turns icons
+    towards nothing changes no battle: two plays that differ only so are duals ("facings that give a tile
+    the same effective edges", issue 5).
+    """
+    armies = {u.hex: u.army for u in position.units}
+    return _effective_edges(_lines(position.board), armies.get, unit, scoper)
+
+
+def _effective_edges(lines_by_hex: dict, army_at: Callable[[Hex], str | None], unit: Unit, scoper: bool) -> tuple:
+    """:func:`effective_edges` with the board's lines and the army on each hex looked up once per position."""
+    module = unit.tile.module
+    links_enemies = module is not None and module.target == "enemy"
+    army = unit.army
+    lines = lines_by_hex[unit.hex]
+    icons: list[tuple[_Icon, ...] | None] = [None] * 6
+    for d, kept in _active(unit.oriented):
+        # The army of the first unit on the line if it stands on the adjacent hex, and whether an enemy is on
+        # the line: the scan stops at the first enemy (nothing beyond it changes what the edge keeps).
+        near: str | None = None
+        far_enemy = False
+        first = True
+        for h in lines[d]:
+            other = army_at(h)
+            if other is not None:
+                if first:
+                    near = other
+                if other != army:
+                    far_enemy = True
+                    break
+            first = False
+        near_enemy = near is not None and near != army
+        link = near is not None and (scoper or near_enemy == links_enemies)
+        icons[d] = kept[near_enemy, link, far_enemy]
+    return tuple(icons)
+
+
+#: :func:`_active` per oriented tile, by identity: a tile's Oriented values are made once per facing and kept.
+_ACTIVE: dict[int, tuple[Any, tuple]] = {}
+
+
+def _active(oriented: Any) -> tuple:
+    """The non-blank edges of an oriented tile, each with what it keeps in each of the 8 situations of its line
+    (an enemy adjacent, a unit its link can affect, an enemy on the line)."""
+    found = _ACTIVE.get(id(oriented))
+    if found is None or found[0] is not oriented:
+        table = tuple((d, {(a, b, c): _kept(edge, a, b, c) for a in (False, True) for b in (False, True)
+                           for c in (False, True)})
+                      for d, edge in enumerate(oriented.edges) if not edge.is_blank)
+        found = _ACTIVE[id(oriented)] = (oriented, table)
+    return found[1]
+
+
+@cache
+def _lines(board: Any) -> dict[Hex, tuple[tuple[Hex, ...], ...]]:
+    """Every hex's six lines of fire on a board, by direction index (looked up once per board)."""
+    return {h: tuple(board.line_of_fire(h, d) for d in Direction) for h in board}
+
+
+def _kept(edge: Any, near_enemy: bool, link: bool, far_enemy: bool) -> tuple[_Icon, ...] | None:
+    """The icons of one edge that can act, given what stands on its line (see :func:`effective_edges`)."""
+    kept: list[_Icon] = []
+    if edge.melee and near_enemy:
+        kept.append(("melee", edge.melee))
+    if edge.net and near_enemy:
+        kept.append(("net",))
+    if edge.link and link:
+        kept.append(("link",))
+    if edge.ranged and far_enemy:
+        kept.append(("ranged", edge.ranged))
+    if edge.armor and far_enemy:
+        kept.append(("armor",))
+    if edge.special and far_enemy:
+        kept.append(("special", edge.special))
+    return tuple(kept) or None
+
+
+def play_identity(position: Position) -> tuple:
+    """What tells two plays apart: the end position's effective key and whose turn follows (issue 5: order and
+    inert facings make duals, not cooks). The solver and the generator both use it."""
+    return (effective_key(position), position.to_move)
+
+
+def remembered_play_identity() -> Callable[[Position], tuple]:
+    """:func:`play_identity`, remembered per position for one search (it is asked about each end many times)."""
+    cache: dict[Position, tuple] = {}
+
+    def identity(position: Position) -> tuple:
+        found = cache.get(position)
+        if found is None:
+            found = cache[position] = play_identity(position)
+        return found
+
+    return identity
+
+
+def _besides_units(position: Position) -> tuple:
+    """Everything of a position but its units (hands, decks, foundations, Energy, terrain, scores...): two ends
+    are played out as one only when all of this is equal too, whatever the play identity leaves out."""
+    return (position.board, position.rules, position.to_move, position.hands, position.decks, position.foundations,
+            position.terminals, position.energy, position.terrain, position.turrets, position.held_prizes,
+            position.teams, position.mode, position.scores)
+
+
+def evaluation_key(identity: Callable[[Position], object], state: "State", battles: int) -> tuple:
+    """What decides the value of an end of the turn: its play identity, the rest of the position, the goal's
+    watched units and the battles that follow. Ends with one key are played out once (solver and generator)."""
+    return (identity(state.position), _besides_units(state.position), state.watched, battles)
+
+
+def effective_key(position: Position) -> tuple:
+    """What decides every battle on the board: units with their effective edges instead of their facings."""
+    scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
+                 for u in position.units)
+    if any(u.tile.module is not None and u.tile.module.type == "control-takeover" for u in position.units):
+        # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
+        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes, u.venom)
+                           for u in position.units)
+    else:
+        lines = _lines(position.board)
+        army_at = {u.hex: u.army for u in position.units}.get
+        wide = _widened(position)
+        if wide is None:
+            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, _effective_edges(lines, army_at, u, scoper),
+                         u.prizes, u.venom) for u in position.units)
+        else:
+            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army,
+                         _effective_edges_wide(position, lines, u, scoper, wide), u.prizes, u.venom)
+                        for u in position.units)
+    if position.turrets or position.held_prizes:  # Babel 13: a Turret's facing, the Prize markers still held
+        key += ((position.turrets, position.held_prizes),)
+    return key
+
+
+#: Edge specials whose facing matters whatever stands on their line: a rocket's path bends (B13 NEW YORK, Rocket
+#: Launcher), a redirector's entrance and exits and a Trap's marked side act on shots coming from anywhere.
+_ALWAYS_ACTIVE = frozenset({"rocket", "redirect-entrance", "redirect-exit", "trap-trigger"})
+
+
+@cache
+def _unusual(tile: Tile) -> bool:
+    """Whether a tile brings a rule that reaches past the plain line test of :func:`effective_edges`."""
+    module = tile.module
+    if module is not None and (module.type == "melee-counts-as-ranged" or (module.reach or 1) > 1):
+        return True
+    if tile.abilities & {"redirect", "spy"}:
+        return True
+    return any(edge.special & _ALWAYS_ACTIVE for edge in tile.edges or ())
+
+
+def _widened(position: Position) -> frozenset[str] | None:
+    """The rules on this board that make an icon act beyond the plain line test (None: none does)."""
+    if not position.teams and not any(_unusual(u.tile) for u in position.units):
+        return None
+    found = set()
+    for u in position.units:
+        module = u.tile.module
+        if module is not None and module.type == "melee-counts-as-ranged":
+            found.add("quartermaster")
+        found |= u.tile.abilities & {"redirect", "spy"}
+    if position.teams:
+        found.add("teams")
+    return frozenset(found)
+
+
+def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, scoper: bool,
+                          wide: frozenset[str]) -> tuple:
+    """:func:`effective_edges` where expansion rules reach further; each widening keeps more icons, never fewer.
+
+    A Quartermaster may turn a melee attack into a ranged one (PL Kwatermistrz): a melee icon acts on any enemy on
+    its line. A friendly shot entering a redirector turns (RULINGS 50): a shot or beam acts towards a redirector
+    too. A module of reach 2 (RULINGS 54) links over the first hex to the second. A Spy takes the bonus of an enemy
+    module or HQ whose link points at it (RULINGS 35); in team play an ally is a different army that modules may
+    help: a link towards any unit is kept then. Rocket, redirector and Trap edges are always kept."""
+    module = unit.tile.module
+    links_enemies = module is not None and module.target == "enemy"
+    reach = (module.reach or 1) if module is not None else 1
+    army = unit.army
+    lines = lines_by_hex[unit.hex]
+    unit_at = position.unit_at
+    icons: list[tuple[_Icon, ...] | None] = [None] * 6
+    for d, edge in enumerate(unit.oriented.edges):
+        if edge.is_blank:
+            continue
+        line = lines[d]
+        others = [(i, o) for i, h in enumerate(line) if (o := unit_at(h)) is not None]
+        near = others[0][1] if others and others[0][0] == 0 else None
+        near_enemy = near is not None and near.army != army
+        far_enemy = any(o.army != army for _, o in others)
+        redirector = "redirect" in wide and any("redirect" in o.tile.abilities for _, o in others)
+        link = near is not None and (scoper or near_enemy == links_enemies or "teams" in wide
+                                     or ("spy" in wide and "spy" in near.tile.abilities))
+        if reach > 1 and any(i < reach for i, _ in others):
+            link = True
+        kept: list[_Icon] = []
+        if edge.melee and (near_enemy or ("quartermaster" in wide and far_enemy)):
+            kept.append(("melee", edge.melee))
+        if edge.net and near_enemy:
+            kept.append(("net",))
+        if edge.link and link:
+            kept.append(("link",))
+        if edge.ranged and (far_enemy or redirector):
+            kept.append(("ranged", edge.ranged))
+        if edge.armor and far_enemy:
+            kept.append(("armor",))
+        if edge.special and (far_enemy or redirector or edge.special & _ALWAYS_ACTIVE):
+            kept.append(("special", edge.special))
+        icons[d] = tuple(kept) or None
+    return tuple(icons)
+
+
+# --- the state graph -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class State:
+    """A moment of the player's turn."""
+
+    position: Position
+    hand: tuple[Tile, ...]  # offered tiles not yet used, sorted by key
+    played: int
+    used: frozenset  # the free moves taken this turn (actions.Spent)
+    after_batch: bool  # the last step placed tiles: the next one may not be another placement run
+    watched: tuple[tuple[Hex, Hex | None], ...]
+    battles_done: int = 0  # battles the play caused by filling the board
+    over: bool = False  # the turn has ended (a Battle tile, a full board)
+    placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
+
+    def __hash__(self) -> int:
+        # Cached: the search keys several tables by states, a million times on a big card (the fields never change).
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash((self.position, self.hand, self.played, self.used,
+                                                     self.after_batch, self.watched, self.battles_done, self.over,
+                                                     self.placed))
+        return cached
+
+
+_STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed")
+
+
+def _next(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for a state, without its checks (the enumeration makes one per action)."""
+    values = state.__dict__
+    return State(**{**{name: values[name] for name in _STATE_FIELDS}, **changes})
+
+
+@dataclass(frozen=True)
+class Step:
+    """One edge of the graph: the player's action, and what it leads to for each answer of the opponent."""
+
+    action: tuple[str, ...]  # canonical action lines (a placement run names several)
+    branches: tuple[tuple[str, State], ...]  # (the opponent's choice, or "", next state)
+
+
+@dataclass
+class Graph:
+    root: State
+    steps: dict[State, list[Step]] = field(default_factory=dict)
+
+
+def _sorted_hand(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles, key=lambda t: t.key))
+
+
+def _without(hand: tuple[Tile, ...], used: Iterable[Tile]) -> tuple[Tile, ...]:
+    left = list(hand)
+    for t in used:
+        left.remove(t)
+    return tuple(left)
+
+
+def _respent(used: frozenset, source: Hex, target: Hex) -> frozenset:
+    """The free moves taken this turn after a unit went from ``source`` to ``target`` (``actions.spend``): its
+    entries follow it, and entries left on ``target`` by a unit gone from there are dropped."""
+    if not used:
+        return used
+    from ..turns.actions import Spent
+
+    kept = set()
+    for s in used:
+        if s.hex == target and source != target:
+            continue
+        kept.add(Spent(target if s.hex == source else s.hex, s.source, target if s.giver == source else s.giver))
+    return frozenset(kept)
+
+
+def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: Hex) -> tuple:
+    return tuple((goal_hex, target if now == source else now) for goal_hex, now in watched)
+
+
+class Enumerator:
+    """Builds the graph of everything the player can do this turn."""
+
+    def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module: ModuleType | None = None,
+                 bound: bool = False) -> None:
+        from ..turns import actions  # the turn rules: legal instants and free moves, and what they do
+
+        self.actions = actions_module or actions
+        self.puzzle = puzzle
+        self.player = puzzle.player
+        self.limit = puzzle.tiles_to_play
+        self.naive = naive
+        # Ability families acting between battles (a Mine, the Smart HQ, a takeover, the Transporter): their
+        # placements and free moves go through the turn rules instead of the fast paths below.
+        from ..engine import points as hooks
+        tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
+        points = hooks.turn_points_of(frozenset(tiles | set(puzzle.offer)))
+        self.families = bool(points.turn_actions or points.arrived or points.spent)
+        # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
+        # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
+        # are those of the card's position: a turn adds none of them without a family (which turns this off).
+        # Of the families, only the HQs' pure moves qualify (the Doomsday HQ's rotation, the Smart HQ's move: a
+        # turn or a move of an own unit, with nothing on arrival but the ground's rules, which are excluded here).
+        from ..abilities.doomsday_hq import DoomsdayHQRotation
+        from ..abilities.smart import SmartHQ
+        start = puzzle.position
+        plain_families = not points.arrived and all(
+            isinstance(family, (DoomsdayHQRotation, SmartHQ)) for family in points.turn_actions + points.spent)
+        self.spare_placed = not (naive or not plain_families or start.foundations or start.terrain
+                                 or start.held_prizes or start.terminals or start.teams or start.turrets
+                                 or any("mobility" in u.prizes for u in start.units))
+        #: Whether Mobility moves and the Move tile may be listed by :meth:`plain_moves` instead of through the
+        #: turn rules: on the same plain boards, and with no ability family acting between battles at all, moving
+        #: a unit does nothing but move it (a Transport on the board is checked per state). --naive keeps the
+        #: general path, so the test comparing the two searches compares the fast path with the rules too.
+        self.plain = self.spare_placed and not self.families
+        #: The same boards where the only families are those HQs' moves: Mobility moves are listed as on a plain
+        #: board, and the families' moves by the families (see :meth:`_free_move_steps`).
+        self.plain_families = self.spare_placed and self.families
+        #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
+        #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
+        self.deadline: float | None = None
+        #: When the search began (perf_counter), with a deadline: see :meth:`reserve`.
+        self.started: float | None = None
+        #: The graph being built and the actions listed so far: kept when the build stops early, so that the
+        #: report can say how far it got.
+        self.graph: Graph | None = None
+        self.listed = 0
+        self._cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = {}
+        self._states: dict[State, State] = {}
+        self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
+        self._reach: dict[tuple[Position, Tile | None], int] = {}
+        self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
+        #: The bound that prunes states from which no completion reaches the goal (:mod:`solver.search.bound`), when
+        #: asked for (the solver does; the generator, which ranks failing plays too, does not): never with --naive,
+        #: nor on a card the bound cannot read. The states it pruned are neither expanded nor played out (a losing
+        #: state, as the decision reads a state it does not find).
+        from .bound import HqBound, readable
+        self.bound = HqBound(puzzle) if bound and not naive and readable(puzzle) else None
+        self.pruned: set[State] = set()
+        #: Prune only states whose margin bound is below this (None: any hopeless state), and the highest margin
+        #: bound of a state pruned (the solver's tries read both: see Solver.solve).
+        self.margin_floor: int | None = None
+        self.pruned_margin = -(10 ** 9)
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline - self.reserve():
+            raise _OutOfTime
+
+    def reserve(self) -> float:
+        """Seconds to keep before the deadline for deciding on the graph listed so far and reporting it (the
+        AND-OR, the tries and the count of orders), at most half of the time given."""
+        if self.deadline is None or self.started is None:
+            return 0.0
+        expanded = len(self.graph.steps) if self.graph is not None else 0
+        needed = (_REPORT_SECONDS + _DECISION_SECONDS_PER_STATE * expanded
+                  + _DECISION_SECONDS_PER_STATE_REACHED * len(self._states))
+        return min(needed, (self.deadline - self.started) / 2)
+
+    def start(self) -> State:
+        position = self.puzzle.position
+        watched = tuple((h, h) for h in sorted(set(goal_hexes(self.puzzle.goal))))
+        if self.puzzle.then == "final-battle" and position.deck(self.player) is None:
+            # The Final Battle follows because the last tile has been drawn: no Battle tile may be used now
+            # (3E BATTLE: 'not ... if any of the players has drawn the last tile').
+            position = position.replaced(decks=position.decks + ((self.player, 0),))
+        return State(self._norm(position), _sorted_hand(self.puzzle.offer), 0, frozenset(), False, watched)
+
+    def _norm(self, position: Position) -> Position:
+        return position if self.naive else normalised(position)
+
+    def build(self, on_state: Callable[[int], None] | None = None,
+              on_expanded: Callable[[State], None] | None = None) -> Graph:
+        """The turn's graph. ``on_state`` hears the count of states expanded so far, ``on_expanded`` each state
+        just expanded (the solver plays it out while the rest is listed)."""
+        with _without_cyclic_gc():
+            return self._build(on_state, on_expanded)
+
+    def _build(self, on_state: Callable[[int], None] | None,
+               on_expanded: Callable[[State], None] | None = None) -> Graph:
+        root = self.start()
+        self._states.setdefault(root, root)
+        graph = self.graph = Graph(root)
+        stack = [root]
+        while stack:
+            state = stack.pop()
+            if state in graph.steps or state in self.pruned:
+                continue
+            self._check_time()
+            if self.bound is not None:
+                cut = self.bound.cut(state, self.margin_floor)
+                if cut is not None:
+                    self.pruned.add(state)
+                    self.pruned_margin = max(self.pruned_margin, cut)
+                    continue
+            steps = [] if state.over else self.steps(state)
+            graph.steps[state] = steps
+            if on_state:
+                on_state(len(graph.steps))
+            if on_expanded:
+                on_expanded(state)
+            for step in steps:
+                for _, nxt in step.branches:
+                    if nxt not in graph.steps and nxt not in self.pruned:
+                        stack.append(nxt)
+        return graph
+
+    # --- what can be done from a state ---
+    def steps(self, state: State) -> list[Step]:
+        """Every step from ``state``. A state is its *core* (position, hand, tiles played, what is spent, ...) and
+        two restrictions that only leave steps out: no placement run right after one (``after_batch``), no free
+        move of a unit just placed (``placed``). What follows a step depends on the core alone, so the steps are
+        listed once per core (:meth:`core_steps`) and each state of that core takes the ones its restrictions
+        allow: the graph is the same, and a position reached both after a placement run and after a free move
+        (the same tiles placed and unit moved, in the other order) is worked out once."""
+        core = state if not state.after_batch and not state.placed else _next(state, after_batch=False,
+                                                                                placed=frozenset())
+        found, runs, sources = self.core_steps(core)
+        spared = state.placed
+        if spared and state.watched:
+            spared = spared - {now for _, now in state.watched}
+        if not (state.after_batch and runs) and not (spared and not spared.isdisjoint(sources)):
+            return found
+        return [step for index, (step, source) in enumerate(zip(found, sources))
+                if not (state.after_batch and index < runs) and (source is None or source not in spared)]
+
+    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None]]:
+        """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
+        second value), and for each step the unit whose free move it is, if a unit just placed may be spared it."""
+        found = self._cores.get(core)
+        if found is not None:
+            return found
+        steps: list[Step] = []
+        runs = 0
+        if core.played < self.limit:
+            steps += self.placement_runs(core)
+            runs = len(steps)
+            steps += self.instants(core)
+            if self.families:
+                steps += self.family_places(core)
+        sources: list[Hex | None] = [None] * len(steps)
+        for source, step in self._free_move_steps(core):
+            steps.append(step)
+            sources.append(source)
+        granted = self.granted(core)
+        steps += granted
+        sources += [None] * len(granted)
+        if self.families:
+            steps = [self.opponent_turns(step) for step in steps]
+        # One object per distinct state, so that the tables keyed by states (the graph, the decision's memos) find
+        # it by identity instead of comparing it field by field with an equal one.
+        interned = self._states
+        for index, step in enumerate(steps):
+            branches = step.branches
+            canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
+            if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
+                steps[index] = Step(step.action, canonical)
+        found = self._cores[core] = (steps, runs, sources)
+        return found
+
+    def opponent_turns(self, step: Step) -> Step:
+        """A takeover the player's action causes lets the taking army turn the unit at once (RULINGS 18): each
+        way it may is one more branch of the opponent's choice."""
+        from ..abilities.takeover import ControlTakeover
+        branches = []
+        for label, nxt in step.branches:
+            if not any(u.tile.module is not None and u.tile.module.type == "control-takeover"
+                                   for u in nxt.position.units):
+                branches.append((label, nxt))
+                continue
+            for turn, position, used in ControlTakeover().pending_turns(nxt.position, self.player, nxt.used):
+                branches.append(("; ".join(filter(None, (label, turn))),
+                                 _next(nxt, position=self._norm(position), used=used)))
+        return replace(step, branches=tuple(branches))
+
+    def placement_runs(self, state: State) -> list[Step]:
+        """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes."""
+        board_tiles = [t for t in state.hand if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.HQ)]
+        room = self.limit - state.played
+        empty = state.position.empty_hexes()
+        runs: list[Step] = []
+        chosen_sets = set()
+        for size in range(1, min(room, len(board_tiles)) + 1):
+            for combo in itertools.combinations(board_tiles, size):
+                if combo in chosen_sets:
+                    continue
+                chosen_sets.add(combo)
+                for number, assignment in enumerate(self.assignments(combo, empty, state.position)):
+                    if number % 64 == 63:
+                        self._check_time()
+                    self.listed += 1
+                    runs.append(self.place_run(state, combo, assignment))
+        return runs
+
+    def assignments(self, tiles: Sequence[Tile], empty: list[Hex], position: Position | None = None
+                    ) -> list[tuple[tuple[Hex, Direction], ...]]:
+        """Placements of ``tiles`` (in that order) on distinct empty hexes, one facing per edge class.
+
+        python-constraint does the enumeration: one variable per tile, its domain the (hex, facing) pairs,
+        all hexes different; copies of one tile take increasing hexes, since swapping them gives the same board.
+        """
+        if not empty:
+            return []
+        problem = Problem()
+        hexes = [f"hex{i}" for i in range(len(tiles))]
+        facings = [f"facing{i}" for i in range(len(tiles))]
+        for hex_name, facing_name, tile in zip(hexes, facings, tiles):
+            domain = list(range(len(empty)))
+            if position is not None and position.terrain:  # hexes the terrain bars to this tile (B13)
+                domain = [i for i in domain if self.actions.barred(position, tile, empty[i], self.player) is None]
+                if not domain:
+                    return []
+            problem.addVariable(hex_name, domain)
+            choices = list(Direction) if self.naive else list(self.actions.distinct_facings(tile))
+            problem.addVariable(facing_name, [f.value for f in choices])
+        if len(tiles) > 1:
+            problem.addConstraint(AllDifferentConstraint(), hexes)
+            for (a, ta), (b, tb) in itertools.pairwise(zip(hexes, tiles)):
+                if ta == tb:
+                    problem.addConstraint(lambda x, y: x < y, (a, b))
+        found = []
+        for number, solution in enumerate(problem.getSolutionIter()):
+            if number % 1024 == 1023:
+                self._check_time()  # three tiles on eight hexes are some 70,000 placements
+            found.append(tuple((empty[solution[h]], Direction(solution[f])) for h, f in zip(hexes, facings)))
+        return sorted(found)
+
+    def place_run(self, state: State, tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]]) -> Step:
+        position = state.position
+        units = list(position.units)
+        lines = []
+        for tile, (hex_, facing) in zip(tiles, cells):
+            units.append(Unit(hex_, tile, facing))
+            lines.append(str(Place(tile, hex_, facing)))
+        position = position.with_units(units)
+        if position.terrain or position.foundations:  # what the ground does to a unit placed on it
+            for _, (hex_, _) in zip(tiles, cells):
+                position = self.actions.arrived(position, hex_)
+        used = state.used
+        if self.families:
+            # Through the turn rules, one tile after another (a unit placed on a Mine); what the run has used is
+            # reckoned from the position before the run (a takeover is "just made" by the run as a whole).
+            before = state.position.replaced(hands=((self.player, tuple(tiles)),), to_move=self.player)
+            position = before
+            for tile, (hex_, facing) in zip(tiles, cells):
+                position = self.actions.apply(position, Place(tile, hex_, facing), self.player, state.used)
+            used = self.actions.spend(before, Place(tiles[0], cells[0][0], cells[0][1]), self.player, used)
+            position = position.replaced(hands=state.position.hands, to_move=state.position.to_move)
+        for _, (hex_, _) in zip(tiles, cells):
+            used = frozenset(s for s in used if s.hex != hex_)
+        nxt = _next(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
+                      after_batch=True, used=used,
+                      placed=frozenset(hex_ for hex_, _ in cells) if self.spare_placed else frozenset())
+        return Step(tuple(lines), (("", self.settle(nxt)),))
+
+    def settle(self, state: State) -> State:
+        """A full board starts a battle at once (3E USING TILES); the turn ends with it."""
+        if state.over or not self.actions.board_full(state.position):
+            return state
+        return _next(state, over=True, battles_done=state.battles_done + 1)
+
+    def instants(self, state: State) -> list[Step]:
+        found: list[Step | None] = []
+        plain = self._plain(state.position)
+        for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
+            if plain and tile.name == "move" and tile.army == self.player:
+                found += [step for _, step in self.plain_moves(state, tile, frozenset())]
+                continue
+            position = _turn_of(state.position, ((self.player, (tile,)),), self.player)
+            for action in self.actions.player_actions(position, self.player, state.used):
+                if not isinstance(action, Use) or action.tile != tile:
+                    continue
+                self._check_time()
+                self.listed += 1
+                found.append(self.use(state, position, action))
+        return [s for s in found if s is not None]
+
+    def use(self, state: State, position: Position, action: Use) -> Step | None:
+        try:
+            results = self.actions.results(position, action, self.player, state.used)
+        except IllegalAction:
+            return None
+        used = self.actions.spend(position, action, self.player, state.used)
+        branches = []
+        for label, after in results:
+            watched = state.watched
+            name = action.tile.name
+            if name == "move":
+                watched = _follow(watched, action.targets[0], action.targets[1])
+            elif name == "castling":  # two units trade hexes (PL ROSZADA; B13 Castling)
+                a, b = action.targets[0], action.targets[1]
+                watched = tuple((g, b if now == a else a if now == b else now) for g, now in watched)
+            elif name == "push-back":
+                pushed = action.targets[1]
+                landed = next((h for h in after.board if after.unit_at(h) is not None
+                               and position.unit_at(h) is None), pushed)
+                watched = _follow(watched, pushed, landed)
+            after = _turn_of(after, state.position.hands, state.position.to_move)
+            nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+                          played=state.played + 1, after_batch=False, watched=watched, used=used,
+                          over=name == "battle", placed=frozenset())
+            if name == "battle":
+                nxt = _next(nxt, battles_done=state.battles_done + 1)
+            branches.append((label, self.settle(nxt)))
+        if not branches:
+            return None
+        text: tuple[str, ...] = (str(action),)
+        if action.tile.name == "push-back" and len(action.targets) == 2:
+            destinations = self.actions.push_destinations(position, action.targets[0], action.targets[1])
+            if len(destinations) == 1:  # no choice left to the owner: the canonical line names the hex
+                text = (str(replace(action, targets=action.targets + (destinations[0],))),)
+            else:
+                text += (f"# the pushed unit's owner chooses among {', '.join(sorted(h.label for h in destinations))}",)
+        return Step(text, tuple(branches))
+
+    def free_moves(self, state: State) -> list[Step]:
+        # Free moves come only from Mobility and from a Transport (actions: free move); without either on the
+        # board there is nothing to list, and asking the turn rules on every state would cost a fifth of the time.
+        # Babel 13 adds free actions of its own: held Prize markers put on units, Dismal Forest moves, the
+        # Control Panel's turning of Turrets (solver/abilities: prizes, terrain_turn).
+        # A unit placed by the step just taken need not move now: placing it where the move would take it, in
+        # that facing, is a run of the same placements reaching the same position with its free move still
+        # unspent (and free to place again), so every end of the move is an end of that run too. That holds for
+        # Mobility and a Transport on a plain board; it is not assumed where anything else may act on arrival
+        # or on a move (foundations such as a Mine, terrain, Prize markers, the Duel board, teams, an ability
+        # family acting between battles: a takeover's turn, the Smart HQ, the Doomsday HQ), nor for a unit the
+        # goal watches (moving it carries the watch along; placing it elsewhere does not).
+        just_placed = state.placed  # empty unless self.spare_placed
+        if just_placed and state.watched:
+            just_placed = just_placed - {now for _, now in state.watched}
+        return [step for source, step in self._free_move_steps(state)
+                if source is None or source not in just_placed]
+
+    def _free_move_steps(self, state: State) -> list[tuple[Hex | None, Step]]:
+        """:meth:`free_moves` with no unit spared, each step with the unit it moves if a unit just placed would be
+        spared that step (None for the others)."""
+        extras = bool(state.position.held_prizes or state.position.terrain)
+        if not self.families and not extras and not any(
+                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
+                or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
+                for u in state.position.units) and not self._granted_moves(state.position):
+            return []
+        if not extras and self._plain(state.position):
+            return self.plain_moves(state, None, frozenset())
+        position = _turn_of(state.position, (), self.player)
+        listed: Iterable[Action] | None = None
+        if not extras and self.plain_families and self._plain_board(state.position):
+            # A plain board whose only families are HQs' moves (spare_placed: the Doomsday HQ's rotation, the Smart
+            # HQ's move), which act on `by hq` moves alone: Mobility moves are plain, and the families list their
+            # own moves, instead of the whole turn's listing being made and filtered. The same steps, in the same
+            # order as the turn rules give them (tests/test_search_speed.py compares the two).
+            found = self.plain_moves(state, None, frozenset())
+            if self.actions.board_full(position):
+                return found
+            listed = [action for family in hooks.turn_points(position).turn_actions
+                      for action in family.turn_actions(position, self.player, state.used, False)]
+        else:
+            found = []
+        for action, used, results in self.legal_outcomes(
+                state, position,
+                lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use))),
+                listed):
+            branches = []
+            for label, after in results:
+                after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
+                watched = (_follow(state.watched, action.source, action.target) if isinstance(action, Move)
+                           else state.watched)
+                nxt = _next(state, position=self._norm(after), used=used, after_batch=False, watched=watched,
+                              placed=frozenset())
+                branches.append((label, nxt))
+            # With extras every free action is listed, a just-placed unit's move too (see free_moves).
+            found.append((action.source if isinstance(action, Move) and not extras else None,
+                          Step((str(action),), tuple(branches))))
+        return found
+
+    def _plain(self, position: Position) -> bool:
+        """Whether :meth:`plain_moves` may list this position's moves: a plain board (``self.plain``) without a
+        Transport, whose links grant moves and whose own moves are restricted (transport-movable)."""
+        return self.plain and self._plain_board(position)
+
+    def _plain_board(self, position: Position) -> bool:
+        """No Transport on the board (see :meth:`_plain`)."""
+        return not self.actions.has_transport(position)
+
+    def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
+        """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
+        the turn rules action by action: the same steps, in the same order, as :meth:`free_moves` and
+        :meth:`instants` find through ``actions`` (tests/test_search_speed.py compares them on every state of
+        several cards). The mover is one of the player's units, not netted; Mobility once a turn (3E MOBILITY);
+        an adjacent empty hex, or 2 hexes with a working Recon Center, and/or a rotation (3E MOVE); nothing acts
+        on arrival on such a board, and facings are those of ``distinct_facings``, already normal."""
+        used = state.used
+        watched = state.watched
+        found: list[tuple[Hex | None, Step]] = []
+        position = state.position
+        movers = self._plain_movers(position, tile)
+        if tile is None:
+            Spent = self.actions.Spent
+            for unit in movers:
+                source = unit.hex
+                if source in spared or Spent(source, "mobility") in used:
+                    continue
+                for target, text, after, _ in self._plain_results(position, unit, tile):
+                    self.listed += 1
+                    nxt = State(after, state.hand, state.played,
+                                _respent(used, source, target) | {Spent(target, "mobility")}, False,
+                                _follow(watched, source, target) if watched else watched, state.battles_done,
+                                state.over, frozenset())
+                    found.append((source, Step((text,), (("", nxt),))))
+        else:
+            hand = _without(state.hand, [tile])
+            for unit in movers:
+                source = unit.hex
+                for target, text, after, full in self._plain_results(position, unit, tile):
+                    self.listed += 1
+                    nxt = State(after, hand, state.played + 1, _respent(used, source, target), False,
+                                _follow(watched, source, target) if watched else watched,
+                                state.battles_done + (full and not state.over), full or state.over, frozenset())
+                    found.append((source, Step((text,), (("", nxt),))))
+        return found
+
+    def _plain_movers(self, position: Position, tile: Tile | None) -> list[Unit]:
+        """The units :meth:`plain_moves` may move in ``position``: the player's, not netted, with Mobility unless
+        ``tile`` (the Move tile) moves them; Mobility whether or not it is spent yet. Remembered per position."""
+        key = (position, tile)
+        found = self._movers.get(key)
+        if found is None:
+            actions = self.actions
+            found = []
+            if not actions.board_full(position):
+                actions._supported(position)
+                nets = actions.netted(position)
+                found = [unit for unit in position.units
+                         if (tile is not None or unit.tile.mobility or "mobility" in unit.prizes)
+                         and unit.hex not in nets and actions.controller(position, unit) == self.player
+                         and not actions._fixed(position, unit)]
+                self._reach[key] = actions._recon_reach(position, self.player, nets, tile is not None) if found else 1
+            self._movers[key] = found
+        return found
+
+    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None) -> list[tuple[Hex, str, Position, bool]]:
+        """Each move of ``unit`` for :meth:`plain_moves`, as its target, its line, the position after it and whether
+        that fills the board: remembered, since many states share a position (they differ in what is spent and in
+        the tiles left)."""
+        key = (position, unit.hex, tile)
+        found = self._plain_cache.get(key)
+        if found is not None:
+            return found
+        self._check_time()
+        found = []
+        source = unit.hex
+        board_full = self.actions.board_full
+        for target, facing in self.actions._turns(position, unit, self._reach[position, tile]):
+            moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
+            after = position.with_units([moved if u.hex == source else u for u in position.units])
+            text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
+            found.append((target, text, after, tile is not None and board_full(after)))
+        self._plain_cache[key] = found
+        return found
+
+    def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool],
+                       listed: Iterable[Action] | None = None
+                       ) -> Iterator[tuple[Any, frozenset, tuple[tuple[str, Position], ...]]]:
+        """The player's legal actions in ``position`` that ``keep`` selects, each with the grants it spends and its
+        results (one per answer of the opponent); the free moves, procedures and family placements all read this.
+        ``listed``: the actions to take instead of all the player's (a subset the caller has listed itself).
+        The action is typed ``Any``: ``keep`` chose its kind, which each caller then reads."""
+        if listed is None:
+            listed = self.actions.player_actions(position, self.player, state.used)
+        for action in listed:
+            if not keep(action):
+                continue
+            self._check_time()
+            self.listed += 1
+            try:
+                results = self.actions.results(position, action, self.player, state.used)
+            except IllegalAction:
+                continue
+            yield action, self.actions.spend(position, action, self.player, state.used), results
+
+    def granted(self, state: State) -> list[Step]:
+        """The Duel board's Procedures (PL PROCEDURY: at any moment of the turn, paid with Energy, no tile used).
+
+        Energy purchases are left out: they end the turn and only lower the player's HQ health or sell a tile
+        that this turn no longer plays (PL LICZNIK ENERGII), for Energy that no battle reads, so no goal is won
+        by one that is not won without it."""
+        position = state.position
+        if not position.terminals or not position.energy:
+            return []
+        from ..abilities.duel_board import procedure_moves
+
+        position = position.replaced(hands=(), to_move=self.player)
+        found = []
+        for action, used, results in self.legal_outcomes(state, position, lambda action: isinstance(action, Procedure)):
+            branches = []
+            for label, after in results:
+                watched = state.watched
+                moves = procedure_moves(action)
+                if action.kind == "push" and len(action.hexes) == 2:
+                    landed = next((h for h in after.board if after.unit_at(h) is not None
+                                   and position.unit_at(h) is None), action.hexes[1])
+                    moves = ((action.hexes[1], landed),)
+                if moves:
+                    watched = tuple((goal_hex, next((to for frm, to in moves if frm == now), now))
+                                    for goal_hex, now in watched)
+                after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
+                branches.append((label, _next(state, position=self._norm(after), used=used, after_batch=False,
+                                                watched=watched, placed=frozenset())))
+            text: tuple[str, ...] = (str(action),)
+            if action.kind == "push" and len(action.hexes) == 2:
+                destinations = self.actions.push_destinations(position, action.hexes[0], action.hexes[1])
+                if len(destinations) == 1:  # no choice left to the owner: the canonical line names the hex
+                    text = (str(replace(action, hexes=action.hexes + (destinations[0],))),)
+                else:
+                    text += (f"# the pushed unit's owner chooses among "
+                             f"{', '.join(sorted(h.label for h in destinations))}",)
+            found.append(Step(text, tuple(branches)))
+        return found
+
+
+    def _granted_moves(self, position: Position) -> bool:
+        """Whether an ability family on the board grants the player moves (the Doomsday HQ's rotation): asked only
+        when the player's HQ has an ability, so plain armies pay nothing."""
+        hq = position.hq(self.player)
+        if hq is None or not hq.tile.abilities:
+            return False
+        return bool(hooks.turn_points(position.replaced(hands=())).turn_actions)
+    def family_places(self, state: State) -> list[Step]:
+        """Placements an ability family grants besides the empty hexes: a foundation (a Mine), a tile put on a
+        Smart Transporter's hex. Each is one tile played."""
+        position = state.position.replaced(hands=((self.player, state.hand),), to_move=self.player)
+        found = []
+        for action, used, results in self.legal_outcomes(
+                state, position,
+                lambda action: isinstance(action, Place) and (action.by is not None or action.tile.kind is Kind.FOUNDATION)):
+            branches = []
+            for label, after in results:
+                after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
+                watched = state.watched
+                if action.by is not None:  # the unit that stood there (a Transporter) left the board
+                    watched = tuple((g, None if now == action.hex else now) for g, now in watched)
+                nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
+                              played=state.played + 1, after_batch=False, used=used, watched=watched,
+                              placed=frozenset())
+                branches.append((label, self.settle(nxt)))
+            found.append(Step((str(action),), tuple(branches)))
+        return found
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """Python's cycle collector paused: the turn's graph and the decision make millions of objects that hold no
+    reference cycles (freed by their counts as ever), and the collector's passes over them took a third of the
+    time of a big card's enumeration. It runs again afterwards, as before."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        # What was made meanwhile goes to the oldest generation at once (freeze, then unfreeze: two list merges):
+        # left young, the first collection after would walk all of it, a second or more past --max-time.
+        gc.freeze()
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+
+
+#: What deciding on the turn's graph costs (winning_plays, the tries and count_paths), kept in hand before
+#: --max-time: per state expanded and per state only reached, and a fixed part. Fitted on bench/scale-play2
+#: (45,000 expanded of 68,000 reached: 2.55 s; 97,700 of 145,000: 4.5 s) and scale-play3 (10,600 of 178,000:
+#: 1.75 s); the fixed part holds the decision's own half second and the report's words and battle traces.
+_DECISION_SECONDS_PER_STATE = 3.5e-5
+_DECISION_SECONDS_PER_STATE_REACHED = 3.5e-6
+_REPORT_SECONDS = 1.5
+
+
+class _OutOfTime(Exception):
+    """--max-time ran out while the plays were still being enumerated."""
