@@ -1157,11 +1157,7 @@ def replayed(position: Position, *, trace: bool = False) -> Node:
 
 
 def battle_tree(position: Position, *, trace: bool = False) -> Node:
-    """The battle as a tree of the players' choices, each leaf one end state. A battle nobody has a choice in (most
-    of them) is played straight through (:func:`straight`): its one leaf, without a copy of the fight per step."""
-    found = straight(position, trace=trace)
-    if found is not None:
-        return Leaf(found)
+    """The battle as a tree of the players' choices, each leaf one end state."""
     return _absolute(_grown(position, trace), ())
 
 

@@ -687,8 +687,9 @@ def grade(puzzle: Puzzle, key: Sequence[str], ends: Iterable[Position], plays: i
             u = start[hex_]
             if u.army == player and hex_ in units and (_attacks(u.tile) or u.tile.module is not None):
                 net = True
-        if puzzle.then != "nothing":
-            denial = denial or _choices(battle.battle_tree(end), _opponent(puzzle))
+        if puzzle.then != "nothing" and not denial:
+            # A battle nobody has a choice in denies nothing: played straight through, not grown as a tree.
+            denial = battle.straight(end) is None and _choices(battle.battle_tree(end), _opponent(puzzle))
     plain: list[battle.Outcome] = []
     if outcome is not None:
         # Only what the key changes counts: an enemy struck down before it acts that would have acted (or lived)
