@@ -418,7 +418,7 @@ def test_a_draft_over_the_state_limit_gets_an_enemy_unit_until_the_board_is_full
     (Doomsday drafts, whose HQ lets a friendly unit turn besides every placement, stayed over it for whole runs)."""
     seen: list[tuple[int, int]] = []
 
-    def too_large(draft: generate_module.Draft, rng: random.Random) -> generate_module.Tuning:
+    def too_large(draft: generate_module.Draft, rng: random.Random, played: object = None) -> generate_module.Tuning:
         seen.append((len(draft.units), sum(u.army == draft.opponent for u in draft.units)))
         return generate_module.Tuning(False, "over the limit", 99, too_many=True)
 
