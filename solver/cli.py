@@ -501,15 +501,15 @@ def cmd_solve_all(args: argparse.Namespace) -> int:
     if stopped is not None:
         kept = f"; the {len(rows)} solved are kept in {journal.path}" if journal is not None else ""
         _say(f"nhex: {stopped}: {len(rows)} of {len(jobs)} cards solved{kept}")
-    elif args.out is not None:
-        import json
-
-        write_atomically(args.out, json.dumps(rows, indent=1) + "\n")
     for row in rows:
         if row["status"] == EXIT_NOT_IMPLEMENTED:
             _say(RuleNotImplemented(row["rule"], row["line"], row["column"]).located(row["file"], *_rule_place(row)))
         if args.counters:
             row.pop("seconds", None)
+    if stopped is None and args.out is not None:  # as --json prints it (--counters: without times)
+        import json
+
+        write_atomically(args.out, json.dumps(rows, indent=1) + "\n")
     if args.json:
         import json
 

@@ -439,3 +439,28 @@ def test_the_controller_of_a_taken_unit_picks_where_it_is_pushed():
             "hand smart smart:push-back\nto-move smart")
     found = actions.results(position(text), parse_action("use push-back b2 c2 d2", "smart"), "smart")
     assert [label for label, _ in found] == ["vegas puts the pushed unit on d2"]
+
+
+def test_the_solver_moves_an_enemy_runner_vegas_has_taken_over():
+    """PL VEGAS, Sztab: a taken unit "pod każdym względem traktowana jest jak własna" (is treated in every respect
+    as its taker's own), its Mobility too; the search lists its move as the turn rules do, though the player has
+    no mobile unit of its own (the enumeration's shortcut asked the printed army: issue 24)."""
+    from solver.search.solve import Enumerator
+    from solver.turns.actions import legal_actions
+    from solver.position import Move
+
+    card = notation.parse('''puzzle "t"
+player vegas
+offer vegas:agitator
+play 1
+goal win
+a1 vegas:hq
+b1 vegas:agitator S
+b2 outpost:runner N
+e3 outpost:hq
+''')
+    by_rules = {str(a) for a in legal_actions(card.position.replaced(to_move="vegas"), "vegas") if isinstance(a, Move)}
+    assert any(a.startswith("move b2 ") for a in by_rules), by_rules
+    enumerator = Enumerator(card)
+    listed = {step.action[0] for step in enumerator.free_moves(enumerator.start())}
+    assert {a for a in by_rules} <= listed, sorted(by_rules - listed)

@@ -286,7 +286,7 @@ class DaskCluster(Dispatcher):
                     continue
                 for future in ready:
                     pending.remove(future)
-                    yield future.result()  # a job that raised raises here
+                    yield self._result(future, idle)  # a job that raised raises here
                 if idle is not None:
                     idle()
         finally:
@@ -307,7 +307,7 @@ class DaskCluster(Dispatcher):
                     continue
                 for future in ready:
                     pending.remove(future)
-                    yield future.result()  # a job that raised raises here
+                    yield self._result(future, idle)  # a job that raised raises here
                 if idle is not None:
                     idle()
         finally:
@@ -317,8 +317,6 @@ class DaskCluster(Dispatcher):
     def _wait(self, pending: list[Any], idle: Callable[[], None] | None) -> None:
         """Up to :data:`IDLE` seconds for a job to complete; meanwhile, a cluster left without workers is said
         (and for how long nhex will wait), and past ``wait_workers`` the run stops (:class:`ClusterLost`)."""
-        import time
-
         try:  # distributed.TimeoutError is the built-in TimeoutError
             with self.client.as_current():  # wait() asks the current client, not the futures'
                 self._distributed.wait(pending, timeout=IDLE, return_when="FIRST_COMPLETED")
@@ -326,6 +324,23 @@ class DaskCluster(Dispatcher):
         except TimeoutError:
             if idle is not None:
                 idle()
+        self._watch_workers()
+
+    def _result(self, future: Any, idle: Callable[[], None] | None) -> Any:
+        """A completed job's result. Its data lives on the worker that ran it: a worker lost since then takes
+        it along, and the job runs again (on a worker yet to come), so this waits as :meth:`_wait` does."""
+        while True:
+            try:
+                return future.result(timeout=IDLE)  # a job that raised raises here
+            except TimeoutError:
+                if idle is not None:
+                    idle()
+                self._watch_workers()
+
+    def _watch_workers(self) -> None:
+        """Whether the cluster has a worker: a cluster without is said, and past ``wait_workers`` given up."""
+        import time
+
         now = time.monotonic()
         if self.client.scheduler_info().get("workers"):
             if self._alone_since is not None:

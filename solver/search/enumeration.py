@@ -723,7 +723,8 @@ class Enumerator:
         spared that step (None for the others)."""
         extras = bool(state.position.held_prizes or state.position.terrain)
         if not self.families and not extras and not any(
-                ((u.tile.mobility or "mobility" in u.prizes) and u.army == self.player)
+                ((u.tile.mobility or "mobility" in u.prizes)
+                 and self.actions.controller(state.position, u) == self.player)  # a taken unit is its taker's
                 or (u.tile.module is not None and u.tile.module.type == "grant-mobility")
                 for u in state.position.units) and not self._granted_moves(state.position):
             return []

@@ -32,7 +32,7 @@ from ..errors import NhexError
 from ..position import Action, Move, Place, Position, PutPrize, Unit, Use
 from ..tiles import KEY_PATTERN, Kind, army, tile
 from ..hexes import Hex
-from .solve import Ending, goal_hexes, goal_holds, side_standing
+from .evaluation import Ending, goal_hexes, goal_holds, side_standing
 
 # --- names ----------------------------------------------------------------------------------------------------------
 
