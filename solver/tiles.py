@@ -77,7 +77,9 @@ class Edge:
 
     @property
     def is_blank(self) -> bool:
-        return self == BLANK_EDGE
+        """Equal to :data:`BLANK_EDGE`: every field at its default (zero, False, empty), read field by field
+        rather than by the dataclass's ``==``, which builds two tuples (the search's keys ask it per edge)."""
+        return not (self.melee or self.ranged or self.armor or self.net or self.link or self.special)
 
 
 BLANK_EDGE = Edge()

@@ -127,6 +127,39 @@ def test_the_same_seed_gives_the_same_card_in_another_interpreter() -> None:
     assert len(texts) == 1
 
 
+def test_the_fast_battle_and_the_remembered_drafts_do_not_change_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Speed never changes a card (issue 27): a battle nobody has a choice in is played straight through
+    (battle.straight) instead of step by step as a tree, and a draft met again is not played out again (tune's
+    ``played``). The same seed gives the same drafts, tunings and card with every battle made as a tree and no
+    draft remembered; the seed is one whose hill climb meets drafts again."""
+    from solver.engine import battle
+
+    def run() -> tuple[list[str], str]:
+        reasons: list[str] = []
+        made = generate_one("moloch", "outpost", 2, "d", on_candidate=reasons.append)
+        assert made is not None
+        return reasons, generate_module.card_text(made)
+
+    tune, play = generate_module.tune, generate_module._play
+    tunings: list[Draft] = []
+    plays: list[Draft] = []
+    monkeypatch.setattr(generate_module, "tune", lambda draft, rng, played=None: tunings.append(draft) or tune(
+        draft, rng, played))
+    monkeypatch.setattr(generate_module, "_play", lambda draft: plays.append(draft) or play(draft))
+    fast = run()
+    assert len(plays) == len(set(tunings)) < len(tunings), "no draft was met again: the memo is not exercised"
+    straight: list[object] = []
+
+    def as_a_tree(position: object, trace: bool = False) -> None:
+        straight.append(position)
+        return None  # "a player has a choice": battle_tree grows the tree step by step
+
+    monkeypatch.setattr(generate_module, "tune", lambda draft, rng, played=None: tune(draft, rng))
+    monkeypatch.setattr(battle, "straight", as_a_tree)
+    assert run() == fast
+    assert straight, "no battle was made as a tree"
+
+
 def test_worker_processes_do_not_change_the_cards() -> None:
     alone = generate("outpost", "moloch", 1, 2, "procs", jobs=1)
     shared = generate("outpost", "moloch", 1, 2, "procs", jobs=2)
@@ -385,7 +418,7 @@ def test_a_draft_over_the_state_limit_gets_an_enemy_unit_until_the_board_is_full
     (Doomsday drafts, whose HQ lets a friendly unit turn besides every placement, stayed over it for whole runs)."""
     seen: list[tuple[int, int]] = []
 
-    def too_large(draft: generate_module.Draft, rng: random.Random) -> generate_module.Tuning:
+    def too_large(draft: generate_module.Draft, rng: random.Random, played: object = None) -> generate_module.Tuning:
         seen.append((len(draft.units), sum(u.army == draft.opponent for u in draft.units)))
         return generate_module.Tuning(False, "over the limit", 99, too_many=True)
 

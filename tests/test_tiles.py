@@ -220,3 +220,29 @@ def test_moloch_wartownik_parses_on_a_unit_line():
     from solver.notation.text import parse_unit
 
     assert parse_unit("c3 moloch:wartownik N").tile.key == "moloch:guard"
+
+
+def test_an_edge_is_blank_exactly_when_it_equals_the_blank_edge():
+    """``Edge.is_blank`` reads the fields one by one (the search's keys ask it per edge, issue 27): it must say what
+    ``edge == BLANK_EDGE`` says, on every edge of the database and on an edge with each single icon."""
+    from dataclasses import replace
+
+    from solver.tiles import BLANK_EDGE, mercenaries
+
+    edges = {e for a in ALL_ARMIES for t in a.tiles for e in (t.edges or ())}
+    edges |= {e for t in mercenaries().tiles for e in (t.edges or ())}
+    edges |= {replace(BLANK_EDGE, **{name: value}) for name, value in (
+        ("melee", 1), ("ranged", 2), ("armor", True), ("net", True), ("link", True), ("special", frozenset({"x"})))}
+    assert any(e.is_blank for e in edges) and not all(e.is_blank for e in edges)
+    for edge in edges:
+        assert edge.is_blank == (edge == BLANK_EDGE), edge
+
+
+def test_toughness_bonuses_only_add():
+    """The New York HQ's arrival point skips the reading of the links for a unit within its printed toughness
+    (solver/abilities/new_york_hq.py): sound only while no module's toughness-bonus takes toughness away."""
+    from solver.tiles import mercenaries
+
+    tiles = [t for a in ALL_ARMIES for t in a.tiles] + list(mercenaries().tiles)
+    givers = [t for t in tiles if t.module is not None and t.module.type == "toughness-bonus"]
+    assert givers and all((t.module.value or 0) > 0 for t in givers)

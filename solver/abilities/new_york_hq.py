@@ -122,8 +122,11 @@ class HQToughness(Ability):
     def arrived(self, position: Position, hex_: Hex) -> Position:
         from ..position import position_toughness
 
-        dead = [u for u in position.units
-                if u.wounds and not u.is_hq and u.wounds > position_toughness(position, u)]
+        # The position's toughness bonuses only add (a module's toughness-bonus is positive, tests/test_tiles.py; a
+        # Fortress and a First Aid Kit +1), so a unit within its printed toughness lives: the links are read only
+        # for a unit past it (a reading per placement cost a tenth of a New York draft's listing, issue 27).
+        dead = [u for u in position.units if u.wounds and not u.is_hq and u.wounds > u.tile.toughness
+                and u.wounds > position_toughness(position, u)]
         if not dead:
             return position
         return position.replaced(units=tuple(u for u in position.units if u not in dead))

@@ -457,8 +457,49 @@ class _TooMany(Exception):
     """The draft's play space passed :data:`MAX_STATES` while it was being built."""
 
 
-def tune(draft: Draft, rng: random.Random) -> Tuning:
-    """Play the draft out with both HQs at full health and set their health so that exactly one play wins."""
+@dataclass
+class _Played:
+    """What playing a draft out at full health finds before any HQ health is drawn: a pure function of the draft,
+    so :func:`generate_one` keeps it per draft and a draft met again (a mutation that changed nothing, a hill climb
+    back to an earlier draft) is not played out again. ``refused`` when the draft fails before the health is drawn;
+    else the tuning without health or grade, ``low`` and ``best`` to draw the health from, and the grade once made
+    (it depends on neither health)."""
+
+    refused: Tuning | None
+    tuning: Tuning | None = None
+    low: int = 0
+    best: int = 0
+    grade: Grade | None = None
+
+
+def tune(draft: Draft, rng: random.Random, played: dict[Draft, _Played] | None = None) -> Tuning:
+    """Play the draft out with both HQs at full health and set their health so that exactly one play wins.
+
+    ``played`` remembers the play-out of each draft (:class:`_Played`); the health is drawn from ``rng`` every
+    time, as without it, so the tunings and the random stream are the same."""
+    found = played.get(draft) if played is not None else None
+    if found is None:
+        found = _play(draft)
+        if played is not None:
+            played[draft] = found
+    if found.refused is not None:
+        return found.refused
+    tuning, low, best = found.tuning, found.low, found.best
+    assert tuning is not None
+    player_hp = low + rng.choice((0, 0, 1, 2))
+    enemy_hp = player_hp + best - 1
+    if player_hp > FULL or enemy_hp > FULL:
+        player_hp, enemy_hp = low, low + best - 1
+    if not (1 <= player_hp <= FULL and 1 <= enemy_hp <= FULL):
+        return Tuning(False, "no HQ health fits", 1)
+    if found.grade is None:
+        outcome = _traced(tuning.ends, tuning.line)
+        found.grade = grade(draft.puzzle(), tuning.key, tuning.ends, tuning.plays, tuning.near_misses, outcome)
+    return replace(tuning, player_hp=player_hp, enemy_hp=enemy_hp, grade=found.grade)
+
+
+def _play(draft: Draft) -> _Played:
+    """:func:`tune` up to the drawing of the HQ health (see :class:`_Played`)."""
     puzzle = draft.puzzle()
 
     def too_many(states: int) -> None:
@@ -470,11 +511,11 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
         try:
             graph = search.Enumerator(puzzle).build(on_state=too_many)
         except _TooMany:
-            return Tuning(False, f"over {MAX_STATES} states: too many", 99, too_many=True)
+            return _Played(Tuning(False, f"over {MAX_STATES} states: too many", 99, too_many=True))
         ident = search.remembered_play_identity()
         table = play_out(puzzle, graph=graph, ident=ident)
     except (NhexError, RuleNotImplemented) as error:
-        return Tuning(False, f"unsupported: {error}", 99)
+        return _Played(Tuning(False, f"unsupported: {error}", 99))
     player = draft.player
     margin = {s: v.margin for s, v in table.value.items()}
     worst_own = max(FULL - dict(v.hp).get(player, 0) for v in table.value.values())
@@ -482,24 +523,18 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
     best = best_margin(table.graph, margin)
     close = winning_plays(table.graph, lambda s: margin[s] >= best - (MARGIN_GAP - 1), ident, cap=300)
     if len(close) != 1:
-        return Tuning(False, f"{len(close)} plays within {MARGIN_GAP - 1} of the best", len(close),
-                      rivals=tuple(close.values()))
+        return _Played(Tuning(False, f"{len(close)} plays within {MARGIN_GAP - 1} of the best", len(close),
+                              rivals=tuple(close.values())))
     ((key_ends, key),) = close.items()
     if not key:
-        return Tuning(False, "the position wins without a tile", 1)
+        return _Played(Tuning(False, "the position wins without a tile", 1))
     solution = replay(puzzle, key)
     if solution is None:
-        return Tuning(False, "the key depends on the opponent's choice", 1)
+        return _Played(Tuning(False, "the key depends on the opponent's choice", 1))
     key = tuple(str(a) for a in solution)
-    # Health: the player's HQ above what any play can cost it, the enemy's above what any play deals it,
-    # and E = P + best - 1 so that the key wins by exactly 1.
+    # Health (drawn by tune): the player's HQ above what any play can cost it, the enemy's above what any play
+    # deals it, and E = P + best - 1 so that the key wins by exactly 1.
     low = max(worst_own + 1, worst_enemy + 2 - best, 1)
-    player_hp = low + rng.choice((0, 0, 1, 2))
-    enemy_hp = player_hp + best - 1
-    if player_hp > FULL or enemy_hp > FULL:
-        player_hp, enemy_hp = low, low + best - 1
-    if not (1 <= player_hp <= FULL and 1 <= enemy_hp <= FULL):
-        return Tuning(False, "no HQ health fits", 1)
     # Near misses: failing plays within NEAR of the key that still do better than playing no tile.
     floor = max(best - NEAR, margin[table.graph.root] + 1)
     near = {ident(s.position) for s in table.value if floor <= margin[s] < best - 1}
@@ -507,10 +542,9 @@ def tune(draft: Draft, rng: random.Random) -> Tuning:
     # The key does not branch (replay said so): its end positions differ at most in facings that change
     # nothing (the solver's duals), so one of them stands for all.
     worst = min(states, key=lambda s: (margin[s], str(s.position)))
-    tuning = Tuning(True, "", 1, player_hp, enemy_hp, key, len(near), len(table.graph.steps), (worst.position,),
+    tuning = Tuning(True, "", 1, 0, 0, key, len(near), len(table.graph.steps), (worst.position,),
                     table.value[worst].line, solution=solution)
-    outcome = _traced(tuning.ends, tuning.line)
-    return replace(tuning, grade=grade(puzzle, key, tuning.ends, tuning.plays, tuning.near_misses, outcome))
+    return _Played(None, tuning, low, best)
 
 
 def _traced(ends: Sequence[Position], line: tuple[str, ...]) -> battle.Outcome:
@@ -653,8 +687,9 @@ def grade(puzzle: Puzzle, key: Sequence[str], ends: Iterable[Position], plays: i
             u = start[hex_]
             if u.army == player and hex_ in units and (_attacks(u.tile) or u.tile.module is not None):
                 net = True
-        if puzzle.then != "nothing":
-            denial = denial or _choices(battle.battle_tree(end), _opponent(puzzle))
+        if puzzle.then != "nothing" and not denial:
+            # A battle nobody has a choice in denies nothing: played straight through, not grown as a tree.
+            denial = battle.straight(end) is None and _choices(battle.battle_tree(end), _opponent(puzzle))
     plain: list[battle.Outcome] = []
     if outcome is not None:
         # Only what the key changes counts: an enemy struck down before it acts that would have acted (or lived)
@@ -982,7 +1017,8 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
     budget = budget or BUDGET[level]
     rng = random.Random(f"nhex-generate:{seed}")
     draft = draw(rng, player, opponent, level)
-    current = tune(draft, rng)
+    played: dict[Draft, _Played] = {}  # each draft played out once (tune)
+    current = tune(draft, rng, played)
     since = 0
     for candidate in range(1, budget + 1):
         score = _score(current, level)
@@ -997,7 +1033,7 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
         since += 1
         if since > restart:
             draft, since = draw(rng, player, opponent, level), 0
-            current = tune(draft, rng)
+            current = tune(draft, rng, played)
             continue
         if current.too_many:
             # A mutation keeps the play space about as large as it was: an enemy unit on an empty hex shrinks it
@@ -1013,7 +1049,7 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
             trial = _block(rng, draft, current)
         else:
             trial = mutate(rng, draft)
-        result = tune(trial, rng)
+        result = tune(trial, rng, played)
         if _score(result, level) <= score:
             draft, current = trial, result
     return None
