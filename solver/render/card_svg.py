@@ -70,7 +70,7 @@ def dashed_rim(army: str, seats: Sequence[str] = ()) -> bool:
 
 def _rim(group: draw.Group, army: str, seats: Sequence[str], cx: float, cy: float, size: float) -> None:
     if dashed_rim(army, seats):
-        group.append(draw.Lines(*_corners(cx, cy, size * 0.915), close=True, fill="none", stroke="#ffffff",
+        group.append(draw.Lines(*hex_corners(cx, cy, size * 0.915), close=True, fill="none", stroke="#ffffff",
                                 stroke_width=size * 0.05, stroke_dasharray=f"{size * 0.12:.1f},{size * 0.08:.1f}"))
 INK = "#1d1d1d"
 PAPER = "#f7f3ea"
@@ -93,7 +93,8 @@ def _pixel(hex_: Hex, size: float, origin: tuple[float, float]) -> tuple[float, 
     return origin[0] + size * 1.5 * hex_.q, origin[1] + size * SQRT3 * (hex_.r + hex_.q / 2)
 
 
-def _corners(cx: float, cy: float, size: float) -> list[float]:
+def hex_corners(cx: float, cy: float, size: float) -> list[float]:
+    """The six corners of a flat-top hex of radius ``size`` centred on (cx, cy), as x, y, x, y, … (draw.Lines)."""
     points: list[float] = []
     for k in range(6):
         angle = math.radians(60 * k)
@@ -323,12 +324,12 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
     nobody's colours."""
     army = army or tile.army
     body, dark = army_colours(army, seats)
-    group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
+    group.append(draw.Lines(*hex_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
     _rim(group, army, seats, cx, cy, size)
     if army == NEUTRAL_ARMY:  # hazard stripes on the black rim
-        group.append(draw.Lines(*_corners(cx, cy, size * 0.915), close=True, fill="none", stroke=GOLD,
+        group.append(draw.Lines(*hex_corners(cx, cy, size * 0.915), close=True, fill="none", stroke=GOLD,
                                 stroke_width=size * 0.09, stroke_dasharray=f"{size * 0.1:.1f},{size * 0.1:.1f}"))
-    group.append(draw.Lines(*_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
+    group.append(draw.Lines(*hex_corners(cx, cy, size * 0.86), close=True, fill=body, stroke="none"))
     if tile.kind is Kind.MODULE:  # modules: a lighter ring inside, as printed
         group.append(draw.Circle(cx, cy, size * 0.52, fill="none", stroke="#ffffff", stroke_width=1.2,
                                  stroke_opacity=0.6, stroke_dasharray="3,2"))
@@ -380,7 +381,7 @@ def draw_tile(group: draw.Group, tile: Tile, facing: Direction, cx: float, cy: f
             group.append(draw.Circle(cx + (k - (wounds - 1) / 2) * size * 0.16, cy + size * 0.36, size * 0.06,
                                      fill=WOUND, stroke="#ffffff", stroke_width=1))
     if highlight:
-        group.append(draw.Lines(*_corners(cx, cy, size * 1.02), close=True, fill="none", stroke=GOLD,
+        group.append(draw.Lines(*hex_corners(cx, cy, size * 1.02), close=True, fill="none", stroke=GOLD,
                                 stroke_width=4))
 
 
@@ -478,7 +479,7 @@ def _edge_icons(group: draw.Group, edge: Edge, cx: float, cy: float, size: float
 def draw_instant(group: draw.Group, tile: Tile, cx: float, cy: float, size: float, seats: Sequence[str] = ()) -> None:
     """An instant tile: a round token in the army's colour with its name."""
     body, dark = army_colours(tile.army, seats)
-    group.append(draw.Lines(*_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
+    group.append(draw.Lines(*hex_corners(cx, cy, size * 0.97), close=True, fill=dark, stroke=INK, stroke_width=1))
     _rim(group, tile.army, seats, cx, cy, size)
     group.append(draw.Circle(cx, cy, size * 0.72, fill=body, stroke="#ffffff", stroke_width=2))
     lines = _short(tile)
@@ -515,7 +516,7 @@ def draw_board(group: draw.Group, position: Position, origin: tuple[float, float
         fill, ink = TERRAIN_COLOURS.get(element.type, ("#b9b9a0", INK)) if element else (EMPTY, "#8a7f68")
         if hex_ in terminals:
             fill, ink = TERMINAL, INK
-        group.append(draw.Lines(*_corners(cx, cy, size), close=True, fill=fill, stroke="#b5aa92", stroke_width=1.5))
+        group.append(draw.Lines(*hex_corners(cx, cy, size), close=True, fill=fill, stroke="#b5aa92", stroke_width=1.5))
         if hex_ in terminals:
             _terminal(group, cx, cy, size, empty=hex_ not in occupied)
         if element is not None and hex_ not in occupied:
@@ -593,7 +594,7 @@ TERMINAL = "#9fd8e6"  # a Terminal of the Duel board (NOTATION §10.2): the hex,
 def _terminal(group: draw.Group, cx: float, cy: float, size: float, *, empty: bool) -> None:
     """A Terminal: the hex in its colour with a socket drawn on it (three pins in a ring) and, when empty, its name."""
     if not empty:
-        group.append(draw.Lines(*_corners(cx, cy, size * 0.96), close=True, fill="none", stroke="#1f6f86",
+        group.append(draw.Lines(*hex_corners(cx, cy, size * 0.96), close=True, fill="none", stroke="#1f6f86",
                                 stroke_width=2.5))
         return
     group.append(draw.Circle(cx, cy - size * 0.2, size * 0.2, fill="#ffffff", stroke="#1f6f86", stroke_width=2))
@@ -658,7 +659,7 @@ def _foundation(group: draw.Group, tile: Tile, cx: float, cy: float, size: float
     """A foundation with no unit on it (a Mine, Roots): a flat hex in its army's colour with its name."""
     body, dark = army_colours(tile.army, seats)
     # Small enough that the hex label under it stays clear of its dashed edge.
-    group.append(draw.Lines(*_corners(cx, cy, size * 0.55), close=True, fill=body, fill_opacity=0.55,
+    group.append(draw.Lines(*hex_corners(cx, cy, size * 0.55), close=True, fill=body, fill_opacity=0.55,
                             stroke=dark, stroke_width=2, stroke_dasharray="5,3"))
     lines = _short(tile)
     group.append(draw.Text(lines, _fit(lines, size * 0.9, size * 0.36, size * 0.19), cx, cy, center=True,
@@ -848,7 +849,7 @@ def _legend(d: draw.Drawing, y: float, tiles: Iterable[Tile] = (), position: Pos
         elif sample == "venom":
             _venom(group, x + 9, top, 55.0)
         elif sample == "terminal":
-            group.append(draw.Lines(*_corners(x + 9, top, 9), close=True, fill=TERMINAL, stroke="#1f6f86",
+            group.append(draw.Lines(*hex_corners(x + 9, top, 9), close=True, fill=TERMINAL, stroke="#1f6f86",
                                     stroke_width=1.5))
         elif sample == "front":
             group.append(draw.Line(x, top, x + 16, top, stroke=GOLD, stroke_width=4, stroke_linecap="round"))

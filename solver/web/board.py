@@ -9,7 +9,6 @@ illegal position too, and says why analysis is off).
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any, Iterable
 
@@ -20,7 +19,7 @@ from ..hexes import Direction, Hex
 from ..notation.cards import GameRecord, Puzzle
 from ..notation.text import parse, parse_unit, write
 from ..position import Position, Unit
-from ..render.card_svg import SIZE, SQRT3, draw_board, draw_instant, draw_tile
+from ..render.card_svg import SIZE, SQRT3, draw_board, draw_instant, draw_tile, hex_corners
 from ..tiles import Kind, Tile
 from . import work
 
@@ -144,7 +143,7 @@ def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[s
     terminals = set(position.terminals)
     for hex_, (cx, cy) in zip(position.board, centres):
         if hex_ in terminals:  # the Duel board's Terminals (NOTATION §10.2), which the card pictures do not draw
-            drawing.append(draw.Lines(*_corners(cx, cy, SIZE * 0.9), close=True, fill="none", stroke="#1f8a8a",
+            drawing.append(draw.Lines(*hex_corners(cx, cy, SIZE * 0.9), close=True, fill="none", stroke="#1f8a8a",
                                       stroke_width=4, stroke_dasharray="10,6", class_="terminal"))
             if position.unit_at(hex_) is None:
                 drawing.append(draw.Text("Terminal", SIZE * 0.2, cx, cy - SIZE * 0.3, center=True,
@@ -156,7 +155,7 @@ def board_svg(position: Position, *, marked: Iterable[str] = (), bad: Iterable[s
             (", a Terminal" if hex_ in terminals else "")
         classes = ["hex"] + (["bad"] if hex_.label in bad_labels else []) + \
             (["marked"] if hex_.label in marked_labels else [])
-        drawing.append(draw.Lines(*_corners(cx, cy, SIZE * 0.98), close=True, class_=" ".join(classes),
+        drawing.append(draw.Lines(*hex_corners(cx, cy, SIZE * 0.98), close=True, class_=" ".join(classes),
                                   data_hex=hex_.label, role="button", tabindex="0",
                                   aria_label=f"{hex_.label}: {what}"))
     return str(drawing.as_svg())
@@ -198,11 +197,3 @@ def tile_svg(tile: Tile, size: float = 40.0) -> str:
         draw_tile(group, tile, Direction.N, 0.0, 0.0, size)
     drawing.append(group)
     return str(drawing.as_svg())
-
-
-def _corners(cx: float, cy: float, size: float) -> list[float]:
-    points: list[float] = []
-    for k in range(6):
-        angle = math.radians(60 * k)
-        points += [cx + size * math.cos(angle), cy + size * math.sin(angle)]
-    return points
