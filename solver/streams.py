@@ -103,17 +103,13 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
             os.fsync(stream.fileno())
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, target)
-    except OSError as error:
+    except BaseException as error:  # an interrupt too: no temporary file is left behind
         try:
             os.unlink(temporary)
         except OSError:
             pass
-        raise StreamFailure(f"cannot write {target}: {reason(error)}") from None
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        if isinstance(error, OSError):
+            raise StreamFailure(f"cannot write {target}: {reason(error)}") from None
         raise
 
 
