@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the sub-commands import what they need when they run (a qui
     from .position import Position
     from .tiles import Tile
     from .turns.game import CheckReport
+    from .turns.replay import Replayed
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NOT_IMPLEMENTED = 0, 1, 2, 3, 4
 #: Standard input or output, or a file nhex writes, failed (closed, a full disk, a folder it may not write).
@@ -90,37 +91,29 @@ def _game_picture(record: GameRecord, turn: int | None, record_picture: Renderab
     from rich.console import Group
     from rich.text import Text
 
-    from .turns import game
-    from .notation.cards import Turn
-    from .errors import IllegalAction
     from .render.terminal import render_position
 
-    turns = [e for e in record.entries if isinstance(e, Turn)]
-    last = turns[-1].number if turns else 0
-    if turn is not None and not 0 <= turn <= last:
-        raise NotationError(f"--turn {turn}: the record has turns 1 to {last}" if last
-                            else f"--turn {turn}: the record has no turns yet", 1, 1, source)
-    upto = last if turn is None else turn
-    state = _game_started(lambda: game.start(record), text, source)
-    shown, note = 0, None
-    for entry in turns:
-        if entry.number > upto:
-            break
-        try:
-            state = game.play_turn(state, entry)
-        except (IllegalAction, game.Undecidable) as error:
-            note = Text(f"turn {entry.number} (line {entry.line}) cannot be played: {error}; the board is the one "
-                        f"after turn {shown}", style="bold red")
-            break
-        shown = entry.number
-    title = Text(f"The board after turn {shown}" if shown else "The board before the first turn", style="bold")
-    parts: list[RenderableType] = [record_picture, title,
+    done = _board_after(record, turn, text, source)
+    state = done.state
+    parts: list[RenderableType] = [record_picture, Text(f"The board {done.title}", style="bold"),
                                    render_position(state.position, players=record.players, winners=state.winners)]
     if state.history:
         parts.append(Text("\n".join(state.history), style="dim"))
-    if note is not None:
-        parts.append(note)
+    if done.fault is not None:
+        parts.append(Text(f"{done.fault}; the board is the one after turn {done.shown}", style="bold red"))
     return state.position, Group(*parts)
+
+
+def _board_after(record: GameRecord, turn: int | None, text: str, source: str) -> Replayed:
+    """The record replayed up to turn ``turn`` (default: its last) for a picture, terminal or card
+    (solver/turns/replay.py); a turn the record does not have is bad input."""
+    from .turns.replay import last_turn, replay
+
+    last = last_turn(record)
+    if turn is not None and not 0 <= turn <= last:
+        raise NotationError(f"--turn {turn}: the record has turns 1 to {last}" if last
+                            else f"--turn {turn}: the record has no turns yet", 1, 1, source)
+    return _game_started(lambda: replay(record, turn), text, source)
 
 
 def _show_arguments(command: argparse.ArgumentParser) -> None:
@@ -618,20 +611,10 @@ def _read_document(path: str) -> tuple[Document, str, str]:
 def cmd_moves(args: argparse.Namespace) -> int:
     import json
 
-    from .notation.cards import Puzzle
     from .turns.game import moves_listing
-    from .position import Position
 
-    document = _load(args)
-    if isinstance(document, Puzzle):
-        army = document.player
-        position = _with_hand(document.position, army, document.offer)
-    elif isinstance(document, Position):
-        if document.to_move is None:
-            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.source)
-        army, position = document.to_move, document
-    else:
-        raise NotationError("nhex moves takes a position or a puzzle card, not a game record", 1, 1, args.source)
+    army, position = _side_to_move(_load(args), args.source,
+                                   "nhex moves takes a position or a puzzle card, not a game record")
     groups = moves_listing(position, army)
     if args.json:
         print(json.dumps([line for _, lines in groups for line in lines], indent=1))
@@ -648,6 +631,21 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def _json_file_arguments(command: argparse.ArgumentParser) -> None:
     _file_argument(command)
     command.add_argument("--json", action="store_true", help="print a JSON array of action lines")
+
+
+def _side_to_move(document: Document, source: str, not_a_record: str) -> tuple[str, Position]:
+    """The army that acts and the position it acts in: a puzzle card's player holding the offer, or a position's
+    side to move (``nhex moves``, ``nhex check --action``); a game record is refused with ``not_a_record``."""
+    from .notation.cards import Puzzle
+    from .position import Position
+
+    if isinstance(document, Puzzle):
+        return document.player, _with_hand(document.position, document.player, document.offer)
+    if not isinstance(document, Position):
+        raise NotationError(not_a_record, 1, 1, source)
+    if document.to_move is None:
+        raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, source)
+    return document.to_move, document
 
 
 def _with_hand(position: Position, army: str, tiles: Iterable[Tile]) -> Position:
@@ -730,20 +728,12 @@ def _check_actions(document: Document, args: argparse.Namespace) -> int:
 
     from .notation.cards import Puzzle
     from .notation.text import parse_action
-    from .position import Position
     from .turns.game import check_play
 
-    limit = None
-    if isinstance(document, Puzzle):
-        army, limit = document.player, document.tiles_to_play
-        position = _with_hand(document.position, army, document.offer)
-    elif isinstance(document, Position):
-        if document.to_move is None:
-            raise NotationError("nobody is to move: add `to-move ARMY`", 1, 1, args.source)
-        army, position = document.to_move, document
-    else:
-        raise NotationError("--action takes a position or a puzzle card; for a game record, print its position "
-                            "after turn N with `nhex fmt RECORD --turn N` and check that", 1, 1, args.source)
+    army, position = _side_to_move(document, args.source,
+                                   "--action takes a position or a puzzle card; for a game record, print its "
+                                   "position after turn N with `nhex fmt RECORD --turn N` and check that")
+    limit = document.tiles_to_play if isinstance(document, Puzzle) else None
     plays = [parse_action(written, army, f"--action {index}" if len(args.action) > 1 else "--action")
              for index, written in enumerate(args.action, start=1)]
     fault = check_play(position, army, plays, limit)
@@ -1080,13 +1070,7 @@ def _picture(args: argparse.Namespace, document: Document) -> Any:
                             + ("game record" if isinstance(document, GameRecord) else "position"), 1, 1, args.source)
     name = "standard input" if args.file == "-" else Path(args.file).name
     if isinstance(document, GameRecord):
-        from .turns.replay import last_turn, replay
-
-        last = last_turn(document)
-        if args.turn is not None and not 0 <= args.turn <= last:
-            raise NotationError(f"--turn {args.turn}: the record has turns 1 to {last}" if last
-                                else f"--turn {args.turn}: the record has no turns yet", 1, 1, args.source)
-        done = _game_started(lambda: replay(document, args.turn), args.text, args.source)
+        done = _board_after(document, args.turn, args.text, args.source)
         lines = position_words(done.state.position, winners=done.state.winners)
         if done.fault:
             lines.append(done.fault)
