@@ -3,6 +3,8 @@ a just-placed unit spared its free move, one battle per effective end."""
 
 from __future__ import annotations
 
+import itertools
+
 from dataclasses import replace
 from pathlib import Path
 
@@ -225,39 +227,59 @@ def test_a_stopped_search_with_two_winning_plays_says_the_card_is_cooked(monkeyp
 
 
 def _tries_by_every_order(solver, graph, value):
-    """The strongest failing plays as the first solver found them: every line of up to 7 steps walked on its own."""
+    """The strongest failing plays as the first solver found them: every line of up to 7 steps walked on its own.
+    ``value``: each state's ends, with the facings open to its deferred units (the placeholder facings of a line are
+    written as the least open facing, or the least of all where the unit moved on)."""
+    from solver.search.enumeration import ANY_FACING, least_facing
     from solver.search.solve import Try
 
     seen = {}
 
+    def written(line, pending, open_):
+        facings = dict(open_)
+        texts = list(line)
+        for index, hex_ in pending:
+            texts[index] = texts[index].rsplit(" ", 1)[0] + " " + least_facing(facings.get(hex_, ANY_FACING)).name
+        return tuple(texts)
+
     def record(line, ends):
-        verdicts = []
-        for label, state in ends:
-            verdict = value.get(state)
-            if verdict is None:
-                return
-            verdicts.append((label, verdict))
-        label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
-        key = frozenset(state.position for _, state in ends)
+        label, _, worst = min(ends, key=lambda item: (item[2].wins, item[2].margin))
+        key = frozenset(position for _, position, _ in ends)
         if worst.wins:
             return
         if key in seen and (len(seen[key].actions), seen[key].actions) <= (len(line), line):
             return
         refutation = ((label,) if label else ()) + worst.line
         seen[key] = Try(line, replace(worst, line=refutation), dict(worst.hp),
-                        next(state.position for lab, state in ends if lab == label))
+                        next(position for lab, position, _ in ends if lab == label))
 
-    def walk(state, line, depth):
-        record(line, [("", state)])
+    def walk(state, line, pending, depth):
+        for position, open_, verdict in value.get(state, ()):
+            record(written(line, pending, open_), [("", position, verdict)])
         if depth > 6:
             return
         for step in graph.steps.get(state, ()):
             if len(step.branches) == 1:
-                walk(step.branches[0][1], line + step.action, depth + 1)
-            else:
-                record(line + step.action, list(step.branches))
+                nxt = step.branches[0][1]
+                moved_on = [(i, h) for i, h in pending if h not in nxt.free or h in step.fill]
+                kept = [(i, h) for i, h in pending if h in nxt.free and h not in step.fill]
+                new = [(len(line) + j, h) for j, h in enumerate(step.fill) if h is not None]
+                walk(nxt, written(line + step.action, moved_on, ()), tuple(kept + new), depth + 1)
+                continue
+            per_branch = [[(label, p, o, v) for p, o, v in value.get(nxt, ())] for label, nxt in step.branches]
+            if not all(per_branch):
+                continue
+            for chosen in itertools.product(*per_branch):
+                facings = {}
+                for (_, nxt), (_, _, open_, _) in zip(step.branches, chosen):
+                    for hex_, allowed in open_:
+                        if hex_ in state.free:
+                            facings[hex_] = facings.get(hex_, ANY_FACING) & allowed
+                if all(facings.values()):
+                    record(written(line, pending, tuple(facings.items())) + step.action,
+                           [(label, p, v) for label, p, _, v in chosen])
 
-    walk(graph.root, (), 0)
+    walk(graph.root, (), (), 0)
     ranked = sorted(seen.values(), key=lambda t: (-t.verdict.margin, len(t.actions), t.actions))
     return ranked[:solver.tries]
 

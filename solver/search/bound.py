@@ -12,7 +12,7 @@ Every term is generous, never tight:
 * a unit strikes the HQ only if an attacking icon of it reaches the HQ's hex in its present facing (a melee icon
   on the adjacent hex, a ranged icon on any hex of its line, whatever stands between: a unit in the way may die
   first); a unit that may still move or turn this turn (its Mobility unspent, or any unit while a Move tile can
-  still be played) counts as reaching it wherever it stands;
+  still be played), or whose facing the search has deferred, counts as reaching it wherever it stands;
 * each strike is at most the unit's strongest icon plus every strength bonus the player's modules on the board
   and in hand could give (the bonuses of the enemy's modules too while the player has a Scoper), as often as the
   unit has initiatives plus every extra initiative those modules could give;
@@ -152,10 +152,12 @@ class HqBound:
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         fixed, gains = self._units(position, melee, ranged, actions, pushes)
-        # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands.
+        # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands. A unit
+        # whose facing is deferred (the search's placeholder) may face any way: counted so too, which is more.
+        free = state.free
         per_battle = fixed + sum(gain for unit, gain in gains
-                                 if unit.tile.mobility and unit.army == self.player
-                                 and Spent(unit.hex, "mobility") not in state.used)
+                                 if (unit.tile.mobility and unit.army == self.player
+                                     and Spent(unit.hex, "mobility") not in state.used) or unit.hex in free)
         options = [self._tile_best(t, melee, ranged, actions) for t in hand if t.kind is Kind.WARRIOR]
         if moves:
             options.append(max((gain for _, gain in gains), default=0))
@@ -254,7 +256,7 @@ class HqBound:
         the state may be pruned; None when it may not."""
         # What the bound reads of a state, without the restrictions and watched units that tell states apart but
         # add nothing it counts: states that differ only so are asked once.
-        key = (state.position, state.hand, state.played, state.used, state.over, state.battles_done)
+        key = (state.position, state.hand, state.played, state.used, state.over, state.battles_done, state.free)
         if key in self._ahead:
             ahead = self._ahead[key]
         else:

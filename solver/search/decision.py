@@ -13,8 +13,9 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
+from ..hexes import Direction, Hex
 from ..position import Position
-from .enumeration import Graph, State
+from .enumeration import ANY_FACING, Graph, State, Step, least_facing, resolve
 from .evaluation import Verdict
 
 #: How many lines to one winning end the report keeps: the key line and its first duals.
@@ -58,55 +59,70 @@ class Report:
     pruned: int = 0  # states reached that the bound proved hopeless: neither expanded nor played out (among plays)
 
 
+#: The facings still open to each deferred unit of a state for a line's ends (:func:`enumeration.resolve`).
+Open = tuple[tuple[Hex, frozenset[Direction]], ...]
+#: The ends of a state that win, each with the facings open to the state's deferred units (none: ``()``).
+Endings = Callable[[State], Iterable[tuple[Position, Open]]]
+
+
 def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],
-                  lines_kept: int = 1, cap: int | None = None) -> dict[frozenset, list[tuple[str, ...]]]:
+                  lines_kept: int = 1, cap: int | None = None, endings: Endings | None = None
+                  ) -> dict[frozenset, list[tuple[str, ...]]]:
     """The plays that win whatever the opponent chooses (an AND-OR search over the turn's graph).
 
     The player picks a step; every answer of the opponent to it must still win, and the player may adapt
     afterwards. A play is the set of end positions it can lead to, compared by ``identity``: plays with the same
     set are one play, and the shortest ``lines_kept`` action lines reaching it are kept (the first is the key,
     the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``".
+    ``endings``: where the graph defers facings, the winning ends of a state (else a state wins or not, by ``wins``).
     """
-    return _AndOr(graph, wins, identity, lines_kept, cap).plays(graph.root)
+    if endings is None:
+        endings = lambda state: ((state.position, ()),) if wins(state) else ()  # noqa: E731
+    found = _AndOr(graph, endings, identity, lines_kept, cap).plays(graph.root)
+    return {ends: [line for line, _ in lines] for ends, lines in found.items()}
 
 
 class _AndOr:
     """:func:`winning_plays`' search and its memo. A class, not a recursive closure: such a closure refers to itself
     through its cell, a reference cycle that kept the memo and the whole graph alive until the collector's next
-    full pass (at exit: a second or more after a big card's report)."""
+    full pass (at exit: a second or more after a big card's report).
 
-    def __init__(self, graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],
+    A line is kept with the facings still open to the deferred units of its state (:func:`enumeration.resolve`
+    writes them into the placements and moves above); a state without any has ``()``."""
+
+    def __init__(self, graph: Graph, endings: Endings, identity: Callable[[Position], object],
                  lines_kept: int, cap: int | None) -> None:
         self.graph = graph
-        self.wins = wins
+        self.endings = endings
         self.identity = identity
         self.lines_kept = lines_kept
         self.cap = cap
         # Keyed by the states' identities: the graph holds one object per distinct state (Enumerator.core_steps),
         # and a state's own hash is a Python call, which the decision of a big graph made a million times.
-        self.memo: dict[int, dict[frozenset, list[tuple[str, ...]]]] = {}
+        self.memo: dict[int, dict[frozenset, list[tuple[tuple[str, ...], Open]]]] = {}
         self.steps_of = {id(state): steps for state, steps in graph.steps.items()}
 
-    def add(self, found: dict[frozenset, list[tuple[str, ...]]], ends: frozenset, line: tuple[str, ...]) -> None:
+    def add(self, found: dict[frozenset, list[tuple[tuple[str, ...], Open]]], ends: frozenset,
+            line: tuple[str, ...], open_: Open) -> None:
         lines = found.get(ends)
         if lines is None:
             if self.cap is None or len(found) < self.cap:
-                found[ends] = [line]
+                found[ends] = [(line, open_)]
             return
-        if line not in lines:
-            lines.append(line)
-            lines.sort(key=lambda item: (len(item), item))
+        if (line, open_) not in lines:
+            lines.append((line, open_))
+            lines.sort(key=lambda item: (len(item[0]), item[0]))
             del lines[self.lines_kept:]
 
-    def plays(self, state: State) -> dict[frozenset, list[tuple[str, ...]]]:
+    def plays(self, state: State) -> dict[frozenset, list[tuple[tuple[str, ...], Open]]]:
         memo, add = self.memo, self.add
         known = memo.get(id(state))
         if known is not None:
             return known
         memo[id(state)] = {}
-        found: dict[frozenset, list[tuple[str, ...]]] = {}
-        if self.wins(state):
-            add(found, frozenset([self.identity(state.position)]), ())
+        found: dict[frozenset, list[tuple[tuple[str, ...], Open]]] = {}
+        for end, open_ in self.endings(state):
+            add(found, frozenset([self.identity(end)]), (), open_)
         steps = self.steps_of.get(id(state))
         if steps is None:  # not expanded (a graph cut short by --max-time), or an equal copy of a state
             steps = self.graph.steps.get(state, [])
@@ -115,19 +131,52 @@ class _AndOr:
             if not all(branch_plays):
                 continue
             if len(branch_plays) == 1:
+                nxt = step.branches[0][1]
                 for ends, lines in branch_plays[0].items():
-                    for line in lines:
-                        add(found, ends, step.action + line)
+                    for line, open_ in lines:
+                        prefixed = resolve(step, state, nxt, line, open_)
+                        if prefixed is not None:
+                            add(found, ends, *prefixed)
                 continue
             for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
                 ends = frozenset().union(*(e for e, _ in combo))
-                line = step.action
-                for (label, _), (_, sub) in zip(step.branches, combo):
-                    if sub[0]:
-                        line += (f"# if {label}: " + "; ".join(sub[0]),)
-                add(found, ends, line)
+                # The player faces the deferred units before the opponent answers: one facing for every branch.
+                for chosen in itertools.product(*(_by_open(lines) for _, lines in combo)):
+                    open_ = _common(state, [(nxt, o) for (_, nxt), (o, _) in zip(step.branches, chosen)])
+                    if open_ is None:
+                        continue
+                    line = step.action
+                    for (label, _), (_, sub) in zip(step.branches, chosen):
+                        if sub:
+                            line += (f"# if {label}: " + "; ".join(sub),)
+                    add(found, ends, line, open_)
         memo[id(state)] = found
         return found
+
+
+def _by_open(lines: list[tuple[tuple[str, ...], Open]]) -> list[tuple[Open, tuple[str, ...]]]:
+    """A branch's lines to one set of ends, the least line per distinct set of open facings."""
+    first: dict[Open, tuple[str, ...]] = {}
+    for line, open_ in lines:
+        first.setdefault(open_, line)
+    return [(open_, line) for open_, line in first.items()]
+
+
+def _common(state: State, branches: list[tuple[State, Open]]) -> Open | None:
+    """The facings open to ``state``'s deferred units on every branch of a step (a step with the opponent's answers
+    moves no unit of the player's; a unit gone from a branch may face any way there). None: none in common."""
+    if not state.free:
+        return ()
+    common = []
+    for hex_ in sorted(state.free, key=lambda h: h.label):
+        facings = ANY_FACING
+        for nxt, open_ in branches:
+            if hex_ in nxt.free:
+                facings = facings & dict(open_).get(hex_, ANY_FACING)
+        if not facings:
+            return None
+        common.append((hex_, facings))
+    return tuple(common)
 
 
 def every_order(graph: Graph) -> Iterable[State]:
@@ -166,50 +215,86 @@ def count_paths(graph: Graph) -> int:
         stack.extend((nxt, False) for nxt in successors(state) if id(nxt) not in memo)
     return memo[id(graph.root)]
 
-def find_tries(graph: Graph, value: dict[State, Verdict], tries: int) -> list[Try]:
+def find_tries(graph: Graph, value: dict[State, Verdict] | Callable[[State], list[tuple[Position, Open, Verdict]]],
+               tries: int) -> list[Try]:
     """The strongest failing plays: the lines whose worst case comes closest (by HQ margin), each with what
-    refutes it (the opponent's choice during the turn, then the battle choices)."""
+    refutes it (the opponent's choice during the turn, then the battle choices). ``value``: each state's verdict,
+    or where the graph defers facings, each state's ends with their open facings and verdicts."""
     seen: dict[frozenset, Try] = {}
+    if isinstance(value, dict):
+        table = value
+        ends_of = lambda state: ([(state.position, (), table[state])] if state in table else [])  # noqa: E731
+    else:
+        ends_of = value
 
-    def record(line: tuple[str, ...], ends: list[tuple[str, State]]) -> None:
-        key = frozenset(state.position for _, state in ends)
+    def record(line: tuple[str, ...], ends: list[tuple[str, Position, Verdict]]) -> None:
+        key = frozenset(position for _, position, _ in ends)
         known = seen.get(key)
         if known is not None and (len(known.actions), known.actions) <= (len(line), line):
             return  # keep the shortest line to each end, whatever order the graph was walked in
-        verdicts: list[tuple[str, Verdict]] = []
-        for label, state in ends:
-            verdict = value.get(state)
-            if verdict is None:  # not played out (the search stopped first): no try here
-                return
-            verdicts.append((label, verdict))
-        label, worst = min(verdicts, key=lambda item: (item[1].wins, item[1].margin))
+        label, _, worst = min(ends, key=lambda item: (item[2].wins, item[2].margin))
         if worst.wins:
             return
         refutation = ((label,) if label else ()) + worst.line
         seen[key] = Try(line, replace(worst, line=refutation), dict(worst.hp),
-                        next(state.position for lab, state in ends if lab == label))
+                        next(position for lab, position, _ in ends if lab == label))
+
+    def written(line: tuple[str, ...], pending: tuple[tuple[int, Hex], ...], open_: Open) -> tuple[str, ...]:
+        """The line with each placeholder facing written as the least facing open to its unit."""
+        if not pending:
+            return line
+        facings = dict(open_)
+        texts = list(line)
+        for index, hex_ in pending:
+            texts[index] = texts[index].rsplit(" ", 1)[0] + " " + least_facing(facings.get(hex_, ANY_FACING)).name
+        return tuple(texts)
+
+    def stop_here(state: State, line: tuple[str, ...], pending: tuple[tuple[int, Hex], ...]) -> None:
+        for position, open_, verdict in ends_of(state):
+            record(written(line, pending, open_), [("", position, verdict)])
+
+    def answered(state: State, step: Step, line: tuple[str, ...], pending: tuple[tuple[int, Hex], ...]) -> None:
+        """A step with the opponent's answers, judged on all of them, for each facing of the deferred units."""
+        per_branch = [[(label, position, open_, verdict) for position, open_, verdict in ends_of(nxt)]
+                      for label, nxt in step.branches]
+        if not all(per_branch):  # a branch not played out (the search stopped first): no try here
+            return
+        for chosen in itertools.product(*per_branch):
+            open_ = _common(state, [(nxt, o) for (_, nxt), (_, _, o, _) in zip(step.branches, chosen)])
+            if open_ is not None:
+                record(written(line, pending, open_) + step.action,
+                       [(label, position, verdict) for label, position, _, verdict in chosen])
 
     # Every line of up to 7 steps is a try (a line of 7 steps ends where its last step leads; a step with the
     # opponent's answers is judged on all of them), and each end keeps its least line by (length, text). The
     # lines are walked a step at a time, keeping for each state only its least line of that many steps: what a
     # longer line adds to it is the same whatever came before, so no least line is lost, and the graph of a
     # big card (hundreds of thousands of orders) is walked once per step count instead of once per order.
-    layer: dict[int, tuple[State, tuple[str, ...]]] = {id(graph.root): (graph.root, ())}
+    # ``pending``: where the line holds a placeholder facing, and the hex of the deferred unit it belongs to.
+    layer: dict[int, tuple[State, tuple[str, ...], tuple[tuple[int, Hex], ...]]] = {
+        id(graph.root): (graph.root, (), ())}
     for depth in range(8):
-        following: dict[int, tuple[State, tuple[str, ...]]] = {}
-        for state, line in layer.values():
-            record(line, [("", state)])
+        following: dict[int, tuple[State, tuple[str, ...], tuple[tuple[int, Hex], ...]]] = {}
+        for state, line, pending in layer.values():
+            stop_here(state, line, pending)
             if depth > 6:
                 continue
             for step in graph.steps.get(state, ()):
                 if len(step.branches) > 1:
-                    record(line + step.action, list(step.branches))
+                    answered(state, step, line, pending)
                     continue
                 nxt = step.branches[0][1]
                 longer = line + step.action
+                after = pending
+                if pending or step.fill:
+                    filled = set(step.fill)
+                    moved_on = [(i, h) for i, h in pending if h not in nxt.free or h in filled]
+                    longer = written(longer, tuple(moved_on), ())  # a facing nothing reads: the least of all
+                    after = tuple((i, h) for i, h in pending if h in nxt.free and h not in filled) + tuple(
+                        (len(line) + j, h) for j, h in enumerate(step.fill) if h is not None)
                 kept = following.get(id(nxt))
                 if kept is None or (len(longer), longer) < (len(kept[1]), kept[1]):
-                    following[id(nxt)] = (nxt, longer)
+                    following[id(nxt)] = (nxt, longer, after)
         layer = following
     ranked = sorted(seen.values(), key=lambda t: (-t.verdict.margin, len(t.actions), t.actions))
     return ranked[:tries]

@@ -181,7 +181,13 @@ def _besides_units(position: Position) -> tuple:
 def evaluation_key(identity: Callable[[Position], object], state: "State", battles: int) -> tuple:
     """What decides the value of an end of the turn: its play identity, the rest of the position, the goal's
     watched units and the battles that follow. Ends with one key are played out once (solver and generator)."""
-    return (identity(state.position), _besides_units(state.position), state.watched, battles)
+    return evaluation_key_of(identity, state.position, state.watched, battles)
+
+
+def evaluation_key_of(identity: Callable[[Position], object], position: Position, watched: tuple,
+                      battles: int) -> tuple:
+    """:func:`evaluation_key` of an end given by its position (a completion of a state: Enumerator.completions)."""
+    return (identity(position), _besides_units(position), watched, battles)
 
 
 def effective_key(position: Position) -> tuple:
@@ -301,6 +307,9 @@ class State:
     battles_done: int = 0  # battles the play caused by filling the board
     over: bool = False  # the turn has ended (a Battle tile, a full board)
     placed: frozenset[Hex] = frozenset()  # the hexes the last step placed tiles on (after_batch only)
+    #: The player's units whose facing is still to be chosen (deferred facings, :class:`Enumerator`): each stands in
+    #: the position in a placeholder facing, and the ends of the turn choose it (:meth:`Enumerator.completions`).
+    free: frozenset[Hex] = frozenset()
 
     def __hash__(self) -> int:
         # Cached: the search keys several tables by states, a million times on a big card (the fields never change).
@@ -308,11 +317,12 @@ class State:
         if cached is None:
             cached = self.__dict__["_hash"] = hash((self.position, self.hand, self.played, self.used,
                                                      self.after_batch, self.watched, self.battles_done, self.over,
-                                                     self.placed))
+                                                     self.placed, self.free))
         return cached
 
 
-_STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed")
+_STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed",
+                 "free")
 
 
 def _next(state: State, **changes: Any) -> State:
@@ -327,6 +337,9 @@ class Step:
 
     action: tuple[str, ...]  # canonical action lines (a placement run names several)
     branches: tuple[tuple[str, State], ...]  # (the opponent's choice, or "", next state)
+    #: Per action line, the hex (in the next state) of the unit whose deferred facing ends that line, or None: the
+    #: line carries a placeholder facing until the end of the turn chooses it (see :func:`resolve`). Empty: none.
+    fill: tuple[Hex | None, ...] = ()
 
 
 @dataclass
@@ -361,15 +374,72 @@ def _respent(used: frozenset, source: Hex, target: Hex) -> frozenset:
     return frozenset(kept)
 
 
+def _refreed(free: frozenset[Hex], source: Hex, target: Hex, freed: bool) -> frozenset[Hex]:
+    """The deferred units after one moved from ``source`` to ``target`` (its facing deferred there if ``freed``)."""
+    if not free and not freed:
+        return free
+    free = free - {source}
+    return free | {target} if freed else free
+
+
 def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: Hex) -> tuple:
     return tuple((goal_hex, target if now == source else now) for goal_hex, now in watched)
+
+
+#: The instants that leave deferred facings sound: none reads a facing, and none moves a unit of the player's (a
+#: Push Back moves an enemy; the Move tile is listed by :meth:`Enumerator.plain_moves`, which defers the facing).
+_DEFERRING_INSTANTS = frozenset({"move", "push-back", "battle", "sniper", "grenade", "air-strike"})
+#: Every facing: what a deferred facing may still be where nothing will read it (a unit moved on, or killed).
+ANY_FACING = frozenset(Direction)
+
+#: One way to end the turn in a state with deferred facings: the position with each such unit in one facing, and
+#: for each unit (by hex) every facing that gives it the same effective edges there (see :func:`resolve`).
+Completion = tuple[Position, tuple[tuple[Hex, frozenset[Direction]], ...]]
+
+
+@cache
+def deferrable(tile: Tile) -> bool:
+    """Whether a tile's facing may be deferred (:attr:`Enumerator.defer`): a warrior without a module, nets, links,
+    specials or abilities other than Mobility, whose six facings all look different (a facing written in a line is
+    then the least of its class, as the naive search, which lists every facing, writes it)."""
+    from ..turns.actions import distinct_facings
+
+    return (tile.kind is Kind.WARRIOR and tile.module is None and tile.abilities <= {"mobility"}
+            and len(distinct_facings(tile)) == 6
+            and not any(edge.net or edge.link or edge.special for edge in tile.edges or ()))
+
+
+def least_facing(facings: frozenset[Direction]) -> Direction:
+    """The facing a line writes for a class of facings: the least by its name, as the least line names it."""
+    return min(facings, key=lambda f: f.name)
+
+
+def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
+            assignment: tuple[tuple[Hex, frozenset[Direction]], ...]
+            ) -> tuple[tuple[str, ...], tuple[tuple[Hex, frozenset[Direction]], ...]] | None:
+    """``step`` prepended to a line from ``child``: the step's placeholder facings written from ``assignment`` (the
+    facings still open to each deferred unit of ``child`` for the line's ends), and the facings open to the deferred
+    units of ``parent`` in turn. A unit the step moves on, or a unit gone from ``child``, may face any way in
+    ``parent``: nothing reads that facing. None: no facing is open to some unit (never from one branch)."""
+    if not parent.free and not step.fill:
+        return step.action + line, ()
+    open_ = dict(assignment)
+    texts = list(step.action)
+    for index, hex_ in enumerate(step.fill):
+        if hex_ is not None:
+            facing = least_facing(open_.get(hex_, ANY_FACING))
+            texts[index] = texts[index].rsplit(" ", 1)[0] + " " + facing.name
+    filled = set(step.fill)
+    kept = tuple(sorted(((h, open_[h] if h in child.free and h not in filled and h in open_ else ANY_FACING)
+                         for h in parent.free), key=lambda item: item[0].label))
+    return tuple(texts) + line, kept
 
 
 class Enumerator:
     """Builds the graph of everything the player can do this turn."""
 
     def __init__(self, puzzle: Puzzle, *, naive: bool = False, actions_module: ModuleType | None = None,
-                 bound: bool = False) -> None:
+                 bound: bool = False, free_facings: bool = False) -> None:
         from ..turns import actions  # the turn rules: legal instants and free moves, and what they do
 
         self.actions = actions_module or actions
@@ -404,6 +474,18 @@ class Enumerator:
         #: The same boards where the only families are those HQs' moves: Mobility moves are listed as on a plain
         #: board, and the families' moves by the families (see :meth:`_free_move_steps`).
         self.plain_families = self.spare_placed and self.families
+        #: Deferred facings (asked for by the solver; ``free_facings``): on a plain board, the facing of one of the
+        #: player's warriors whose icons are blows, shots and armor only is read by nothing the turn does (the turn
+        #: rules read facings only where a unit moves; nets and links are left out), only by the battles after it.
+        #: Such a warrior placed, or moved to another hex (a move turns it freely), stands in a placeholder facing
+        #: and its facing is chosen at the end of the turn, one facing per set of effective edges there: six states
+        #: per unit and per step fewer, and the same ends (tests/test_search_bound.py holds the search to --naive).
+        #: Only the base instants, which move no unit of the player's and read no facing, may be offered.
+        instants = {t.name for t in puzzle.offer if t.kind is Kind.INSTANT}
+        self.defer = (free_facings and self.plain and instants <= _DEFERRING_INSTANTS
+                      and not self.actions.has_transport(puzzle.position)
+                      and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
+        self._completions: dict[tuple[Position, frozenset[Hex]], tuple[Completion, ...]] = {}
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -429,6 +511,42 @@ class Enumerator:
         #: bound of a state pruned (the solver's tries read both: see Solver.solve).
         self.margin_floor: int | None = None
         self.pruned_margin = -(10 ** 9)
+
+    def completions(self, state: State) -> tuple[Completion, ...]:
+        """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
+        facings one position per choice of an effective class for each deferred unit, each unit in the least facing
+        of its class (a unit's effective edges read which armies stand on its lines, not the others' facings, so the
+        classes are each unit's own). Remembered per position."""
+        if not state.free:
+            return ((state.position, ()),)
+        key = (state.position, state.free)
+        found = self._completions.get(key)
+        if found is not None:
+            return found
+        position = state.position
+        lines = _lines(position.board)
+        army_at = {u.hex: u.army for u in position.units}.get
+        scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
+                     for u in position.units)
+        wide = _widened(position)
+        per_unit = []
+        for hex_ in sorted(state.free, key=lambda h: h.label):
+            unit = position.unit_at(hex_)
+            classes: dict[tuple, list[Direction]] = {}
+            for facing in Direction:
+                turned = replace(unit, facing=facing)
+                edges = (_effective_edges(lines, army_at, turned, scoper) if wide is None
+                         else _effective_edges_wide(position, lines, turned, scoper, wide))
+                classes.setdefault(edges, []).append(facing)
+            per_unit.append([(hex_, frozenset(facings)) for facings in classes.values()])
+        ends = []
+        for choice in itertools.product(*per_unit):
+            facing_at = {hex_: least_facing(facings) for hex_, facings in choice}
+            end = position.with_units_in_order(tuple(
+                replace(u, facing=facing_at[u.hex]) if u.hex in facing_at else u for u in position.units))
+            ends.append((end, tuple(choice)))
+        found = self._completions[key] = tuple(ends)
+        return found
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline - self.reserve():
@@ -541,7 +659,7 @@ class Enumerator:
             branches = step.branches
             canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
             if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
-                steps[index] = Step(step.action, canonical)
+                steps[index] = Step(step.action, canonical, step.fill)
         found = self._cores[core] = (steps, runs, sources)
         return found
 
@@ -599,6 +717,8 @@ class Enumerator:
                     return []
             problem.addVariable(hex_name, domain)
             choices = list(Direction) if self.naive else list(self.actions.distinct_facings(tile))
+            if self.defer and deferrable(tile):
+                choices = choices[:1]  # the placeholder: the end of the turn chooses (see free)
             problem.addVariable(facing_name, [f.value for f in choices])
         if len(tiles) > 1:
             problem.addConstraint(AllDifferentConstraint(), hexes)
@@ -616,9 +736,11 @@ class Enumerator:
         position = state.position
         units = list(position.units)
         lines = []
+        fill: list[Hex | None] = []
         for tile, (hex_, facing) in zip(tiles, cells):
             units.append(Unit(hex_, tile, facing))
             lines.append(str(Place(tile, hex_, facing)))
+            fill.append(hex_ if self.defer and deferrable(tile) else None)
         position = position.with_units(units)
         if position.terrain or position.foundations:  # what the ground does to a unit placed on it
             for _, (hex_, _) in zip(tiles, cells):
@@ -635,10 +757,12 @@ class Enumerator:
             position = position.replaced(hands=state.position.hands, to_move=state.position.to_move)
         for _, (hex_, _) in zip(tiles, cells):
             used = frozenset(s for s in used if s.hex != hex_)
+        freed = frozenset(h for h in fill if h is not None)
         nxt = _next(state, position=position, hand=_without(state.hand, tiles), played=state.played + len(tiles),
                       after_batch=True, used=used,
-                      placed=frozenset(hex_ for hex_, _ in cells) if self.spare_placed else frozenset())
-        return Step(tuple(lines), (("", self.settle(nxt)),))
+                      placed=frozenset(hex_ for hex_, _ in cells) if self.spare_placed else frozenset(),
+                      free=state.free | freed)
+        return Step(tuple(lines), (("", self.settle(nxt)),), tuple(fill) if freed else ())
 
     def settle(self, state: State) -> State:
         """A full board starts a battle at once (3E USING TILES); the turn ends with it."""
@@ -683,9 +807,14 @@ class Enumerator:
                                and position.unit_at(h) is None), pushed)
                 watched = _follow(watched, pushed, landed)
             after = _turn_of(after, state.position.hands, state.position.to_move)
+            free = state.free
+            if free:  # a deferred unit the instant killed is gone (its facing is then read by nothing)
+                before = state.position.unit_at
+                free = frozenset(h for h in free if (u := after.unit_at(h)) is not None
+                                 and u.tile == before(h).tile and u.facing == before(h).facing)
             nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
-                          over=name == "battle", placed=frozenset())
+                          over=name == "battle", placed=frozenset(), free=free)
             if name == "battle":
                 nxt = _next(nxt, battles_done=state.battles_done + 1)
             branches.append((label, self.settle(nxt)))
@@ -779,6 +908,7 @@ class Enumerator:
         on arrival on such a board, and facings are those of ``distinct_facings``, already normal."""
         used = state.used
         watched = state.watched
+        free = state.free
         found: list[tuple[Hex | None, Step]] = []
         position = state.position
         movers = self._plain_movers(position, tile)
@@ -788,23 +918,24 @@ class Enumerator:
                 source = unit.hex
                 if source in spared or Spent(source, "mobility") in used:
                     continue
-                for target, text, after, _ in self._plain_results(position, unit, tile):
+                for target, text, after, _, freed in self._plain_results(position, unit, tile, source in free):
                     self.listed += 1
                     nxt = State(after, state.hand, state.played,
                                 _respent(used, source, target) | {Spent(target, "mobility")}, False,
                                 _follow(watched, source, target) if watched else watched, state.battles_done,
-                                state.over, frozenset())
-                    found.append((source, Step((text,), (("", nxt),))))
+                                state.over, frozenset(), _refreed(free, source, target, freed))
+                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
         else:
             hand = _without(state.hand, [tile])
             for unit in movers:
                 source = unit.hex
-                for target, text, after, full in self._plain_results(position, unit, tile):
+                for target, text, after, full, freed in self._plain_results(position, unit, tile, source in free):
                     self.listed += 1
                     nxt = State(after, hand, state.played + 1, _respent(used, source, target), False,
                                 _follow(watched, source, target) if watched else watched,
-                                state.battles_done + (full and not state.over), full or state.over, frozenset())
-                    found.append((source, Step((text,), (("", nxt),))))
+                                state.battles_done + (full and not state.over), full or state.over, frozenset(),
+                                _refreed(free, source, target, freed))
+                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
         return found
 
     def _plain_movers(self, position: Position, tile: Tile | None) -> list[Unit]:
@@ -826,11 +957,16 @@ class Enumerator:
             self._movers[key] = found
         return found
 
-    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None) -> list[tuple[Hex, str, Position, bool]]:
-        """Each move of ``unit`` for :meth:`plain_moves`, as its target, its line, the position after it and whether
-        that fills the board: remembered, since many states share a position (they differ in what is spent and in
-        the tiles left)."""
-        key = (position, unit.hex, tile)
+    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None, free: bool = False
+                       ) -> list[tuple[Hex, str, Position, bool, bool]]:
+        """Each move of ``unit`` for :meth:`plain_moves`, as its target, its line, the position after it, whether
+        that fills the board and whether the unit's facing is deferred there: remembered, since many states share a
+        position (they differ in what is spent and in the tiles left).
+
+        With deferred facings (:attr:`defer`) a move of a deferrable unit to another hex is one result, its facing
+        a placeholder; a turn on the spot stays a move per facing (the facing it had is not one of them), and a unit
+        whose facing is deferred already has no turn on the spot to make."""
+        key = (position, unit.hex, tile, free)
         found = self._plain_cache.get(key)
         if found is not None:
             return found
@@ -838,11 +974,19 @@ class Enumerator:
         found = []
         source = unit.hex
         board_full = self.actions.board_full
+        defer = self.defer and deferrable(unit.tile)
         for target, facing in self.actions._turns(position, unit, self._reach[position, tile]):
+            freed = defer and target != source
+            if freed and found and found[-1][0] == target:
+                continue  # one placeholder facing per target (the turn rules list a target's facings together)
+            if defer and free and target == source:
+                continue
+            if freed:
+                facing = self.actions.distinct_facings(unit.tile)[0]
             moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
             after = position.with_units([moved if u.hex == source else u for u in position.units])
             text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
-            found.append((target, text, after, tile is not None and board_full(after)))
+            found.append((target, text, after, tile is not None and board_full(after), freed))
         self._plain_cache[key] = found
         return found
 

@@ -28,7 +28,7 @@ from ..notation.cards import Puzzle
 from ..position import Position
 from .decision import _DUALS_KEPT, Report, Solution, Try, count_paths, every_order, find_tries, winning_plays
 from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_gc, effective_key, normalised,
-                          play_identity, remembered_play_identity, evaluation_key)
+                          play_identity, remembered_play_identity, evaluation_key, evaluation_key_of)
 from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
 
 #: A margin floor no margin reaches: the search prunes nothing (see :meth:`Solver.solve`).
@@ -77,7 +77,7 @@ class Solver:
     def _search(self, started: float, floor: int | None) -> tuple[Report, Enumerator]:
         """One search: the graph listed (pruned by the bound: only states whose margin bound is below ``floor``, if
         given), its ends played out, the decision."""
-        enumerator = Enumerator(self.puzzle, naive=self.naive, bound=floor != _NO_PRUNING)
+        enumerator = Enumerator(self.puzzle, naive=self.naive, bound=floor != _NO_PRUNING, free_facings=True)
         enumerator.margin_floor = None if floor == _NO_PRUNING else floor
         deadline = None if self.max_time is None else started + self.max_time
         enumerator.deadline, enumerator.started = deadline, started
@@ -89,7 +89,9 @@ class Solver:
         # Each end is played out once per play identity (its effective key): ends that differ only in facings
         # that turn icons towards nothing fight the same battles (effective_edges), so one stands for all.
         same = (lambda position: position) if self.naive else self.identity
-        keys: dict[State, tuple] = {}
+        # Each state's ends (one, or one per effective class of its deferred facings: Enumerator.completions), each
+        # with its evaluation key.
+        keys: dict[State, list[tuple[Position, tuple, tuple]]] = {}
         work: dict[tuple, int] = {}  # evaluation key -> its place among the positions played out
         evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
 
@@ -98,9 +100,13 @@ class Solver:
             # --max-time while it still lists plays has played out what it listed and can say which of those
             # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
             # while this process lists. --naive plays out every order afterwards instead.
-            key = keys[state] = evaluation_key(same, state, self.final_battles(state))
-            if not self.naive and key not in work:
-                work[key] = evaluation.add(state.position, state.watched, key[3])
+            battles = self.final_battles(state)
+            ends = keys[state] = [(end, open_, evaluation_key_of(same, end, state.watched, battles))
+                                  for end, open_ in enumerator.completions(state)]
+            if not self.naive:
+                for end, _, key in ends:
+                    if key not in work:
+                        work[key] = evaluation.add(end, state.watched, battles)
 
         # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
         # second or more, which would come after --max-time and before the report (issue 15: "within a second").
@@ -116,8 +122,8 @@ class Solver:
                                    f"listed)")
             if self.naive and listing_stopped is None:
                 for state in self.every_order(graph):  # every order played out, as a search without transpositions
-                    key = keys[state]
-                    work.setdefault(key, evaluation.add(state.position, state.watched, key[3]))
+                    for end, _, key in keys[state]:
+                        work.setdefault(key, evaluation.add(end, state.watched, key[3]))
             verdicts, stopped = evaluation.finish()
         except BaseException:
             evaluation.abandon()  # Ctrl-C or an error: the workers stop now, not when the process ends
@@ -127,11 +133,15 @@ class Solver:
                        f"proven, the other plays are not")
             if self.naive or not verdicts:
                 stopped = f"{listing_stopped}; nothing was played out"
-        value: dict[State, Verdict] = {}
+        value: dict[State, list[tuple[Position, tuple, Verdict]]] = {}
         for state in graph.steps:
-            index = work.get(keys[state])
-            if index is not None and index < len(verdicts):
-                value[state] = verdicts[index]
+            ends = []
+            for end, open_, key in keys[state]:
+                index = work.get(key)
+                if index is not None and index < len(verdicts):
+                    ends.append((end, open_, verdicts[index]))
+            if len(ends) == len(keys[state]):  # a state counts once all its ends are played out
+                value[state] = ends
         # Only what was played out counts: the decision on a graph cut short finds only plays whose every end
         # was listed and played out (an end not listed has no value and wins nothing).
         with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
@@ -139,21 +149,22 @@ class Solver:
         return report, enumerator
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
-    def decide(self, graph: Graph, value: dict[State, Verdict], positions: int, started: float,
-               stopped: str | None, pruned: int = 0) -> Report:
+    def decide(self, graph: Graph, value: dict[State, list[tuple[Position, tuple, Verdict]]], positions: int,
+               started: float, stopped: str | None, pruned: int = 0) -> Report:
+        """``value``: each state's ends played out, with the facings open to its deferred units and their verdicts."""
         effective = self.identity
 
-        def wins(state: State) -> bool:
-            verdict = value.get(state)
-            return verdict is not None and verdict.wins
+        def endings(state: State) -> list[tuple[Position, tuple]]:
+            return [(end, open_) for end, open_, verdict in value.get(state, ()) if verdict.wins]
 
-        winning = winning_plays(graph, wins, effective, _DUALS_KEPT)
+        winning = winning_plays(graph, lambda state: False, effective, _DUALS_KEPT, endings=endings)
         solutions = []
         by_key: dict[tuple, list[Verdict]] = {}
         positions_of: dict[tuple, set[Position]] = {}
-        for state, verdict in value.items():
-            by_key.setdefault(effective(state.position), []).append(verdict)
-            positions_of.setdefault(effective(state.position), set()).add(state.position)
+        for ends in value.values():
+            for end, _, verdict in ends:
+                by_key.setdefault(effective(end), []).append(verdict)
+                positions_of.setdefault(effective(end), set()).add(end)
         for ends, lines in sorted(winning.items(), key=lambda item: (len(item[1][0]), item[1][0])):
             verdicts = [v for end in ends for v in by_key.get(end, ())]
             worst = min(verdicts, key=lambda v: (v.wins, v.margin))
@@ -198,10 +209,10 @@ class Solver:
         """:func:`decision.count_paths`: every order of actions, counted."""
         return count_paths(graph)
 
-    def find_tries(self, graph: Graph, value: dict[State, Verdict],
+    def find_tries(self, graph: Graph, value: dict[State, list[tuple[Position, tuple, Verdict]]],
                    winning: dict[frozenset, list[tuple[str, ...]]]) -> list[Try]:
         """:func:`decision.find_tries`: the strongest failing plays, as many as ``--tries`` asks."""
-        return find_tries(graph, value, self.tries)
+        return find_tries(graph, lambda state: value.get(state, []), self.tries)
 
 
 def solve(puzzle: Puzzle, **options: Any) -> Report:
