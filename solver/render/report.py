@@ -39,6 +39,7 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
         "orders": report.paths,
         "positions": report.positions,
         "pruned": report.pruned,
+        "ends_cut": report.ends_cut,
     }
     if not counters_only:
         data["seconds"] = round(report.seconds, 3)
@@ -60,7 +61,10 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
 
 def _cut(report: Report) -> str:
     """What the bound cut (solver.search.bound): plays proven to fail without being expanded or played out."""
-    return f", {report.pruned} cut by the bound" if report.pruned else ""
+    if not report.pruned and not report.ends_cut:
+        return ""
+    ends = f" and {report.ends_cut} ends" if report.ends_cut else ""
+    return f", {report.pruned}{ends} cut by the bound"
 
 
 def verdict_line(report: Report) -> Text:

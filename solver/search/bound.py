@@ -12,7 +12,8 @@ Every term is generous, never tight:
 * a unit strikes the HQ only if an attacking icon of it reaches the HQ's hex in its present facing (a melee icon
   on the adjacent hex, a ranged icon on any hex of its line, whatever stands between: a unit in the way may die
   first); a unit that may still move or turn this turn (its Mobility unspent, or any unit while a Move tile can
-  still be played), or whose facing the search has deferred, counts as reaching it wherever it stands;
+  still be played) counts as reaching it wherever it stands, and a unit whose facing the search has deferred
+  counts in its best facing;
 * each strike is at most the unit's strongest icon plus every strength bonus the player's modules on the board
   and in hand could give (the bonuses of the enemy's modules too while the player has a Scoper), as often as the
   unit has initiatives plus every extra initiative those modules could give;
@@ -134,6 +135,7 @@ class HqBound:
         self.blasts = tuple((family.tile_abilities, family.bound_blast) for family in present if family.bound_blast)
         self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
+        self._per_unit: dict[tuple, tuple[int, int]] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
         self._ahead: dict[tuple, int | None] = {}
 
@@ -151,13 +153,12 @@ class HqBound:
             melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
-        fixed, gains = self._units(position, melee, ranged, actions, pushes)
-        # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands. A unit
-        # whose facing is deferred (the search's placeholder) may face any way: counted so too, which is more.
-        free = state.free
+        fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free)
+        # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands. (A unit
+        # whose facing the search has deferred is counted in its best facing where it stands: _units.)
         per_battle = fixed + sum(gain for unit, gain in gains
-                                 if (unit.tile.mobility and unit.army == self.player
-                                     and Spent(unit.hex, "mobility") not in state.used) or unit.hex in free)
+                                 if unit.tile.mobility and unit.army == self.player
+                                 and Spent(unit.hex, "mobility") not in state.used)
         options = [self._tile_best(t, melee, ranged, actions) for t in hand if t.kind is Kind.WARRIOR]
         if moves:
             options.append(max((gain for _, gain in gains), default=0))
@@ -186,11 +187,12 @@ class HqBound:
                 actions += module.value
         return melee, ranged, actions
 
-    def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool
-               ) -> tuple[int, tuple[tuple[Unit, int], ...]]:
+    def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool,
+               free: frozenset = frozenset()) -> tuple[int, tuple[tuple[Unit, int], ...]]:
         """The damage per battle of the player's units as they stand, and what each would add by standing
-        anywhere and facing any way (a move); remembered per position and bonuses."""
-        key = (position, melee, ranged, actions, pushes)
+        anywhere and facing any way (a move); remembered per position and bonuses. A unit on a hex of ``free``
+        (its facing deferred by the search) stands in its best facing."""
+        key = (position, melee, ranged, actions, pushes, free)
         found = self._per_position.get(key)
         if found is not None:
             return found
@@ -206,12 +208,23 @@ class HqBound:
                 if blast and (pushes or any(unit.hex.neighbour(d) in targets for d in Direction)):
                     fixed += blast
                 continue
-            strikes = max(1, len(unit.tile.initiative)) + actions
-            blast = self._blast(unit.tile)
-            adjacent = blast and any(unit.hex.neighbour(d) in targets for d in Direction)
-            here = strikes * max(_reaching(position, unit, targets, melee, ranged, self.line_families, self.turned),
-                                 blast if adjacent else 0)
-            anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
+            # What a unit of the player's deals depends on its hex, tile and facing and on the targets alone:
+            # remembered, since the ends of one state differ only in a few units' facings.
+            unit_key = (unit.hex, unit.tile, unit.facing, unit.hex in free, targets, melee, ranged, actions)
+            known = self._per_unit.get(unit_key)
+            if known is None:
+                strikes = max(1, len(unit.tile.initiative)) + actions
+                blast = self._blast(unit.tile)
+                adjacent = blast and any(unit.hex.neighbour(d) in targets for d in Direction)
+                facings = [unit] if unit.hex not in free else [
+                    Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
+                    for facing in Direction]
+                here = strikes * max(max(_reaching(position, turned, targets, melee, ranged, self.line_families,
+                                                   self.turned) for turned in facings),
+                                     blast if adjacent else 0)
+                anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
+                known = self._per_unit[unit_key] = (here, anywhere)
+            here, anywhere = known
             fixed += here
             gains.append((unit, anywhere - here))
         found = self._per_position[key] = (fixed, tuple(gains))

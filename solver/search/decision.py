@@ -10,6 +10,7 @@ cooks (STYLE: Popeye).
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
@@ -57,6 +58,7 @@ class Report:
     stopped: str | None = None  # why the search stopped early, if it did
     contains_intended: bool | None = None
     pruned: int = 0  # states reached that the bound proved hopeless: neither expanded nor played out (among plays)
+    ends_cut: int = 0  # ends of expanded states that the bound proved hopeless to stop in: not played out
 
 
 #: The facings still open to each deferred unit of a state for a line's ends (:func:`enumeration.resolve`).
@@ -66,8 +68,8 @@ Endings = Callable[[State], Iterable[tuple[Position, Open]]]
 
 
 def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],
-                  lines_kept: int = 1, cap: int | None = None, endings: Endings | None = None
-                  ) -> dict[frozenset, list[tuple[str, ...]]]:
+                  lines_kept: int = 1, cap: int | None = None, endings: Endings | None = None,
+                  deadline: float | None = None) -> dict[frozenset, list[tuple[str, ...]]]:
     """The plays that win whatever the opponent chooses (an AND-OR search over the turn's graph).
 
     The player picks a step; every answer of the opponent to it must still win, and the player may adapt
@@ -75,11 +77,22 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
     set are one play, and the shortest ``lines_kept`` action lines reaching it are kept (the first is the key,
     the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``".
     ``endings``: where the graph defers facings, the winning ends of a state (else a state wins or not, by ``wins``).
+    ``deadline`` (``time.perf_counter``): past it no more plays are added anywhere, the plays found stand (each is a
+    winning play; not every one is listed), and the result's ``late`` attribute says so.
     """
     if endings is None:
         endings = lambda state: ((state.position, ()),) if wins(state) else ()  # noqa: E731
-    found = _AndOr(graph, endings, identity, lines_kept, cap).plays(graph.root)
-    return {ends: [line for line, _ in lines] for ends, lines in found.items()}
+    search = _AndOr(graph, endings, identity, lines_kept, cap, deadline)
+    found = search.plays(graph.root)
+    result = _Plays({ends: [line for line, _ in lines] for ends, lines in found.items()})
+    result.late = search.late
+    return result
+
+
+class _Plays(dict):
+    """:func:`winning_plays`' result: the plays, and whether the deadline cut the listing short."""
+
+    late = False
 
 
 class _AndOr:
@@ -91,20 +104,34 @@ class _AndOr:
     writes them into the placements and moves above); a state without any has ``()``."""
 
     def __init__(self, graph: Graph, endings: Endings, identity: Callable[[Position], object],
-                 lines_kept: int, cap: int | None) -> None:
+                 lines_kept: int, cap: int | None, deadline: float | None = None) -> None:
         self.graph = graph
         self.endings = endings
         self.identity = identity
         self.lines_kept = lines_kept
         self.cap = cap
+        self.deadline = deadline
+        self.late = False
+        self.added = 0
         # Keyed by the states' identities: the graph holds one object per distinct state (Enumerator.core_steps),
         # and a state's own hash is a Python call, which the decision of a big graph made a million times.
         self.memo: dict[int, dict[frozenset, list[tuple[tuple[str, ...], Open]]]] = {}
         self.steps_of = {id(state): steps for state, steps in graph.steps.items()}
 
+    def tick(self) -> None:
+        """Counts work done; past the deadline a state keeps two plays at most, and no more lines: the walk ends
+        quickly, and what it found still reaches the root (two plays prove a card cooked)."""
+        self.added += 1
+        if self.deadline is not None and self.added % 1024 == 0 and time.perf_counter() > self.deadline:
+            self.late = True
+            self.cap = 2
+
     def add(self, found: dict[frozenset, list[tuple[tuple[str, ...], Open]]], ends: frozenset,
             line: tuple[str, ...], open_: Open) -> None:
+        self.tick()
         lines = found.get(ends)
+        if lines is not None and self.late:
+            return
         if lines is None:
             if self.cap is None or len(found) < self.cap:
                 found[ends] = [(line, open_)]
@@ -127,6 +154,8 @@ class _AndOr:
         if steps is None:  # not expanded (a graph cut short by --max-time), or an equal copy of a state
             steps = self.graph.steps.get(state, [])
         for step in steps:
+            if self.late and len(found) >= 2:
+                break
             branch_plays = [self.plays(nxt) for _, nxt in step.branches]
             if not all(branch_plays):
                 continue
@@ -139,6 +168,9 @@ class _AndOr:
                             add(found, ends, *prefixed)
                 continue
             for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
+                self.tick()
+                if self.cap is not None and len(found) >= self.cap:
+                    break  # a play per choice on each branch: their number multiplies, the cap stops it
                 ends = frozenset().union(*(e for e, _ in combo))
                 # The player faces the deferred units before the opponent answers: one facing for every branch.
                 for chosen in itertools.product(*(_by_open(lines) for _, lines in combo)):

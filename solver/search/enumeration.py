@@ -157,17 +157,30 @@ def play_identity(position: Position) -> tuple:
     return (effective_key(position), position.to_move)
 
 
-def remembered_play_identity() -> Callable[[Position], tuple]:
-    """:func:`play_identity`, remembered per position for one search (it is asked about each end many times)."""
-    cache: dict[Position, tuple] = {}
+def remembered_play_identity(cache: dict[Position, tuple] | None = None) -> Callable[[Position], tuple]:
+    """:func:`play_identity`, remembered per position for one search (it is asked about each end many times), in
+    ``cache`` if given (the enumeration writes there the identities of the ends it makes: :meth:`Enumerator.completions`)."""
+    if cache is None:
+        cache = {}
 
     def identity(position: Position) -> tuple:
         found = cache.get(position)
         if found is None:
-            found = cache[position] = play_identity(position)
+            found = cache[position] = Identity(play_identity(position))
         return found
 
     return identity
+
+
+class Identity(tuple):
+    """A play identity that computes its hash once: the decision puts each end's identity in sets and tables many
+    times, and a tuple of tuples hashes all of its parts each time. Equal to the plain tuple, with its hash."""
+
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("hash")
+        if cached is None:
+            cached = self.__dict__["hash"] = tuple.__hash__(self)
+        return cached
 
 
 def _besides_units(position: Position) -> tuple:
@@ -486,6 +499,8 @@ class Enumerator:
                       and not self.actions.has_transport(puzzle.position)
                       and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
         self._completions: dict[tuple[Position, frozenset[Hex]], tuple[Completion, ...]] = {}
+        #: Where :meth:`completions` writes the play identities of the ends it makes (the solver's table), if given.
+        self.identities: dict[Position, tuple] | None = None
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -511,6 +526,22 @@ class Enumerator:
         #: bound of a state pruned (the solver's tries read both: see Solver.solve).
         self.margin_floor: int | None = None
         self.pruned_margin = -(10 ** 9)
+        #: Ends of states that the bound proved hopeless to stop in (:meth:`hopeless_end`).
+        self.ends_cut = 0
+
+    def hopeless_end(self, state: State, end: Position) -> bool:
+        """Whether the bound proves that stopping in ``state`` at ``end`` (one of its completions) cannot reach the
+        goal: such an end is not played out, and counts as losing (as a pruned state does). A state the bound let
+        through may still be hopeless to stop in: what the tiles left could do is not counted there."""
+        if self.bound is None:
+            return False
+        stopped = _next(state, position=end, free=frozenset(), over=True, after_batch=False, placed=frozenset())
+        cut = self.bound.cut(stopped, self.margin_floor)
+        if cut is None:
+            return False
+        self.pruned_margin = max(self.pruned_margin, cut)
+        self.ends_cut += 1
+        return True
 
     def completions(self, state: State) -> tuple[Completion, ...]:
         """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
@@ -529,22 +560,34 @@ class Enumerator:
         scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
                      for u in position.units)
         wide = _widened(position)
+        # The play identity of each end is made here too, from the placeholder position's: only the deferred
+        # units' entries differ (effective_key; no takeover, which keeps facings, is on a board that defers).
+        base = list(effective_key(position))
+        index_of = {u.hex: i for i, u in enumerate(position.units)}
         per_unit = []
         for hex_ in sorted(state.free, key=lambda h: h.label):
             unit = position.unit_at(hex_)
             classes: dict[tuple, list[Direction]] = {}
             for facing in Direction:
-                turned = replace(unit, facing=facing)
+                turned = Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
                 edges = (_effective_edges(lines, army_at, turned, scoper) if wide is None
                          else _effective_edges_wide(position, lines, turned, scoper, wide))
                 classes.setdefault(edges, []).append(facing)
-            per_unit.append([(hex_, frozenset(facings)) for facings in classes.values()])
+            entry = (unit.hex, unit.tile.key, unit.wounds, unit.hp, unit.army)
+            per_unit.append([(hex_, frozenset(facings), entry + (edges, unit.prizes, unit.venom))
+                             for edges, facings in classes.items()])
         ends = []
         for choice in itertools.product(*per_unit):
-            facing_at = {hex_: least_facing(facings) for hex_, facings in choice}
+            facing_at = {hex_: least_facing(facings) for hex_, facings, _ in choice}
             end = position.with_units_in_order(tuple(
-                replace(u, facing=facing_at[u.hex]) if u.hex in facing_at else u for u in position.units))
-            ends.append((end, tuple(choice)))
+                Unit(u.hex, u.tile, facing_at[u.hex], u.wounds, u.hp, u.venom, u.owner, u.prizes)
+                if u.hex in facing_at else u for u in position.units))
+            if self.identities is not None:
+                entries = list(base)
+                for hex_, _, entry in choice:
+                    entries[index_of[hex_]] = entry
+                self.identities.setdefault(end, Identity((tuple(entries), end.to_move)))
+            ends.append((end, tuple((hex_, facings) for hex_, facings, _ in choice)))
         found = self._completions[key] = tuple(ends)
         return found
 
@@ -1100,8 +1143,10 @@ def _without_cyclic_gc() -> Iterator[None]:
 #: What deciding on the turn's graph costs (winning_plays, the tries and count_paths), kept in hand before
 #: --max-time: per state expanded and per state only reached, and a fixed part. Fitted on bench/scale-play2
 #: (45,000 expanded of 68,000 reached: 2.55 s; 97,700 of 145,000: 4.5 s) and scale-play3 (10,600 of 178,000:
-#: 1.75 s); the fixed part holds the decision's own half second and the report's words and battle traces.
-_DECISION_SECONDS_PER_STATE = 3.5e-5
+#: 1.75 s); the fixed part holds the decision's own half second and the report's words and battle traces. With
+#: deferred facings a state has more ends to decide on: scale-play3, 45,000 expanded, 4.3 s; 88,000, 11 s (the
+#: opponent's answers multiply the plays a state keeps, up to the report's cap).
+_DECISION_SECONDS_PER_STATE = 1.5e-4
 _DECISION_SECONDS_PER_STATE_REACHED = 3.5e-6
 _REPORT_SECONDS = 1.5
 

@@ -31,6 +31,10 @@ from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_
                           play_identity, remembered_play_identity, evaluation_key, evaluation_key_of)
 from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
 
+#: The most winning plays a report lists without --max-solutions: where the opponent answers during the turn, a
+#: play is a choice of play on each branch, and their number multiplies past any use (bench/scale-play3).
+_MOST_PLAYS = 10_000
+
 #: A margin floor no margin reaches: the search prunes nothing (see :meth:`Solver.solve`).
 _NO_PRUNING = -(10 ** 9)
 
@@ -51,8 +55,10 @@ class Solver:
         self.tries = tries
         self.progress = progress
         self._graph_kept: Enumerator | None = None  # see solve()
+        self._tables_kept: tuple | None = None
         self.card = card_of(puzzle)
-        self.identity = remembered_play_identity()  # one table for the evaluation and the decision
+        self._identities: dict[Position, tuple] = {}
+        self.identity = remembered_play_identity(self._identities)  # one table for the evaluation and the decision
 
     def final_battles(self, state: State) -> int:
         return battles_after(self.puzzle, state)
@@ -60,7 +66,7 @@ class Solver:
     def solve(self) -> Report:
         started = time.perf_counter()
         report, enumerator = self._search(started, None)
-        if self.tries and enumerator.pruned and report.stopped is None:
+        if self.tries and (enumerator.pruned or enumerator.ends_cut) and report.stopped is None:
             # The tries rank failing plays by margin, and the bound pruned plays whose margin is not known, only
             # bounded: if one of them might rank among the tries, search again pruning only the states that cannot
             # (their margin bound below the weakest try's margin, which the second search can only raise), so that
@@ -79,6 +85,8 @@ class Solver:
         given), its ends played out, the decision."""
         enumerator = Enumerator(self.puzzle, naive=self.naive, bound=floor != _NO_PRUNING, free_facings=True)
         enumerator.margin_floor = None if floor == _NO_PRUNING else floor
+        if not self.naive:
+            enumerator.identities = self._identities
         deadline = None if self.max_time is None else started + self.max_time
         enumerator.deadline, enumerator.started = deadline, started
 
@@ -102,11 +110,15 @@ class Solver:
             # while this process lists. --naive plays out every order afterwards instead.
             battles = self.final_battles(state)
             ends = keys[state] = [(end, open_, evaluation_key_of(same, end, state.watched, battles))
-                                  for end, open_ in enumerator.completions(state)]
+                                  for end, open_ in enumerator.completions(state)
+                                  if not enumerator.hopeless_end(state, end)]
             if not self.naive:
                 for end, _, key in ends:
                     if key not in work:
                         work[key] = evaluation.add(end, state.watched, battles)
+                # Each end's place among the positions played out, kept instead of its key (hashing the keys of a
+                # million ends again took seconds).
+                keys[state] = [(end, open_, work[key]) for end, open_, key in ends]
 
         # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
         # second or more, which would come after --max-time and before the report (issue 15: "within a second").
@@ -124,6 +136,9 @@ class Solver:
                 for state in self.every_order(graph):  # every order played out, as a search without transpositions
                     for end, _, key in keys[state]:
                         work.setdefault(key, evaluation.add(end, state.watched, key[3]))
+            if self.naive:  # (stopped while listing: nothing played out, every index past the verdicts)
+                for state, ends in keys.items():
+                    keys[state] = [(end, open_, work.get(key, len(work))) for end, open_, key in ends]
             verdicts, stopped = evaluation.finish()
         except BaseException:
             evaluation.abandon()  # Ctrl-C or an error: the workers stop now, not when the process ends
@@ -133,31 +148,44 @@ class Solver:
                        f"proven, the other plays are not")
             if self.naive or not verdicts:
                 stopped = f"{listing_stopped}; nothing was played out"
-        value: dict[State, list[tuple[Position, tuple, Verdict]]] = {}
-        for state in graph.steps:
-            ends = []
-            for end, open_, key in keys[state]:
-                index = work.get(key)
-                if index is not None and index < len(verdicts):
-                    ends.append((end, open_, verdicts[index]))
-            if len(ends) == len(keys[state]):  # a state counts once all its ends are played out
-                value[state] = ends
         # Only what was played out counts: the decision on a graph cut short finds only plays whose every end
-        # was listed and played out (an end not listed has no value and wins nothing).
-        with _without_cyclic_gc():  # not while playing out: the battles' closures do make cycles
-            report = self.decide(graph, value, len(verdicts), started, stopped, len(enumerator.pruned))
+        # was listed and played out (an end not listed has no value and wins nothing). The collector is paused
+        # here too (not while playing out: the battles' closures do make cycles): the table of a million ends set
+        # off full passes over the graph, seconds past --max-time.
+        with _without_cyclic_gc():
+            value: dict[State, list[tuple[Position, tuple, Verdict]]] = {}
+            for state in graph.steps:
+                ends = []
+                for end, open_, index in keys[state]:
+                    if index < len(verdicts):
+                        ends.append((end, open_, verdicts[index]))
+                if len(ends) == len(keys[state]):  # a state counts once all its ends are played out
+                    value[state] = ends
+            report = self.decide(graph, value, len(verdicts), started, stopped, len(enumerator.pruned),
+                                 enumerator.ends_cut)
+        self._tables_kept = (keys, value)  # freed with the solver, not before the report (as the graph)
         return report, enumerator
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, list[tuple[Position, tuple, Verdict]]], positions: int,
-               started: float, stopped: str | None, pruned: int = 0) -> Report:
+               started: float, stopped: str | None, pruned: int = 0, ends_cut: int = 0) -> Report:
         """``value``: each state's ends played out, with the facings open to its deferred units and their verdicts."""
         effective = self.identity
 
         def endings(state: State) -> list[tuple[Position, tuple]]:
             return [(end, open_) for end, open_, verdict in value.get(state, ()) if verdict.wins]
 
-        winning = winning_plays(graph, lambda state: False, effective, _DUALS_KEPT, endings=endings)
+        # Each state keeps at most N + 1 plays (--max-solutions N, or _MOST_PLAYS): the root then still has more than
+        # N if the whole search has (each play of a step's state is a play of the state above), and the AND-OR
+        # stays linear where the opponent's answers multiply the plays (a play per choice of a play on each branch:
+        # bench/scale-play3 has some 10^12 lines to winning ends).
+        most = _MOST_PLAYS if self.max_solutions is None else self.max_solutions
+        deadline = None if self.max_time is None else started + self.max_time
+        winning = winning_plays(graph, lambda state: False, effective, _DUALS_KEPT, cap=most + 1, endings=endings,
+                                deadline=deadline)
+        if winning.late:
+            stopped = stopped or (f"--max-time {self.max_time:g} s reached while listing the winning plays: the "
+                                  f"{min(len(winning), most)} listed are proven, not every winning play is listed")
         solutions = []
         by_key: dict[tuple, list[Verdict]] = {}
         positions_of: dict[tuple, set[Position]] = {}
@@ -170,14 +198,16 @@ class Solver:
             worst = min(verdicts, key=lambda v: (v.wins, v.margin))
             end_positions = frozenset(p for end in ends for p in positions_of.get(end, ()))
             solutions.append(Solution(lines[0], tuple(lines[1:]), end_positions, dict(worst.hp), worst))
-        if self.max_solutions is not None and len(solutions) > self.max_solutions:
-            solutions = solutions[:self.max_solutions]
-            stopped = stopped or f"--max-solutions {self.max_solutions} reached"
+        if len(solutions) > most:
+            solutions = solutions[:most]
+            stopped = stopped or (f"--max-solutions {most} reached" if self.max_solutions is not None else
+                                  f"more than {most:,} winning plays: {most:,} of them listed (--max-solutions N "
+                                  f"lists N)")
         verdict_name = "none" if not solutions else ("sound" if len(solutions) == 1 else "cooked")
         tries = self.find_tries(graph, value, winning) if self.tries else []
         # The plays the proof covers: the states expanded and those the bound proved hopeless.
         report = Report(verdict_name, solutions, tries, len(graph.steps) + pruned, self.count_paths(graph), positions,
-                        time.perf_counter() - started, stopped, pruned=pruned)
+                        time.perf_counter() - started, stopped, pruned=pruned, ends_cut=ends_cut)
         if self.puzzle.solution is not None:
             report.contains_intended = self.finds_intended(solutions, effective)
         return report
