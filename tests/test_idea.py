@@ -257,18 +257,22 @@ def test_a_try_says_what_it_does_and_which_part_of_the_goal_it_misses() -> None:
 
 
 def test_tries_with_the_same_effect_are_grouped() -> None:
+    """Tries that end alike share a panel. (Facings that give a tile the same effective edges are one try: the
+    Brawler on a1 facing N or NW, towards nothing, is the one try "a1 N".)"""
     from solver.render.report import report_json
 
     puzzle, report = destroy_card()
     data = report_json(report, counters_only=True, puzzle=puzzle)
     same = {tuple(t["actions"]): t.get("same_as") for t in data["tries"]}
-    assert same[("place borgo:brawler a1 N",)] == same[("place borgo:brawler a1 NW",)] == 2
+    assert same[("place borgo:brawler a1 N",)] == same[("place borgo:brawler a2 N",)] == 2
+    assert same[("place borgo:brawler a1 NE",)] == 2  # it wounds a Blocker, and the HQ ends as without it
+    assert ("place borgo:brawler a1 NW",) not in same
     assert same[("place borgo:brawler c2 N",)] is None
     console = Console(file=io.StringIO(), width=200, record=True, color_system=None)
     console.print(render_report(puzzle, report, explain=False, counters_only=True))
     text = console.export_text()
     assert "Tries 2, 3, 4 and 5: the same end" in text
-    assert "place borgo:brawler a1 N and place borgo:brawler a1 NW: the same: The Brawler on a1 hits nothing." in text
+    assert "place borgo:brawler a1 N: The Brawler on a1 hits nothing (it strikes N: no enemy beside it)." in text
     assert text.count("Why it fails:") == 2
 
 

@@ -169,8 +169,12 @@ def test_the_bound_is_never_below_the_damage_of_any_completion():
             continue
         enemy = next(u.army for u in puzzle.position.units if u.is_hq and u.army != puzzle.player)
         start = next(u.health for u in puzzle.position.units if u.is_hq and u.army == enemy)
+        # Both graphs: with deferred facings a state stands for its ends with every class of facing (the bound
+        # counts a deferred unit in its best facing), and the solver asks the bound of each of those ends too.
+        deferred = number % 2 == 1
         try:
-            graph = Enumerator(puzzle).build(on_state=_at_most(250))
+            enumerator = Enumerator(puzzle, free_facings=deferred)
+            graph = enumerator.build(on_state=_at_most(250))
         except _TooBig:
             continue
         bound = HqBound(puzzle)
@@ -180,7 +184,8 @@ def test_the_bound_is_never_below_the_damage_of_any_completion():
             known = most.get(id(state))
             if known is None:
                 now = next((u.health for u in state.position.units if u.is_hq and u.army == enemy), 0)
-                known = start - now + now - _lowest_hp(state.position, enemy, battles_after(puzzle, state), played)
+                known = start - min(_lowest_hp(end, enemy, battles_after(puzzle, state), played)
+                                    for end, _ in enumerator.completions(state))
                 for step in graph.steps.get(state, ()):
                     for _, nxt in step.branches:
                         known = max(known, deepest(nxt))
@@ -193,6 +198,58 @@ def test_the_bound_is_never_below_the_damage_of_any_completion():
             assert bound.damage(state) >= dealt_from_here, (number, state.position)
             checked += 1
     assert checked > 1000, checked
+
+
+DEFERRING_ARMIES = ("hegemony", "outpost", "moloch", "borgo")
+
+
+def deferring_card(rng: random.Random) -> str | None:
+    """A crowded card where facings are deferred and the opponent may answer during the turn: warriors, Move and
+    Push Back offered, 2 of them played, 4 to 6 empty hexes (the naive search walks every order and facing)."""
+    player, enemy = rng.sample(DEFERRING_ARMIES, 2)
+    board = notation.parse("c3 moloch:hq\n").board
+    labels = sorted(h.label for h in board)
+    rng.shuffle(labels)
+    lines = [f"{labels.pop()} {player}:hq hp={rng.randint(1, 4)}", f"{labels.pop()} {enemy}:hq hp={rng.randint(1, 4)}"]
+    used: dict[str, int] = {}
+    while len(labels) > rng.randint(4, 6):
+        side = army(player if rng.random() < 0.5 else enemy)
+        choices = [t for t in side.tiles if t.kind is Kind.WARRIOR and used.get(t.key, 0) < t.count]
+        chosen = rng.choice(choices)
+        used[chosen.key] = used.get(chosen.key, 0) + 1
+        lines.append(f"{labels.pop()} {chosen.key} {rng.choice(['N', 'NE', 'SE', 'S', 'SW', 'NW'])}")
+    own = army(player)
+    warriors = [t for t in own.tiles if t.kind is Kind.WARRIOR and used.get(t.key, 0) < t.count]
+    instants = [t for t in own.tiles if t.name in ("move", "push-back")]
+    if len(warriors) < 2 or not instants:
+        return None
+    offer = rng.sample(warriors, 2) + rng.sample(instants, rng.randint(1, len(instants)))
+    goal = rng.choice(("win", "draw-or-win", "damage {enemy} >= 2", "not win", "win or alive {hex}")).format(
+        enemy=enemy, hex=lines[-1].split()[0])
+    head = ['puzzle "deferring"', f"player {player}", "offer " + " ".join(t.key for t in offer), "play 2",
+            f"goal {goal}"]
+    return "\n".join(head + lines) + "\n"
+
+
+def test_deferred_facings_find_what_the_naive_search_finds_where_the_opponent_answers():
+    """Issue 27: the default search chooses a warrior's facing at the end of the turn (one per effective class)
+    instead of at its placement or move; the naive search lists every facing at every step. Verdict, plays, key
+    lines must agree, on crowded cards with Move and Push Back (whose owner answers) and tiles of every base army."""
+    rng = random.Random("deferred-facings")
+    compared = deferred = 0
+    while compared < max(6, RANDOM_CARDS // 4):
+        text = deferring_card(rng)
+        if text is None:
+            continue
+        puzzle = notation.parse(text)
+        try:
+            Enumerator(puzzle, naive=True).build(on_state=_at_most(2500))
+        except _TooBig:
+            continue
+        deferred += Enumerator(puzzle, free_facings=True).defer
+        assert_same_as_naive(puzzle)
+        compared += 1
+    assert deferred >= compared // 2
 
 
 @pytest.mark.parametrize("goal, high, low, expected", [

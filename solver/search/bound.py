@@ -133,7 +133,8 @@ class HqBound:
         self.turned = any(family.bound_turns_attacks for family in present)
         #: The families that let a unit carrying them blast every adjacent unit (a Clown), by the wounds dealt.
         self.blasts = tuple((family.tile_abilities, family.bound_blast) for family in present if family.bound_blast)
-        self._per_position: dict[tuple[Position, int, int, int, bool], tuple[int, tuple[tuple[Unit, int], ...]]] = {}
+        self._per_position: dict[tuple[Position, int, int, int, bool, frozenset],
+                                 tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         self._per_unit: dict[tuple, tuple[int, int]] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.

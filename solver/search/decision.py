@@ -69,7 +69,7 @@ Endings = Callable[[State], Iterable[tuple[Position, Open]]]
 
 def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callable[[Position], object],
                   lines_kept: int = 1, cap: int | None = None, endings: Endings | None = None,
-                  deadline: float | None = None) -> dict[frozenset, list[tuple[str, ...]]]:
+                  deadline: float | None = None) -> _Plays:
     """The plays that win whatever the opponent chooses (an AND-OR search over the turn's graph).
 
     The player picks a step; every answer of the opponent to it must still win, and the player may adapt
@@ -174,14 +174,14 @@ class _AndOr:
                 ends = frozenset().union(*(e for e, _ in combo))
                 # The player faces the deferred units before the opponent answers: one facing for every branch.
                 for chosen in itertools.product(*(_by_open(lines) for _, lines in combo)):
-                    open_ = _common(state, [(nxt, o) for (_, nxt), (o, _) in zip(step.branches, chosen)])
-                    if open_ is None:
+                    shared = _common(state, [(nxt, o) for (_, nxt), (o, _) in zip(step.branches, chosen)])
+                    if shared is None:
                         continue
                     line = step.action
                     for (label, _), (_, sub) in zip(step.branches, chosen):
                         if sub:
                             line += (f"# if {label}: " + "; ".join(sub),)
-                    add(found, ends, line, open_)
+                    add(found, ends, line, shared)
         memo[id(state)] = found
         return found
 
@@ -253,6 +253,7 @@ def find_tries(graph: Graph, value: dict[State, Verdict] | Callable[[State], lis
     refutes it (the opponent's choice during the turn, then the battle choices). ``value``: each state's verdict,
     or where the graph defers facings, each state's ends with their open facings and verdicts."""
     seen: dict[frozenset, Try] = {}
+    ends_of: Callable[[State], list[tuple[Position, Open, Verdict]]]
     if isinstance(value, dict):
         table = value
         ends_of = lambda state: ([(state.position, (), table[state])] if state in table else [])  # noqa: E731

@@ -387,6 +387,11 @@ def _respent(used: frozenset, source: Hex, target: Hex) -> frozenset:
     return frozenset(kept)
 
 
+def _still(before: Unit | None, after: Unit | None) -> bool:
+    """Whether the unit on a hex is still the one there before an action (wounds aside)."""
+    return before is not None and after is not None and after.tile == before.tile and after.facing == before.facing
+
+
 def _refreed(free: frozenset[Hex], source: Hex, target: Hex, freed: bool) -> frozenset[Hex]:
     """The deferred units after one moved from ``source`` to ``target`` (its facing deferred there if ``freed``)."""
     if not free and not freed:
@@ -514,7 +519,8 @@ class Enumerator:
         self._states: dict[State, State] = {}
         self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
         self._reach: dict[tuple[Position, Tile | None], int] = {}
-        self._plain_cache: dict[tuple[Position, Hex, Tile | None], list[tuple[Hex, str, Position, bool]]] = {}
+        self._plain_cache: dict[tuple[Position, Hex, Tile | None, bool],
+                                list[tuple[Hex, str, Position, bool, bool]]] = {}
         #: The bound that prunes states from which no completion reaches the goal (:mod:`solver.search.bound`), when
         #: asked for (the solver does; the generator, which ranks failing plays too, does not): never with --naive,
         #: nor on a card the bound cannot read. The states it pruned are neither expanded nor played out (a losing
@@ -567,13 +573,14 @@ class Enumerator:
         per_unit = []
         for hex_ in sorted(state.free, key=lambda h: h.label):
             unit = position.unit_at(hex_)
+            assert unit is not None  # a deferred hex holds the deferred unit
             classes: dict[tuple, list[Direction]] = {}
             for facing in Direction:
                 turned = Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
                 edges = (_effective_edges(lines, army_at, turned, scoper) if wide is None
                          else _effective_edges_wide(position, lines, turned, scoper, wide))
                 classes.setdefault(edges, []).append(facing)
-            entry = (unit.hex, unit.tile.key, unit.wounds, unit.hp, unit.army)
+            entry: tuple = (unit.hex, unit.tile.key, unit.wounds, unit.hp, unit.army)
             per_unit.append([(hex_, frozenset(facings), entry + (edges, unit.prizes, unit.venom))
                              for edges, facings in classes.items()])
         ends = []
@@ -852,9 +859,7 @@ class Enumerator:
             after = _turn_of(after, state.position.hands, state.position.to_move)
             free = state.free
             if free:  # a deferred unit the instant killed is gone (its facing is then read by nothing)
-                before = state.position.unit_at
-                free = frozenset(h for h in free if (u := after.unit_at(h)) is not None
-                                 and u.tile == before(h).tile and u.facing == before(h).facing)
+                free = frozenset(h for h in free if _still(state.position.unit_at(h), after.unit_at(h)))
             nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
                           over=name == "battle", placed=frozenset(), free=free)

@@ -99,7 +99,7 @@ class Solver:
         same = (lambda position: position) if self.naive else self.identity
         # Each state's ends (one, or one per effective class of its deferred facings: Enumerator.completions), each
         # with its evaluation key.
-        keys: dict[State, list[tuple[Position, tuple, tuple]]] = {}
+        keys: dict[State, list[tuple[Position, tuple, Any]]] = {}  # the key, then its index among the verdicts
         work: dict[tuple, int] = {}  # evaluation key -> its place among the positions played out
         evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
 
@@ -189,8 +189,8 @@ class Solver:
         solutions = []
         by_key: dict[tuple, list[Verdict]] = {}
         positions_of: dict[tuple, set[Position]] = {}
-        for ends in value.values():
-            for end, _, verdict in ends:
+        for state_ends in value.values():
+            for end, _, verdict in state_ends:
                 by_key.setdefault(effective(end), []).append(verdict)
                 positions_of.setdefault(effective(end), set()).add(end)
         for ends, lines in sorted(winning.items(), key=lambda item: (len(item[1][0]), item[1][0])):
