@@ -246,6 +246,8 @@ def test_deferred_facings_find_what_the_naive_search_finds_where_the_opponent_an
             Enumerator(puzzle, naive=True).build(on_state=_at_most(2500))
         except _TooBig:
             continue
+        if Solver(puzzle, jobs=1).solve().stopped:  # past the plays a report lists (the answers multiply them)
+            continue
         deferred += Enumerator(puzzle, free_facings=True).defer
         assert_same_as_naive(puzzle)
         compared += 1
