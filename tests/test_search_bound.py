@@ -204,8 +204,9 @@ DEFERRING_ARMIES = ("hegemony", "outpost", "moloch", "borgo")
 
 
 def deferring_card(rng: random.Random) -> str | None:
-    """A crowded card where facings are deferred and the opponent may answer during the turn: warriors, Move and
-    Push Back offered, 2 of them played, 4 to 6 empty hexes (the naive search walks every order and facing)."""
+    """A crowded card where facings are deferred and the opponent may answer during the turn: warriors or modules,
+    Move and Push Back offered, 2 of them played, 4 to 6 empty hexes (the naive search walks every order and
+    facing)."""
     player, enemy = rng.sample(DEFERRING_ARMIES, 2)
     board = notation.parse("c3 moloch:hq\n").board
     labels = sorted(h.label for h in board)
@@ -219,7 +220,7 @@ def deferring_card(rng: random.Random) -> str | None:
         used[chosen.key] = used.get(chosen.key, 0) + 1
         lines.append(f"{labels.pop()} {chosen.key} {rng.choice(['N', 'NE', 'SE', 'S', 'SW', 'NW'])}")
     own = army(player)
-    warriors = [t for t in own.tiles if t.kind is Kind.WARRIOR and used.get(t.key, 0) < t.count]
+    warriors = [t for t in own.tiles if t.kind in (Kind.WARRIOR, Kind.MODULE) and used.get(t.key, 0) < t.count]
     instants = [t for t in own.tiles if t.name in ("move", "push-back")]
     if len(warriors) < 2 or not instants:
         return None

@@ -141,7 +141,7 @@ class HqBound:
         self._ahead: dict[tuple, int | None] = {}
 
     # --- the damage bound ---
-    def damage(self, state: State) -> int:
+    def damage(self, state: State, remember: bool = True) -> int:
         """At most how much damage the player's units deal the enemy HQ in everything that follows ``state``."""
         position = state.position
         plays_left = 0 if state.over else max(0, self.limit - state.played)
@@ -189,7 +189,7 @@ class HqBound:
         return melee, ranged, actions
 
     def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool,
-               free: frozenset = frozenset()) -> tuple[int, tuple[tuple[Unit, int], ...]]:
+               free: frozenset = frozenset(), remember: bool = True) -> tuple[int, tuple[tuple[Unit, int], ...]]:
         """The damage per battle of the player's units as they stand, and what each would add by standing
         anywhere and facing any way (a move); remembered per position and bonuses. A unit on a hex of ``free``
         (its facing deferred by the search) stands in its best facing."""
@@ -228,7 +228,9 @@ class HqBound:
             here, anywhere = known
             fixed += here
             gains.append((unit, anywhere - here))
-        found = self._per_position[key] = (fixed, tuple(gains))
+        found = (fixed, tuple(gains))
+        if remember:
+            self._per_position[key] = found
         return found
 
     def _enemy_hq_hexes(self, position: Position, pushes: bool) -> frozenset:
@@ -251,11 +253,11 @@ class HqBound:
         return max((wounds for abilities, wounds in self.blasts if abilities & tile.abilities), default=0)
 
     # --- the goal ---
-    def reach(self, state: State) -> Reach:
+    def reach(self, state: State, remember: bool = True) -> Reach:
         position = state.position
         now = {u.army: u.health for u in position.units if u.is_hq}
         high = {army: now.get(army, 0) for army in self.start_hp}
-        dealt = self.damage(state)
+        dealt = self.damage(state, remember)
         # Nothing bounds what the opponent deals the player's HQ: it may end anywhere down to 0.
         low = {army: 0 if army == self.player else max(0, value - dealt) for army, value in high.items()}
         return Reach(high, low)
@@ -264,22 +266,24 @@ class HqBound:
         """Whether no completion of the turn from ``state`` can reach the card's goal."""
         return self.cut(state, None) is not None
 
-    def cut(self, state: State, floor: int | None) -> int | None:
+    def cut(self, state: State, floor: int | None, remember: bool = True) -> int | None:
         """The margin bound of ``state`` (the most the player's HQ can end ahead, as :func:`evaluation.margin`
         counts it) when no completion from it reaches the goal and that bound is below ``floor`` (if given):
-        the state may be pruned; None when it may not."""
+        the state may be pruned; None when it may not. ``remember``: keep the answer for states that read alike
+        (not for the ends of states, each asked once: a big card has millions)."""
         # What the bound reads of a state, without the restrictions and watched units that tell states apart but
         # add nothing it counts: states that differ only so are asked once.
         key = (state.position, state.hand, state.played, state.used, state.over, state.battles_done, state.free)
         if key in self._ahead:
             ahead = self._ahead[key]
         else:
-            reach = self.reach(state)
+            reach = self.reach(state, remember)
             ahead = None
             if not possible(self.puzzle.goal, self.player, self.start_hp, reach)[0]:
                 ahead = reach.high.get(self.player, 0) - max((v for a, v in reach.low.items() if a != self.player),
                                                              default=0)
-            self._ahead[key] = ahead
+            if remember:
+                self._ahead[key] = ahead
         return ahead if ahead is not None and (floor is None or ahead < floor) else None
 
 

@@ -415,16 +415,27 @@ ANY_FACING = frozenset(Direction)
 Completion = tuple[Position, tuple[tuple[Hex, frozenset[Direction]], ...]]
 
 
+#: Module effects read by the battles alone: no turn rule reads their links (the Recon Center's longer move, a
+#: Transport's, the Scoper's capture, a Medic absorbing an instant's wound and a toughness bonus against one are).
+_BATTLE_ONLY_MODULES = frozenset({"melee-bonus", "ranged-bonus", "melee-and-ranged-bonus", "initiative-bonus",
+                                  "strength-and-initiative-bonus", "melee-and-initiative-bonus", "extra-initiative"})
+
+
 @cache
 def deferrable(tile: Tile) -> bool:
-    """Whether a tile's facing may be deferred (:attr:`Enumerator.defer`): a warrior without a module, nets, links,
-    specials or abilities other than Mobility, whose six facings all look different (a facing written in a line is
-    then the least of its class, as the naive search, which lists every facing, writes it)."""
+    """Whether a tile's facing may be deferred (:attr:`Enumerator.defer`): a warrior without nets, links, specials or
+    abilities other than Mobility, or a module whose effect only the battles read (its links alone), whose six
+    facings all look different (a facing written in a line is then the least of its class, as the naive search,
+    which lists every facing, writes it)."""
     from ..turns.actions import distinct_facings
 
-    return (tile.kind is Kind.WARRIOR and tile.module is None and tile.abilities <= {"mobility"}
-            and len(distinct_facings(tile)) == 6
-            and not any(edge.net or edge.link or edge.special for edge in tile.edges or ()))
+    edges = tile.edges or ()
+    if len(distinct_facings(tile)) != 6 or any(edge.net or edge.special for edge in edges):
+        return False
+    if tile.kind is Kind.WARRIOR:
+        return tile.module is None and tile.abilities <= {"mobility"} and not any(edge.link for edge in edges)
+    return (tile.kind is Kind.MODULE and tile.module is not None and tile.module.type in _BATTLE_ONLY_MODULES
+            and not tile.abilities and not any(edge.melee or edge.ranged or edge.armor for edge in edges))
 
 
 def least_facing(facings: frozenset[Direction]) -> Direction:
@@ -493,8 +504,9 @@ class Enumerator:
         #: board, and the families' moves by the families (see :meth:`_free_move_steps`).
         self.plain_families = self.spare_placed and self.families
         #: Deferred facings (asked for by the solver; ``free_facings``): on a plain board, the facing of one of the
-        #: player's warriors whose icons are blows, shots and armor only is read by nothing the turn does (the turn
-        #: rules read facings only where a unit moves; nets and links are left out), only by the battles after it.
+        #: player's warriors whose icons are blows, shots and armor only, or of a module whose links only battles
+        #: read, is read by nothing the turn does (the turn rules read facings only where a unit moves, and the
+        #: links of a few modules: those are left out, as nets are), only by the battles after it.
         #: Such a warrior placed, or moved to another hex (a move turns it freely), stands in a placeholder facing
         #: and its facing is chosen at the end of the turn, one facing per set of effective edges there: six states
         #: per unit and per step fewer, and the same ends (tests/test_search_bound.py holds the search to --naive).
@@ -503,7 +515,7 @@ class Enumerator:
         self.defer = (free_facings and self.plain and instants <= _DEFERRING_INSTANTS
                       and not self.actions.has_transport(puzzle.position)
                       and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
-        self._completions: dict[tuple[Position, frozenset[Hex]], tuple[Completion, ...]] = {}
+        self._classes: dict[tuple[Position, frozenset[Hex]], tuple[list, dict[Hex, int], list]] = {}
         #: Where :meth:`completions` writes the play identities of the ends it makes (the solver's table), if given.
         self.identities: dict[Position, tuple] | None = None
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
@@ -542,25 +554,46 @@ class Enumerator:
         if self.bound is None:
             return False
         stopped = _next(state, position=end, free=frozenset(), over=True, after_batch=False, placed=frozenset())
-        cut = self.bound.cut(stopped, self.margin_floor)
+        cut = self.bound.cut(stopped, self.margin_floor, remember=False)
         if cut is None:
             return False
         self.pruned_margin = max(self.pruned_margin, cut)
         self.ends_cut += 1
         return True
 
-    def completions(self, state: State) -> tuple[Completion, ...]:
+    def completions(self, state: State, keep: Callable[[Position], bool] | None = None) -> tuple[Completion, ...]:
         """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
         facings one position per choice of an effective class for each deferred unit, each unit in the least facing
         of its class (a unit's effective edges read which armies stand on its lines, not the others' facings, so the
-        classes are each unit's own). Remembered per position."""
+        classes are each unit's own). ``keep``: only the ends it keeps (the others are neither returned nor given
+        an identity: a big card has millions of ends the bound cuts)."""
         if not state.free:
-            return ((state.position, ()),)
-        key = (state.position, state.free)
-        found = self._completions.get(key)
-        if found is not None:
-            return found
+            return ((state.position, ()),) if keep is None or keep(state.position) else ()
         position = state.position
+        classes_of = self._classes.get((position, state.free))
+        if classes_of is None:
+            classes_of = self._classes[position, state.free] = self._facing_classes(position, state.free)
+        base, index_of, per_unit = classes_of
+        ends = []
+        for choice in itertools.product(*per_unit):
+            facing_at = {hex_: least_facing(facings) for hex_, facings, _ in choice}
+            end = position.with_units_in_order(tuple(
+                Unit(u.hex, u.tile, facing_at[u.hex], u.wounds, u.hp, u.venom, u.owner, u.prizes)
+                if u.hex in facing_at else u for u in position.units))
+            if keep is not None and not keep(end):
+                continue
+            if self.identities is not None:
+                entries = list(base)
+                for hex_, _, entry in choice:
+                    entries[index_of[hex_]] = entry
+                self.identities.setdefault(end, Identity((tuple(entries), end.to_move)))
+            ends.append((end, tuple((hex_, facings) for hex_, facings, _ in choice)))
+        return tuple(ends)
+
+    def _facing_classes(self, position: Position, free: frozenset[Hex]) -> tuple[list, dict[Hex, int], list]:
+        """For :meth:`completions`: the placeholder position's effective key as a list, each unit's place in it, and
+        for each deferred unit its classes of facings, each with the unit's entry in the key (remembered per
+        position: small, where the ends themselves are many)."""
         lines = _lines(position.board)
         army_at = {u.hex: u.army for u in position.units}.get
         scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
@@ -571,7 +604,7 @@ class Enumerator:
         base = list(effective_key(position))
         index_of = {u.hex: i for i, u in enumerate(position.units)}
         per_unit = []
-        for hex_ in sorted(state.free, key=lambda h: h.label):
+        for hex_ in sorted(free, key=lambda h: h.label):
             unit = position.unit_at(hex_)
             assert unit is not None  # a deferred hex holds the deferred unit
             classes: dict[tuple, list[Direction]] = {}
@@ -583,20 +616,7 @@ class Enumerator:
             entry: tuple = (unit.hex, unit.tile.key, unit.wounds, unit.hp, unit.army)
             per_unit.append([(hex_, frozenset(facings), entry + (edges, unit.prizes, unit.venom))
                              for edges, facings in classes.items()])
-        ends = []
-        for choice in itertools.product(*per_unit):
-            facing_at = {hex_: least_facing(facings) for hex_, facings, _ in choice}
-            end = position.with_units_in_order(tuple(
-                Unit(u.hex, u.tile, facing_at[u.hex], u.wounds, u.hp, u.venom, u.owner, u.prizes)
-                if u.hex in facing_at else u for u in position.units))
-            if self.identities is not None:
-                entries = list(base)
-                for hex_, _, entry in choice:
-                    entries[index_of[hex_]] = entry
-                self.identities.setdefault(end, Identity((tuple(entries), end.to_move)))
-            ends.append((end, tuple((hex_, facings) for hex_, facings, _ in choice)))
-        found = self._completions[key] = tuple(ends)
-        return found
+        return base, index_of, per_unit
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline - self.reserve():
