@@ -154,7 +154,7 @@ class HqBound:
             melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
-        fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free)
+        fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free, remember)
         # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands. (A unit
         # whose facing the search has deferred is counted in its best facing where it stands: _units.)
         per_battle = fixed + sum(gain for unit, gain in gains
