@@ -516,6 +516,7 @@ class Enumerator:
                       and not self.actions.has_transport(puzzle.position)
                       and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
         self._classes: dict[tuple[Position, frozenset[Hex]], tuple[list, dict[Hex, int], list]] = {}
+        self._kept_ends: dict[Position, Position] = {}
         #: Where :meth:`completions` writes the play identities of the ends it makes (the solver's table), if given.
         self.identities: dict[Position, tuple] | None = None
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
@@ -582,6 +583,8 @@ class Enumerator:
                 if u.hex in facing_at else u for u in position.units))
             if keep is not None and not keep(end):
                 continue
+            # One object per end kept: states that share a position share its ends (a big card keeps millions).
+            end = self._kept_ends.setdefault(end, end)
             if self.identities is not None:
                 entries = list(base)
                 for hex_, _, entry in choice:
