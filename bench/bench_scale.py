@@ -40,7 +40,10 @@ def main() -> None:
     for path in args.cards:
         puzzle = notation.load(path)
         started, cpu = time.perf_counter(), time.process_time()
-        report = Solver(puzzle, jobs=args.jobs, naive=args.naive, max_time=args.max_time).solve()
+        # The solver is kept until the figures are taken: it holds the turn's graph, whose freeing (seconds on a
+        # big card) comes after the report in `nhex solve` too.
+        solver = Solver(puzzle, jobs=args.jobs, naive=args.naive, max_time=args.max_time)
+        report = solver.solve()
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         over = "" if args.max_time is None else f"{elapsed - args.max_time:+.2f}"
         empty = len(puzzle.position.board) - len(puzzle.position.units)
@@ -49,6 +52,7 @@ def main() -> None:
         print(f"{Path(path).stem:14} {len(puzzle.offer):>5} {puzzle.tiles_to_play:>4} {empty:>5} "
               f"{report.verdict:>7} {report.plays:>7} {report.paths:>8} {report.positions:>9} {report.pruned:>7} {elapsed:>7.2f} "
               f"{cpu:>7.2f} {over:>6} {own:>7.0f} {workers:>7.0f}  {report.stopped or ''}", flush=True)
+        del solver, report
 
 if __name__ == "__main__":
     main()
