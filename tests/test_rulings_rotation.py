@@ -2,7 +2,7 @@
 a battle, control in the turn rules): rotating a whole position by 60° rotates every battle outcome and every
 legal action's result, and changes nothing else (GUIDE: property tests; the positions are those the rulings' own
 tests use, in tests/test_doomsday.py, test_battle.py, test_multiplayer.py, test_new_york.py, test_terrain_turn.py,
-where each test cites its ruling and source)."""
+where each test cites its ruling and source: imported from there where they stand as a constant)."""
 
 from __future__ import annotations
 
@@ -12,19 +12,14 @@ from solver.engine import battle
 from solver.notation.text import parse_position
 from solver.position import Position
 from solver.turns import actions
+from test_battle import CLOWN_NEAR_FOUNDATIONS
+from test_doomsday import ENDLESS_LOOP, TURNED_NE
+from test_multiplayer import MOLOCH_IN_THE_WAY
+from test_new_york import MEDIC_BESIDE_THE_HQ, NETTED_MID_BATTLE
 
 BATTLES = {
     # RULINGS 65: a branch back in a redirector on its own path loops without end (and 51's reading, an option)
-    "65 endless loop": """
-        c5 doomsday:delta-shooter N
-        c4 doomsday:fireblast N
-        c3 doomsday:tripler N
-        d2 doomsday:doom-net-fighter S
-        d3 doomsday:fireblast SW
-        c1 moloch:blocker S
-        a1 moloch:hq
-        e1 doomsday:hq
-    """,
+    "65 endless loop": ENDLESS_LOOP,
     "65 endless loop and a Medic": """
         c5 doomsday:delta-shooter N
         c4 doomsday:fireblast N
@@ -68,27 +63,9 @@ BATTLES = {
         c3 neojungle:wall-of-trees S
     """,
     # RULINGS 68: the Clown's blast destroys foundations
-    "68 Clown and foundations": """
-        c3 moloch:clown N
-        c2 neojungle:roots N
-        c2 neojungle:slicer N
-        d2 new-york:mine N
-        b4 neojungle:roots N
-        a1 neojungle:hq
-        e1 new-york:hq
-    """,
+    "68 Clown and foundations": CLOWN_NEAR_FOUNDATIONS,
     # RULINGS 70: a teammate's shot turned; a Scoper beside a redirector
-    "70 teammate's shot turned": """
-        team doomsday outpost
-        team moloch borgo
-        c1 borgo:hq
-        c5 outpost:hmg N
-        c4 doomsday:fireblast NE
-        e2 moloch:blocker S
-        a1 outpost:hq
-        b1 doomsday:hq
-        a3 moloch:hq
-    """,
+    "70 teammate's shot turned": "team doomsday outpost\nteam moloch borgo\nc1 borgo:hq\n" + TURNED_NE,
     "70 Scoper beside a redirector": """
         c5 outpost:hmg N
         c4 doomsday:fireblast NE
@@ -110,38 +87,10 @@ BATTLES = {
         c3 moloch:hybrid S
         c2 hegemony:ganger N
     """,
-    "71 both ways (moloch-team-fire=yes)": """
-        rules 3.0 moloch-team-fire=yes
-        team moloch outpost
-        team borgo hegemony
-        a1 outpost:hq
-        e1 moloch:hq
-        a3 borgo:hq
-        e3 hegemony:hq
-        c5 outpost:hmg N
-        c4 moloch:blocker N
-        c2 hegemony:ganger N
-    """,
+    "71 both ways (moloch-team-fire=yes)": "rules 3.0 moloch-team-fire=yes\n" + MOLOCH_IN_THE_WAY,
     # the New York HQ netted in the middle of a battle; a Medic hit beside it (ny-medic-direct-hit)
-    "New York HQ netted mid-battle": """
-        c3 new-york:hq
-        c2 new-york:cop N wounds=1
-        b2 borgo:net-fighter N
-        b3 new-york:net-fighter NE
-        b4 borgo:brawler N
-        e1 borgo:hq
-    """,
-    "ny-medic-direct-hit=any-wound": """
-        rules 3.0 ny-medic-direct-hit=any-wound
-        team new-york outpost
-        team moloch borgo
-        c3 new-york:hq
-        c2 outpost:medic N
-        c1 moloch:hybrid S
-        a1 outpost:hq
-        e1 moloch:hq
-        a3 borgo:hq
-    """,
+    "New York HQ netted mid-battle": NETTED_MID_BATTLE,
+    "ny-medic-direct-hit=any-wound": "rules 3.0 ny-medic-direct-hit=any-wound\n" + MEDIC_BESIDE_THE_HQ,
 }
 
 
