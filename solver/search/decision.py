@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from ..hexes import Direction, Hex
 from ..position import Position
-from .enumeration import ANY_FACING, Graph, State, Step, least_facing, resolve
+from .enumeration import ANY_FACING, Graph, State, Step, least_facing, resolve, with_facing
 from .evaluation import Verdict
 
 #: How many lines to one winning end the report keeps: the key line and its first duals.
@@ -279,7 +279,7 @@ def find_tries(graph: Graph, value: dict[State, Verdict] | Callable[[State], lis
         facings = dict(open_)
         texts = list(line)
         for index, hex_ in pending:
-            texts[index] = texts[index].rsplit(" ", 1)[0] + " " + least_facing(facings.get(hex_, ANY_FACING)).name
+            texts[index] = with_facing(texts[index], least_facing(facings.get(hex_, ANY_FACING)))
         return tuple(texts)
 
     def stop_here(state: State, line: tuple[str, ...], pending: tuple[tuple[int, Hex], ...]) -> None:

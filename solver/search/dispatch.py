@@ -280,17 +280,22 @@ class DaskCluster(Dispatcher):
         try:
             pending = list(futures)
             while pending:
-                ready = ([pending[0]] if pending[0].done() else []) if ordered else [f for f in pending if f.done()]
-                if not ready:
-                    self._wait(pending[:1] if ordered else pending, idle)
-                    continue
-                for future in ready:
-                    pending.remove(future)
-                    yield self._result(future, idle)  # a job that raised raises here
-                if idle is not None:
-                    idle()
+                yield from self._done(pending, ordered, idle)
         finally:
             self.client.cancel(futures)
+
+    def _done(self, pending: list[Any], ordered: bool, idle: Callable[[], None] | None) -> Iterator[Any]:
+        """The results of the jobs of ``pending`` that are done (only the first, if ``ordered``), each taken out of
+        ``pending``; if none is, a wait for one instead. A job that raised raises here."""
+        ready = ([pending[0]] if pending[0].done() else []) if ordered else [f for f in pending if f.done()]
+        if not ready:
+            self._wait(pending[:1] if ordered else pending, idle)
+            return
+        for future in ready:
+            pending.remove(future)
+            yield self._result(future, idle)
+        if idle is not None:
+            idle()
 
     def stream(self, function: Callable[[T], R], next_task: Callable[[], T | None], *, window: int,
                idle: Callable[[], None] | None = None) -> Iterator[R]:
@@ -301,15 +306,7 @@ class DaskCluster(Dispatcher):
                     pending.append(self.client.submit(function, task, pure=False))
                 if not pending:
                     return
-                ready = [future for future in pending if future.done()]
-                if not ready:
-                    self._wait(pending, idle)
-                    continue
-                for future in ready:
-                    pending.remove(future)
-                    yield self._result(future, idle)  # a job that raised raises here
-                if idle is not None:
-                    idle()
+                yield from self._done(pending, False, idle)
         finally:
             if pending:
                 self.client.cancel(pending)

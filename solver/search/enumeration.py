@@ -443,6 +443,11 @@ def least_facing(facings: frozenset[Direction]) -> Direction:
     return min(facings, key=lambda f: f.name)
 
 
+def with_facing(line: str, facing: Direction) -> str:
+    """An action line whose last word, a placeholder facing (placement, move), is written as ``facing``."""
+    return line.rsplit(" ", 1)[0] + " " + facing.name
+
+
 def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
             assignment: tuple[tuple[Hex, frozenset[Direction]], ...]
             ) -> tuple[tuple[str, ...], tuple[tuple[Hex, frozenset[Direction]], ...]] | None:
@@ -456,8 +461,7 @@ def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
     texts = list(step.action)
     for index, hex_ in enumerate(step.fill):
         if hex_ is not None:
-            facing = least_facing(open_.get(hex_, ANY_FACING))
-            texts[index] = texts[index].rsplit(" ", 1)[0] + " " + facing.name
+            texts[index] = with_facing(texts[index], least_facing(open_.get(hex_, ANY_FACING)))
     filled = set(step.fill)
     kept = tuple(sorted(((h, open_[h] if h in child.free and h not in filled and h in open_ else ANY_FACING)
                          for h in parent.free), key=lambda item: item[0].label))
