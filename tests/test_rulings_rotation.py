@@ -75,18 +75,7 @@ BATTLES = {
         b1 doomsday:hq
     """,
     # RULINGS 71: Moloch's team fire, one way and both ways
-    "71 one way": """
-        team moloch outpost
-        team borgo hegemony
-        a1 outpost:hq
-        e1 moloch:hq
-        a3 borgo:hq
-        e3 hegemony:hq
-        c5 outpost:hmg N
-        c4 moloch:blocker N
-        c3 moloch:hybrid S
-        c2 hegemony:ganger N
-    """,
+    "71 one way": MOLOCH_IN_THE_WAY + "c3 moloch:hybrid S\n",
     "71 both ways (moloch-team-fire=yes)": "rules 3.0 moloch-team-fire=yes\n" + MOLOCH_IN_THE_WAY,
     # the New York HQ netted in the middle of a battle; a Medic hit beside it (ny-medic-direct-hit)
     "New York HQ netted mid-battle": NETTED_MID_BATTLE,
