@@ -163,9 +163,7 @@ class _AndOr:
                 nxt = step.branches[0][1]
                 for ends, lines in branch_plays[0].items():
                     for line, open_ in lines:
-                        prefixed = resolve(step, state, nxt, line, open_)
-                        if prefixed is not None:
-                            add(found, ends, *prefixed)
+                        add(found, ends, *resolve(step, state, nxt, line, open_))
                 continue
             for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
                 self.tick()

@@ -450,11 +450,11 @@ def with_facing(line: str, facing: Direction) -> str:
 
 def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
             assignment: tuple[tuple[Hex, frozenset[Direction]], ...]
-            ) -> tuple[tuple[str, ...], tuple[tuple[Hex, frozenset[Direction]], ...]] | None:
+            ) -> tuple[tuple[str, ...], tuple[tuple[Hex, frozenset[Direction]], ...]]:
     """``step`` prepended to a line from ``child``: the step's placeholder facings written from ``assignment`` (the
     facings still open to each deferred unit of ``child`` for the line's ends), and the facings open to the deferred
     units of ``parent`` in turn. A unit the step moves on, or a unit gone from ``child``, may face any way in
-    ``parent``: nothing reads that facing. None: no facing is open to some unit (never from one branch)."""
+    ``parent``: nothing reads that facing. (Facings closed by the opponent's answers: :func:`decision._common`.)"""
     if not parent.free and not step.fill:
         return step.action + line, ()
     open_ = dict(assignment)
