@@ -200,6 +200,36 @@ def test_the_bound_is_never_below_the_damage_of_any_completion():
     assert checked > 1000, checked
 
 
+def test_an_end_the_bound_cuts_neither_wins_nor_ends_above_its_margin_bound():
+    """Issue 27: the solver bounds each end of a state (one per class of its deferred units' facings) from each
+    unit's own share, without making the end (:meth:`HqBound.stopping`): an end it cuts must lose when played out,
+    by a margin no better than the bound it gave (the tries read that bound), and stopping ends the turn, so an
+    unspent Mobility adds nothing there."""
+    from solver.search.evaluation import card_of, evaluate
+
+    checked = cut = 0
+    for number, puzzle in random_puzzles(RANDOM_CARDS * 2, "end-bound"):
+        if not readable(puzzle):
+            continue
+        enumerator = Enumerator(puzzle, free_facings=True)
+        try:
+            graph = enumerator.build(on_state=_at_most(250))
+        except _TooBig:
+            continue
+        bound, card = HqBound(puzzle), card_of(puzzle)
+        for state in graph.steps:
+            stopping = bound.stopping(state, None)
+            for end, open_ in enumerator.completions(state):
+                ahead = stopping({hex_: end.unit_at(hex_).facing for hex_, _ in open_})
+                checked += 1
+                if ahead is None:
+                    continue
+                cut += 1
+                verdict = evaluate(card, end, dict(state.watched), battles_after(puzzle, state))
+                assert not verdict.wins and verdict.margin <= ahead, (number, end)
+    assert checked > 1000 and cut > 100, (checked, cut)
+
+
 DEFERRING_ARMIES = ("hegemony", "outpost", "moloch", "borgo")
 
 

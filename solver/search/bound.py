@@ -23,6 +23,9 @@ Every term is generous, never tight:
 * as many battles as may follow: those the turn has caused, one more while a tile may still be played (a full
   board, a Battle tile), and what ``then`` says.
 
+The ends of a state (stopping there, each deferred facing chosen) are bounded unit by unit, without making their
+positions (:meth:`HqBound.stopping`): the turn is over, so nothing moves and no Mobility counts.
+
 An HQ's health never rises in a battle, so the player's own HQ ends at most where it stands; nothing here bounds
 what the opponent deals, so it may end anywhere below. The goal is then read three-valued by its structure
 (:func:`possible`): ``and``/``or`` combine, ``not`` swaps "may hold" and "must hold", and a goal the bound cannot
@@ -38,11 +41,11 @@ units alone, none commanded by another army. Anywhere else the search prunes not
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..engine import points as hooks
 from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
-from ..hexes import Direction
+from ..hexes import Direction, Hex
 from ..position import Position, Unit
 from ..tiles import Edge, Kind, Tile
 from ..turns.actions import Spent
@@ -137,6 +140,7 @@ class HqBound:
                                  tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         self._per_unit: dict[tuple, tuple[int, int]] = {}
+        self._per_facing: dict[tuple, dict[Direction, int]] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
         self._ahead: dict[tuple, int | None] = {}
 
@@ -198,8 +202,22 @@ class HqBound:
         if found is not None:
             return found
         targets = self._enemy_hq_hexes(position, pushes)
-        fixed = 0
+        fixed = self._enemy_blasts(position, targets, pushes)
         gains = []
+        for unit in position.units:
+            if unit.army != self.player:
+                continue
+            here, anywhere = self._strikes(position, unit, targets, melee, ranged, actions, unit.hex in free)
+            fixed += here
+            gains.append((unit, anywhere - here))
+        found = (fixed, tuple(gains))
+        if remember:
+            self._per_position[key] = found
+        return found
+
+    def _enemy_blasts(self, position: Position, targets: frozenset, pushes: bool) -> int:
+        """What the enemy's own blasts may deal its HQ in a battle."""
+        dealt = 0
         for unit in position.units:
             if unit.army != self.player:
                 # A blast wounds friends too, the HQ of its own army included (RULINGS 10: "todas las unidades
@@ -207,31 +225,83 @@ class HqBound:
                 # bring the HQ or the Clown next to the other.
                 blast = self._blast(unit.tile)
                 if blast and (pushes or any(unit.hex.neighbour(d) in targets for d in Direction)):
-                    fixed += blast
-                continue
-            # What a unit of the player's deals depends on its hex, tile and facing and on the targets alone:
-            # remembered, since the ends of one state differ only in a few units' facings.
-            unit_key = (unit.hex, unit.tile, unit.facing, unit.hex in free, targets, melee, ranged, actions)
-            known = self._per_unit.get(unit_key)
-            if known is None:
-                strikes = max(1, len(unit.tile.initiative)) + actions
-                blast = self._blast(unit.tile)
-                adjacent = blast and any(unit.hex.neighbour(d) in targets for d in Direction)
-                facings = [unit] if unit.hex not in free else [
-                    Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
-                    for facing in Direction]
-                here = strikes * max(max(_reaching(position, turned, targets, melee, ranged, self.line_families,
-                                                   self.turned) for turned in facings),
-                                     blast if adjacent else 0)
-                anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
-                known = self._per_unit[unit_key] = (here, anywhere)
-            here, anywhere = known
-            fixed += here
-            gains.append((unit, anywhere - here))
-        found = (fixed, tuple(gains))
-        if remember:
-            self._per_position[key] = found
+                    dealt += blast
+        return dealt
+
+    def _strikes(self, position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int, actions: int,
+                 deferred: bool) -> tuple[int, int]:
+        """What one unit of the player's deals the HQ in a battle where it stands (in its best facing if its facing
+        is ``deferred``), and at most anywhere in any facing."""
+        # What a unit of the player's deals depends on its hex, tile and facing and on the targets alone (the
+        # lines of fire are the board's): remembered, since the ends of one state differ only in a few facings.
+        unit_key = (unit.hex, unit.tile, unit.facing, deferred, targets, melee, ranged, actions)
+        known = self._per_unit.get(unit_key)
+        if known is None:
+            strikes = max(1, len(unit.tile.initiative)) + actions
+            blast = self._blast(unit.tile)
+            adjacent = blast and any(unit.hex.neighbour(d) in targets for d in Direction)
+            facings = [unit] if not deferred else [
+                Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
+                for facing in Direction]
+            here = strikes * max(max(_reaching(position, turned, targets, melee, ranged, self.line_families,
+                                               self.turned) for turned in facings),
+                                 blast if adjacent else 0)
+            anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
+            known = self._per_unit[unit_key] = (here, anywhere)
+        return known
+
+    def _shares(self, position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int,
+                actions: int) -> dict[Direction, int]:
+        """What one unit of the player's deals the HQ in a battle where it stands, for each facing it may be given."""
+        key = (unit.hex, unit.tile, targets, melee, ranged, actions)
+        found = self._per_facing.get(key)
+        if found is None:
+            found = self._per_facing[key] = {facing: self._strikes(
+                position, Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes),
+                targets, melee, ranged, actions, False)[0] for facing in Direction}
         return found
+
+    def stopping(self, state: State, floor: int | None) -> Callable[[dict[Hex, Direction]], int | None]:
+        """:meth:`cut` of stopping in ``state`` at each of its ends, as a function of the facings chosen for its
+        deferred units (``state.free``; :meth:`Enumerator.completions`), without making the end's position: what
+        the player's units deal is each unit's own, added, so only the deferred units' shares are worked out per
+        end (a big card has millions of ends, most of them cut).
+
+        Stopping ends the turn: no tile is played after it and no unit moves, so an unspent Mobility adds nothing
+        here (:meth:`damage` counts it for a state the turn may go on from)."""
+        position = state.position
+        battles = state.battles_done + self.after
+        now = {u.army: u.health for u in position.units if u.is_hq}
+        high = {army: now.get(army, 0) for army in self.start_hp}
+        answers: dict[int, int | None] = {}
+
+        def cut_for(dealt: int) -> int | None:
+            if dealt not in answers:
+                low = {army: 0 if army == self.player else max(0, value - dealt) for army, value in high.items()}
+                ahead = None
+                if not possible(self.puzzle.goal, self.player, self.start_hp, Reach(high, low))[0]:
+                    ahead = high.get(self.player, 0) - max((v for a, v in low.items() if a != self.player), default=0)
+                answers[dealt] = ahead if ahead is not None and (floor is None or ahead < floor) else None
+            return answers[dealt]
+
+        if battles == 0:
+            nothing = cut_for(0)
+            return lambda facing_at: nothing
+        melee, ranged, actions = self._bonuses(position, ())
+        targets = self._enemy_hq_hexes(position, False)
+        fixed = self._enemy_blasts(position, targets, False)
+        shares: list[tuple[Hex, dict[Direction, int]]] = []
+        for unit in position.units:
+            if unit.army != self.player:
+                continue
+            if unit.hex not in state.free:
+                fixed += self._strikes(position, unit, targets, melee, ranged, actions, False)[0]
+                continue
+            shares.append((unit.hex, self._shares(position, unit, targets, melee, ranged, actions)))
+
+        def cut(facing_at: dict[Hex, Direction]) -> int | None:
+            return cut_for(battles * (fixed + sum(share[facing_at[hex_]] for hex_, share in shares)))
+        return cut
 
     def _enemy_hq_hexes(self, position: Position, pushes: bool) -> frozenset:
         hexes = {u.hex for u in position.units if u.is_hq and u.army != self.player}

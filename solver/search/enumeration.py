@@ -415,6 +415,22 @@ ANY_FACING = frozenset(Direction)
 Completion = tuple[Position, tuple[tuple[Hex, frozenset[Direction]], ...]]
 
 
+class FacingClass:
+    """One class of facings of a deferred unit where it stands (see :meth:`Enumerator.completions`): the facings that
+    give it the same effective edges there, the one a line writes, the unit's entry in the play identity, and the
+    unit turned so, made once per position (a big card makes millions of ends of a few such classes)."""
+
+    __slots__ = ("hex", "facing", "facings", "entry", "unit", "open")
+
+    def __init__(self, hex_: Hex, facing: Direction, facings: frozenset[Direction], entry: tuple, unit: Unit) -> None:
+        self.hex = hex_
+        self.facing = facing
+        self.facings = facings
+        self.entry = entry
+        self.unit = unit
+        self.open = (hex_, facings)  # what a line from an end of this class leaves open to the unit (resolve)
+
+
 #: Module effects read by the battles alone: no turn rule reads their links (the Recon Center's longer move, a
 #: Transport's, the Scoper's capture, a Medic absorbing an instant's wound and a toughness bonus against one are).
 _BATTLE_ONLY_MODULES = frozenset({"melee-bonus", "ranged-bonus", "melee-and-ranged-bonus", "initiative-bonus",
@@ -549,53 +565,51 @@ class Enumerator:
         #: bound of a state pruned (the solver's tries read both: see Solver.solve).
         self.margin_floor: int | None = None
         self.pruned_margin = -(10 ** 9)
-        #: Ends of states that the bound proved hopeless to stop in (:meth:`hopeless_end`).
+        #: Ends of states that the bound proved hopeless to stop in (:meth:`completions`).
         self.ends_cut = 0
 
-    def hopeless_end(self, state: State, end: Position) -> bool:
-        """Whether the bound proves that stopping in ``state`` at ``end`` (one of its completions) cannot reach the
-        goal: such an end is not played out, and counts as losing (as a pruned state does). A state the bound let
-        through may still be hopeless to stop in: what the tiles left could do is not counted there."""
-        if self.bound is None:
-            return False
-        stopped = _next(state, position=end, free=frozenset(), over=True, after_batch=False, placed=frozenset())
-        cut = self.bound.cut(stopped, self.margin_floor, remember=False)
-        if cut is None:
-            return False
-        self.pruned_margin = max(self.pruned_margin, cut)
-        self.ends_cut += 1
-        return True
-
-    def completions(self, state: State, keep: Callable[[Position], bool] | None = None) -> tuple[Completion, ...]:
+    def completions(self, state: State, bounded: bool = False) -> tuple[Completion, ...]:
         """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
         facings one position per choice of an effective class for each deferred unit, each unit in the least facing
         of its class (a unit's effective edges read which armies stand on its lines, not the others' facings, so the
-        classes are each unit's own). ``keep``: only the ends it keeps (the others are neither returned nor given
-        an identity: a big card has millions of ends the bound cuts)."""
+        classes are each unit's own). ``bounded``: without the ends the bound proves hopeless to stop in
+        (:meth:`HqBound.stopping`), counted in :attr:`ends_cut`; they are neither made nor given an identity, and
+        count as losing, as a pruned state does (a state the bound let through may still be hopeless to stop in:
+        what the tiles left could do is not counted there; a big card has millions of such ends)."""
+        cut = self.bound.stopping(state, self.margin_floor) if bounded and self.bound is not None else None
         if not state.free:
-            return ((state.position, ()),) if keep is None or keep(state.position) else ()
+            if cut is not None and self._cut_end(cut({})):
+                return ()
+            return ((state.position, ()),)
         position = state.position
         classes_of = self._classes.get((position, state.free))
         if classes_of is None:
             classes_of = self._classes[position, state.free] = self._facing_classes(position, state.free)
         base, index_of, per_unit = classes_of
         ends = []
+        units = position.units
         for choice in itertools.product(*per_unit):
-            facing_at = {hex_: least_facing(facings) for hex_, facings, _ in choice}
-            end = position.with_units_in_order(tuple(
-                Unit(u.hex, u.tile, facing_at[u.hex], u.wounds, u.hp, u.venom, u.owner, u.prizes)
-                if u.hex in facing_at else u for u in position.units))
-            if keep is not None and not keep(end):
+            facing_at = {class_.hex: class_.facing for class_ in choice}
+            if cut is not None and self._cut_end(cut(facing_at)):
                 continue
+            turned = {class_.hex: class_.unit for class_ in choice}
+            end = position.with_units_in_order(tuple(turned.get(u.hex, u) for u in units))
             # One object per end kept: states that share a position share its ends (a big card keeps millions).
             end = self._kept_ends.setdefault(end, end)
             if self.identities is not None:
                 entries = list(base)
-                for hex_, _, entry in choice:
-                    entries[index_of[hex_]] = entry
+                for class_ in choice:
+                    entries[index_of[class_.hex]] = class_.entry
                 self.identities.setdefault(end, Identity((tuple(entries), end.to_move)))
-            ends.append((end, tuple((hex_, facings) for hex_, facings, _ in choice)))
+            ends.append((end, tuple(class_.open for class_ in choice)))
         return tuple(ends)
+
+    def _cut_end(self, cut: int | None) -> bool:
+        if cut is None:
+            return False
+        self.pruned_margin = max(self.pruned_margin, cut)
+        self.ends_cut += 1
+        return True
 
     def _facing_classes(self, position: Position, free: frozenset[Hex]) -> tuple[list, dict[Hex, int], list]:
         """For :meth:`completions`: the placeholder position's effective key as a list, each unit's place in it, and
@@ -621,8 +635,13 @@ class Enumerator:
                          else _effective_edges_wide(position, lines, turned, scoper, wide))
                 classes.setdefault(edges, []).append(facing)
             entry: tuple = (unit.hex, unit.tile.key, unit.wounds, unit.hp, unit.army)
-            per_unit.append([(hex_, frozenset(facings), entry + (edges, unit.prizes, unit.venom))
-                             for edges, facings in classes.items()])
+            choices = []
+            for edges, facings in classes.items():
+                facing = least_facing(frozenset(facings))
+                choices.append(FacingClass(hex_, facing, frozenset(facings), entry + (edges, unit.prizes, unit.venom),
+                                           Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom,
+                                                unit.owner, unit.prizes)))
+            per_unit.append(choices)
         return base, index_of, per_unit
 
     def _check_time(self) -> None:

@@ -110,8 +110,7 @@ class Solver:
             # while this process lists. --naive plays out every order afterwards instead.
             battles = self.final_battles(state)
             ends = keys[state] = [(end, open_, evaluation_key_of(same, end, state.watched, battles))
-                                  for end, open_ in enumerator.completions(
-                                      state, lambda end: not enumerator.hopeless_end(state, end))]
+                                  for end, open_ in enumerator.completions(state, bounded=True)]
             if not self.naive:
                 for end, _, key in ends:
                     if key not in work:
