@@ -338,3 +338,39 @@ def test_the_tries_are_those_of_the_search_without_the_bound(name, tries):
     whole, enumerator = Solver(puzzle, jobs=1, tries=tries)._search(time.perf_counter(), search._NO_PRUNING)
     assert not enumerator.pruned
     assert pruned.tries == whole.tries and pruned.verdict == whole.verdict
+
+
+def test_the_tries_are_those_of_the_search_without_the_bound_on_generated_and_seeded_random_cards():
+    """The same, where the bound cuts in each of the solver's searches: the first cuts nothing before a tile is
+    played (the shortest failing plays rank first among equals); a play the bound cut ranks among the tries only
+    with a margin bound above the weakest try's, or equal to it and no more action lines reaching it
+    (solve._may_outrank); while one might, the solver searches again, cutting only plays with a margin bound below
+    the weakest try's, or equal to it with more tiles played than a few lines. On every generated card, whose tries
+    the generator reads, and on seeded random cards."""
+    import time
+
+    from solver.search import solve as search
+
+    generated = [(path.stem, notation.load(str(path))) for path in BUNDLED if path.parent.name == "generated"]
+    cards = generated + [(f"random {n}", p) for n, p in random_puzzles(RANDOM_CARDS, "tries-once")]
+    once = floored = 0
+    for name, puzzle in cards:
+        try:
+            Enumerator(puzzle).build(on_state=_at_most(3000))
+        except _TooBig:
+            continue
+        solver = Solver(puzzle, jobs=1, tries=3)
+        searches = []  # (floor, whether that search cut anything)
+        original = solver._search
+
+        def recorded(started, floor, original=original, searches=searches):
+            report, enumerator = original(started, floor)
+            searches.append((floor, bool(report.pruned or report.ends_cut)))
+            return report, enumerator
+        solver._search = recorded  # type: ignore[method-assign]
+        pruned = solver.solve()
+        whole, _ = Solver(puzzle, jobs=1, tries=3)._search(time.perf_counter(), search._NO_PRUNING)
+        assert pruned.tries == whole.tries and pruned.verdict == whole.verdict, name
+        once += len(searches) == 1 and searches[0][1]
+        floored += any(isinstance(floor, tuple) and cut for floor, cut in searches)
+    assert once > 0 and floored > 10, (once, floored)  # so the comparison tested both rules

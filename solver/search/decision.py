@@ -245,6 +245,33 @@ def count_paths(graph: Graph) -> int:
         stack.extend((nxt, False) for nxt in successors(state) if id(nxt) not in memo)
     return memo[id(graph.root)]
 
+def least_lines(graph: Graph) -> dict[State, int]:
+    """The fewest action lines that reach each state of the graph from its root, for the states expanded and those
+    they lead to (a pruned state too): what the tries' ranking reads of a play's length (:func:`find_tries`)."""
+    order: list[State] = []  # post-order: a state after every state it leads to
+    done: set[State] = set()
+    stack: list[tuple[State, bool]] = [(graph.root, False)]
+    while stack:
+        state, children_done = stack.pop()
+        if children_done:
+            order.append(state)
+            continue
+        if state in done:
+            continue
+        done.add(state)
+        stack.append((state, True))
+        stack.extend((nxt, False) for step in graph.steps.get(state, ()) for _, nxt in step.branches
+                     if nxt not in done)
+    fewest = {graph.root: 0}
+    for state in reversed(order):  # the graph is acyclic (a turn only spends): every way in is counted first
+        here = fewest[state]
+        for step in graph.steps.get(state, ()):
+            for _, nxt in step.branches:
+                if fewest.get(nxt, here + len(step.action) + 1) > here + len(step.action):
+                    fewest[nxt] = here + len(step.action)
+    return fewest
+
+
 def find_tries(graph: Graph, value: dict[State, Verdict] | Callable[[State], list[tuple[Position, Open, Verdict]]],
                tries: int) -> list[Try]:
     """The strongest failing plays: the lines whose worst case comes closest (by HQ margin), each with what

@@ -560,13 +560,15 @@ class Enumerator:
         #: state, as the decision reads a state it does not find).
         from .bound import HqBound, readable
         self.bound = HqBound(puzzle) if bound and not naive and readable(puzzle) else None
-        self.pruned: set[State] = set()
-        #: Prune only states whose margin bound is below this (None: any hopeless state), and the highest margin
-        #: bound of a state pruned (the solver's tries read both: see Solver.solve).
-        self.margin_floor: int | None = None
-        self.pruned_margin = -(10 ** 9)
-        #: Ends of states that the bound proved hopeless to stop in (:meth:`completions`).
+        #: The states it pruned, each with its margin bound.
+        self.pruned: dict[State, int] = {}
+        #: Which hopeless states and ends the bound may cut, by the state and its margin bound (None: every one):
+        #: the solver's tries rank failing plays by margin and length, and keep some of them (see Solver.solve).
+        self.may_cut: Callable[[State, int], bool] | None = None
+        #: Ends of states that the bound proved hopeless to stop in (:meth:`completions`), and per such state the
+        #: highest margin bound of an end cut there.
         self.ends_cut = 0
+        self.ends_cut_at: dict[State, int] = {}
 
     def completions(self, state: State, bounded: bool = False) -> tuple[Completion, ...]:
         """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
@@ -576,9 +578,9 @@ class Enumerator:
         (:meth:`HqBound.stopping`), counted in :attr:`ends_cut`; they are neither made nor given an identity, and
         count as losing, as a pruned state does (a state the bound let through may still be hopeless to stop in:
         what the tiles left could do is not counted there; a big card has millions of such ends)."""
-        cut = self.bound.stopping(state, self.margin_floor) if bounded and self.bound is not None else None
+        cut = self.bound.stopping(state, None) if bounded and self.bound is not None else None
         if not state.free:
-            if cut is not None and self._cut_end(cut({})):
+            if cut is not None and self._cut_end(state, cut({})):
                 return ()
             return ((state.position, ()),)
         position = state.position
@@ -590,7 +592,7 @@ class Enumerator:
         units = position.units
         for choice in itertools.product(*per_unit):
             facing_at = {class_.hex: class_.facing for class_ in choice}
-            if cut is not None and self._cut_end(cut(facing_at)):
+            if cut is not None and self._cut_end(state, cut(facing_at)):
                 continue
             turned = {class_.hex: class_.unit for class_ in choice}
             end = position.with_units_in_order(tuple(turned.get(u.hex, u) for u in units))
@@ -604,10 +606,10 @@ class Enumerator:
             ends.append((end, tuple(class_.open for class_ in choice)))
         return tuple(ends)
 
-    def _cut_end(self, cut: int | None) -> bool:
-        if cut is None:
+    def _cut_end(self, state: State, cut: int | None) -> bool:
+        if cut is None or (self.may_cut is not None and not self.may_cut(state, cut)):
             return False
-        self.pruned_margin = max(self.pruned_margin, cut)
+        self.ends_cut_at[state] = max(self.ends_cut_at.get(state, cut), cut)
         self.ends_cut += 1
         return True
 
@@ -689,10 +691,9 @@ class Enumerator:
                 continue
             self._check_time()
             if self.bound is not None:
-                cut = self.bound.cut(state, self.margin_floor)
-                if cut is not None:
-                    self.pruned.add(state)
-                    self.pruned_margin = max(self.pruned_margin, cut)
+                cut = self.bound.cut(state, None)
+                if cut is not None and (self.may_cut is None or self.may_cut(state, cut)):
+                    self.pruned[state] = cut
                     continue
             steps = [] if state.over else self.steps(state)
             graph.steps[state] = steps

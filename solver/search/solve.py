@@ -26,7 +26,8 @@ from typing import Any, Callable, Iterable
 from ..errors import IllegalAction
 from ..notation.cards import Puzzle
 from ..position import Position
-from .decision import _DUALS_KEPT, Report, Solution, Try, count_paths, every_order, find_tries, winning_plays
+from .decision import (_DUALS_KEPT, Report, Solution, Try, count_paths, every_order, find_tries, least_lines,
+                       winning_plays)
 from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_gc, effective_key, normalised,
                           play_identity, remembered_play_identity, evaluation_key, evaluation_key_of)
 from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
@@ -42,6 +43,22 @@ _NO_PRUNING = -(10 ** 9)
 __all__ = ["Card", "Ending", "Enumerator", "Graph", "Report", "Solution", "Solver", "State", "Try", "Verdict",
            "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "goal_holds", "normalised",
            "play_identity", "remembered_play_identity", "solve", "winning_plays"]
+
+def _may_outrank(enumerator: Enumerator, weakest: Try) -> bool:
+    """Whether a play the bound cut might rank among the tries above ``weakest`` (ranked by margin, then by fewer
+    action lines, then by their text: :func:`decision.find_tries`): a play through a state cut with a margin bound
+    above the weakest try's margin, or equal to it where the fewest lines reaching that state are not more than
+    the weakest try's (every line of a play through a state is at least the lines that reach it)."""
+    margin, length = weakest.verdict.margin, len(weakest.actions)
+    cut = [*enumerator.pruned.items(), *enumerator.ends_cut_at.items()]
+    if all(bound < margin for _, bound in cut):
+        return False
+    if any(bound > margin for _, bound in cut):
+        return True
+    assert enumerator.graph is not None
+    fewest = least_lines(enumerator.graph)
+    return any(bound == margin and fewest.get(state, 0) <= length for state, bound in cut)
+
 
 class Solver:
     def __init__(self, puzzle: Puzzle, *, jobs: int | None = None, naive: bool = False,
@@ -65,26 +82,49 @@ class Solver:
 
     def solve(self) -> Report:
         started = time.perf_counter()
-        report, enumerator = self._search(started, None)
-        if self.tries and (enumerator.pruned or enumerator.ends_cut) and report.stopped is None:
-            # The tries rank failing plays by margin, and the bound pruned plays whose margin is not known, only
-            # bounded: if one of them might rank among the tries, search again pruning only the states that cannot
-            # (their margin bound below the weakest try's margin, which the second search can only raise), so that
-            # the tries are exactly those of the whole search (the generator's "best try too close" reads them).
-            weakest = report.tries[-1].verdict.margin if len(report.tries) >= self.tries else None
-            if weakest is None or enumerator.pruned_margin >= weakest:
-                again, _ = self._search(started, weakest if weakest is not None else _NO_PRUNING)
-                # Stopped by --max-time, the second search proves less than the first, whose verdict stands (its
-                # tries then rank the plays it played out).
-                if again.stopped is None:
-                    report = again
+        # With tries asked for, the bound cuts nothing before a tile is played at first: the shortest failing plays,
+        # which rank first among equals, are then played out.
+        report, enumerator = self._search(started, (None, 0) if self.tries else None)
+        lines = 0
+        while self.tries and (enumerator.pruned or enumerator.ends_cut) and report.stopped is None:
+            # The tries rank failing plays by margin, then by fewer action lines, and the bound cut plays whose
+            # margin is not known, only bounded: while one of them might rank among the tries found, search again
+            # cutting less (_may_outrank), so that the tries are exactly those of the whole search (the generator's
+            # "best try too close" reads them). Each search cuts only plays with a margin bound below the weakest
+            # try's (the tries of a search that cuts less can only rank higher), or equal to it and more tiles
+            # played than a few lines, one more each time up to the weakest try's own (which is then exact).
+            weakest = report.tries[-1] if len(report.tries) >= self.tries else None
+            if weakest is not None and not _may_outrank(enumerator, weakest):
+                break
+            if weakest is None:  # fewer failing plays found than asked for: any play cut may be one
+                lines += 1
+                floor: tuple[int | None, int] | int = (None, lines) if lines <= self.puzzle.tiles_to_play \
+                    else _NO_PRUNING
+            else:
+                lines = min(lines + 1, len(weakest.actions))
+                floor = (weakest.verdict.margin, lines)
+            again, enumerator = self._search(started, floor)
+            # Stopped by --max-time, a later search proves less than the first, whose verdict stands (its tries
+            # then rank the plays it played out).
+            if again.stopped is not None:
+                break
+            report = again
         return report
 
-    def _search(self, started: float, floor: int | None) -> tuple[Report, Enumerator]:
-        """One search: the graph listed (pruned by the bound: only states whose margin bound is below ``floor``, if
-        given), its ends played out, the decision."""
+    def _search(self, started: float, floor: tuple[int | None, int] | int | None) -> tuple[Report, Enumerator]:
+        """One search: the graph listed, its ends played out, the decision. The bound cuts what ``floor`` lets it:
+        None, every hopeless state and end; ``(margin, lines)``, only those whose margin bound is below ``margin``,
+        or equal to it (any, if ``margin`` is None) with more tiles played than ``lines`` (every tile played is an
+        action line: :meth:`solve`); :data:`_NO_PRUNING`, nothing."""
         enumerator = Enumerator(self.puzzle, naive=self.naive, bound=floor != _NO_PRUNING, free_facings=True)
-        enumerator.margin_floor = None if floor == _NO_PRUNING else floor
+        if isinstance(floor, tuple):
+            least, most_lines = floor
+
+            def may_cut(state: State, ahead: int) -> bool:
+                if least is not None and ahead < least:
+                    return True
+                return (least is None or ahead == least) and state.played > most_lines
+            enumerator.may_cut = may_cut
         if not self.naive:
             enumerator.identities = self._identities
         deadline = None if self.max_time is None else started + self.max_time
