@@ -31,6 +31,9 @@ ROOT = HERE.parent
 BUNDLED = sorted((ROOT / "puzzles").glob("*.nhex")) + sorted((ROOT / "puzzles" / "generated").glob("*.nhex"))
 RANDOM_CARDS = int(os.environ.get("NHEX_BOUND_CARDS", "40"))
 BASE_ARMIES = ("moloch", "outpost", "borgo", "hegemony")
+#: Armies whose families declare what they may still do in the turn (solver.engine.points.Ability.bound_frees: the
+#: Doomsday HQ's rotation, the Smart HQ's moves) or add to the bound (the Trap's blast, long links).
+FAMILY_ARMIES = ("doomsday", "smart")
 
 
 def _plays(report) -> set[frozenset]:
@@ -67,10 +70,12 @@ GOALS = ("win", "draw-or-win", "destroy {enemy}", "damage {enemy} >= {n}", "hp {
          "dead {hex}", "win or alive {hex}")
 
 
-def random_card(rng: random.Random) -> str:
-    """A card of two base armies: both HQs at low health, 5 to 12 other units, 2 or 3 tiles offered of which 1 or
-    2 are played, and a goal of every shape the bound reads (and some it does not)."""
-    player, enemy = rng.sample(BASE_ARMIES, 2)
+def random_card(rng: random.Random, players: tuple[str, ...] = BASE_ARMIES) -> str:
+    """A card of two armies (the player's among ``players``, the enemy a base army): both HQs at low health, 5 to 12
+    other units, 2 or 3 tiles offered of which 1 or 2 are played, and a goal of every shape the bound reads (and
+    some it does not)."""
+    player = rng.choice(players)
+    enemy = rng.choice([a for a in BASE_ARMIES if a != player])
     board = notation.parse("c3 moloch:hq\n").board
     labels = sorted(h.label for h in board)
     rng.shuffle(labels)
@@ -98,11 +103,45 @@ def random_card(rng: random.Random) -> str:
     return "\n".join(head + lines) + "\n"
 
 
-def random_puzzles(count: int, seed: str) -> list[tuple[int, Puzzle]]:
+def _bounded_tiles(name: str) -> list:
+    """The tiles of an army that leave a card readable by the bound (no Redirector, Transporter, Terror, ...)."""
+    def alone(tile) -> bool:
+        return readable(notation.parse(f'puzzle "t"\nplayer {name}\noffer {tile.key}\nplay 1\ngoal win\n'
+                                       f"c5 {name}:hq\nc1 moloch:hq\n"))
+    return [t for t in army(name).tiles if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.INSTANT) and alone(t)]
+
+
+def family_card(rng: random.Random) -> str:
+    """A small card of the Doomsday Machine or Smart (their HQs' turns and moves, the Trap, long links) against a
+    base army, with only the tiles the bound reads: 4 to 7 units besides the HQs, 2 tiles offered, 1 played."""
+    player = rng.choice(FAMILY_ARMIES)
+    enemy = rng.choice(BASE_ARMIES)
+    board = notation.parse("c3 moloch:hq\n").board
+    labels = sorted(h.label for h in board)
+    rng.shuffle(labels)
+    lines = [f"{labels.pop()} {player}:hq hp={rng.randint(1, 5)}", f"{labels.pop()} {enemy}:hq hp={rng.randint(1, 5)}"]
+    used: dict[str, int] = {}
+    own = _bounded_tiles(player)
+    for _ in range(rng.randint(4, 7)):
+        pool = own if rng.random() < 0.5 else army(enemy).tiles
+        choices = [t for t in pool if t.kind in (Kind.WARRIOR, Kind.MODULE) and used.get(t.key, 0) < t.count]
+        chosen = rng.choice(choices)
+        used[chosen.key] = used.get(chosen.key, 0) + 1
+        lines.append(f"{labels.pop()} {chosen.key} {rng.choice(['N', 'NE', 'SE', 'S', 'SW', 'NW'])}")
+    offer = rng.sample([t for t in own if used.get(t.key, 0) < t.count], 2)
+    goal = rng.choice(GOALS).format(enemy=enemy, player=player, n=rng.randint(1, 4), hex=lines[-1].split()[0])
+    head = ['puzzle "family"', f"player {player}", "offer " + " ".join(t.key for t in offer), "play 1",
+            f"goal {goal}"]
+    return "\n".join(head + lines) + "\n"
+
+
+def random_puzzles(count: int, seed: str, players: tuple[str, ...] = BASE_ARMIES) -> list[tuple[int, Puzzle]]:
+    """Seeded random cards: of the base armies (:func:`random_card`), or small ones of the families' armies
+    (:func:`family_card`)."""
     found = []
     rng = random.Random(seed)
     while len(found) < count:
-        text = random_card(rng)
+        text = family_card(rng) if players == FAMILY_ARMIES else random_card(rng, players)
         try:
             puzzle = notation.parse(text)
         except Exception:  # a draw the reader refuses (a goal naming a hex without a unit...): draw again
@@ -123,10 +162,12 @@ def _at_most(count: int):
     return check
 
 
-def test_the_pruned_search_finds_what_the_naive_one_finds_on_seeded_random_cards():
-    """Issue 27: default ≡ naive on seeded random cards of the base armies (goals of every shape)."""
+@pytest.mark.parametrize("players", [BASE_ARMIES, FAMILY_ARMIES], ids=["base", "families"])
+def test_the_pruned_search_finds_what_the_naive_one_finds_on_seeded_random_cards(players):
+    """Issue 27: default ≡ naive on seeded random cards of the base armies (goals of every shape), and of the
+    Doomsday Machine and Smart against them (their families' bounds)."""
     pruned = compared = 0
-    for number, puzzle in random_puzzles(RANDOM_CARDS * 3, "bound-equivalence"):
+    for number, puzzle in random_puzzles(RANDOM_CARDS * 3, "bound-equivalence", players):
         try:  # the naive search walks every order: cards of a few hundred states keep the suite short
             Enumerator(puzzle).build(on_state=_at_most(300))
         except _TooBig:
@@ -158,12 +199,14 @@ def _lowest_hp(position, army_name: str, battles: int, memo: dict) -> int:
     return lowest
 
 
-def test_the_bound_is_never_below_the_damage_of_any_completion():
+@pytest.mark.parametrize("players", [BASE_ARMIES, FAMILY_ARMIES], ids=["base", "families"])
+def test_the_bound_is_never_below_the_damage_of_any_completion(players):
     """Issue 27: for every state of the turn's whole graph (nothing pruned), the damage bound is at least the most
     damage the enemy HQ takes at any end reachable from it, over every line of the battles' choices; and a state
-    the bound calls hopeless has no winning end below it."""
+    the bound calls hopeless has no winning end below it. The player's army a base one, or one whose families
+    declare their bounds (the Doomsday Machine, Smart)."""
     checked = 0
-    for number, puzzle in random_puzzles(RANDOM_CARDS * 2, "bound-property"):
+    for number, puzzle in random_puzzles(RANDOM_CARDS * 2, "bound-property", players):
         played: dict = {}
         if not readable(puzzle):
             continue
@@ -306,6 +349,57 @@ def test_goals_combine_bounds_by_their_structure(goal, high, low, expected):
                             "c3 moloch:hq hp=3\nc1 outpost:hq hp=5\n")
     reach = Reach(dict(zip(("moloch", "outpost"), high)), dict(zip(("moloch", "outpost"), low)))
     assert possible(puzzle.goal, "moloch", {"moloch": 3, "outpost": 5}, reach) == expected
+
+
+DOOMSDAY_TURN = """puzzle "the Doomsday HQ turns the shooter"
+player doomsday
+offer doomsday:medic
+play 1
+goal destroy moloch
+c5 doomsday:hq hp=5
+e1 moloch:hq hp=1
+c3 doomsday:alpha-shooter S
+"""
+
+SMART_MOVE = """puzzle "the Smart HQ moves the Ripper"
+player smart
+offer smart:officer
+play 1
+goal destroy moloch
+c5 smart:hq hp=5
+c2 moloch:hq hp=2
+c4 smart:ripper S
+"""
+
+TRAP_IN_HAND = """puzzle "a Trap beside the HQ"
+player doomsday
+offer doomsday:trap
+play 1
+goal destroy moloch
+e3 doomsday:hq hp=5
+c2 moloch:hq hp=1
+"""
+
+
+@pytest.mark.parametrize("text, key", [
+    # ES Doomsday sheet, CG: "En su turno puede girar una unidad amiga en cualquier dirección" (in its turn it may
+    # turn one friendly unit in any direction): the Alpha Shooter, turned to N, shoots NE at the HQ on e1.
+    (DOOMSDAY_TURN, "move c3 c3 N by hq"),
+    # PL SMART, Sztab: "każda sąsiadująca ze Sztabem własna jednostka może wykonać dodatkowy ruch i/lub obrót"
+    # (each own unit next to the HQ may make an extra move and/or rotation): the Ripper steps to c3 facing N.
+    (SMART_MOVE, "move c4 c3 N by hq"),
+    # ES Doomsday sheet, Trap: "infringe 1 daño a cada unidad adyacente ... (incluyendo CGs)" (1 wound to every
+    # adjacent unit, HQs included; RULINGS 53): the Moloch HQ's own blow on the marked side sets it off.
+    (TRAP_IN_HAND, "place doomsday:trap c3 N"),
+], ids=["doomsday-hq-turn", "smart-hq-move", "trap-in-hand"])
+def test_a_family_that_declares_its_bound_keeps_the_play_that_needs_it(text, key):
+    """Issue 27: each family that declares a bound (solver.engine.points.Ability.bound_frees, bound_blast) counts
+    what it may still do: the only win here needs the family, and a bound that left it out would prune it."""
+    puzzle = notation.parse(text)
+    assert readable(puzzle)
+    report = Solver(puzzle, jobs=1).solve()
+    assert report.verdict != "none" and any(key in s.actions for s in report.solutions), report.solutions
+    assert_same_as_naive(puzzle)
 
 
 def test_a_family_without_a_bound_turns_pruning_off():

@@ -43,6 +43,11 @@ NOTHING = "a rotation must turn the unit to another facing (RULINGS 55)"
 
 class DoomsdayHQRotation(Ability):
     tile_abilities = frozenset({ABILITY})
+    #: It deals nothing and moves nothing: it only turns a unit (:meth:`bound_frees`).
+    within_hq_bound = True
+
+    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> str:
+        return "turn" if _granting_hq(position, army) is not None and not _spent(used) else ""
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

@@ -31,6 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class LongLinks(Ability):
+    #: Which friendly units a module reaches, never what it gives: the search's bound gives every unit of the
+    #: player's every bonus of its modules, wherever they stand (:mod:`solver.search.bound`).
+    within_hq_bound = True
+
     @classmethod
     def carried_by(cls, tile: Tile) -> bool:
         return tile.module is not None and (tile.module.reach or 1) > 1

@@ -64,6 +64,13 @@ class SmartHQ(Ability):
     """``move FROM TO FACING by hq``: the Smart HQ's extra move for each adjacent own unit (RULINGS 21)."""
 
     module_effects = frozenset({HQ_MOVE})
+    #: It deals nothing: it moves and turns units, as Mobility does (:meth:`bound_frees`).
+    within_hq_bound = True
+
+    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> str:
+        # Any unit of the army's may come next to its HQ this turn (a Move tile, Mobility) and then move again.
+        hq = position.hq(army)
+        return "move" if hq is not None and _grants(hq) else ""
 
     def _granted(self, position: Position, army: str, unit: Unit) -> bool:
         from ..turns.actions import netted

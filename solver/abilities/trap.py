@@ -32,7 +32,13 @@ TRIGGERS = frozenset({"melee", "ranged", "gauss"})
 
 class Trap(Ability):
     tile_abilities = frozenset({"trap"})
+    #: The marked side (no attack of its own: named here so that the search's bound knows the tile whole).
+    edge_specials = frozenset({"trap-trigger"})
     order = 50
+    #: For the search's bound: a Trap deals each adjacent unit, HQs included, at most 1 wound, once (RULINGS 53),
+    #: counted as a blast of 1 in every battle, whoever sets it off.
+    within_hq_bound = True
+    bound_blast = 1
 
     def reactions(self, fight: Fight, phase: int | None, hits: Sequence[Hit]) -> list[Hit]:
         blasts: list[Hit] = []

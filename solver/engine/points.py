@@ -134,6 +134,13 @@ class Ability:
     #: adjacent unit, HQs included, in any direction (a Clown's blast; 0: none).
     bound_blast: int = 0
 
+    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> str:
+        """For the search's bound (a family declaring ``within_hq_bound``): what the family may still do in
+        ``army``'s turn, as it stands, to where ``army``'s units stand and face: ``""`` nothing; ``"turn"``, a unit
+        may be turned where it stands (the bound counts every unit in its best facing there); ``"move"``, a unit may
+        be moved and turned (every unit counted at its best anywhere). Asked only while the turn may go on."""
+        return ""
+
     def bound_line_strike(self, edge: Edge) -> int:
         """For the search's bound (a family declaring ``within_hq_bound``): the strongest strike, before ranged
         bonuses, that an edge icon this family plays deals each unit on the edge's line, whatever stands between

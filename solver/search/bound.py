@@ -18,8 +18,8 @@ Every term is generous, never tight:
   and in hand could give (the bonuses of the enemy's modules too while the player has a Scoper), as often as the
   unit has initiatives plus every extra initiative those modules could give;
 * a Push Back still in hand may move the enemy HQ to any hex next to it (option ``push-back-hq``);
-* each warrior still in hand adds its best as if placed where it reaches, the Move tile the most a unit gains by
-  moving, and only as many of those as tiles may still be played;
+* each warrior (or tile with a blast, a Trap) still in hand adds its best as if placed where it reaches, the Move
+  tile the most a unit gains by moving, and only as many of those as tiles may still be played;
 * as many battles as may follow: those the turn has caused, one more while a tile may still be played (a full
   board, a Battle tile), and what ``then`` says.
 
@@ -66,6 +66,9 @@ ACTION_EFFECTS = frozenset({"extra-initiative"})
 #: bonuses are counted, below).
 NEUTRAL_EFFECTS = frozenset({"initiative-bonus", "medic", "toughness-bonus", "double-move",
                              "take-over-enemy-modules"})
+#: Module effects that let units move (a Transport's linked units, as if they had Mobility): a module of the
+#: player's counts every unit of the player's as moving while the turn goes on; the enemy's moves nothing in it.
+MOVING_EFFECTS = frozenset({"grant-mobility"})
 #: Instant tiles the bound knows: none wounds an HQ (3E SNIPER, GRENADE: not an HQ; AIR STRIKE: "except for
 #: Headquarters"); Move moves one own unit (counted), Push Back an enemy unit (the HQ: counted), Battle adds a battle.
 KNOWN_INSTANTS = frozenset({"move", "push-back", "battle", "sniper", "grenade", "air-strike"})
@@ -103,7 +106,7 @@ def readable(puzzle: Puzzle) -> bool:
             if module.type in STRENGTH_EFFECTS or module.type in ACTION_EFFECTS:
                 if module.value is None or module.value < 0 or module.target != "friendly":
                     return False
-            elif module.type not in NEUTRAL_EFFECTS and module.type not in effects:
+            elif module.type not in NEUTRAL_EFFECTS | MOVING_EFFECTS and module.type not in effects:
                 return False
     return True
 
@@ -131,6 +134,8 @@ class HqBound:
         #: The families present that play edge icons of their own (a Gauss beam), each counted as a ranged icon of
         #: the strength the family declares (:meth:`~solver.engine.points.Ability.bound_line_strike`).
         present = hooks.present(tiles, hooks.features_of(position))
+        #: The families present, asked what they may still do to the player's units in the turn (bound_frees).
+        self.present = present
         self.line_families = tuple(family for family in present if family.edge_specials)
         #: Whether a family may turn melee attacks into ranged ones and back (a Quartermaster).
         self.turned = any(family.bound_turns_attacks for family in present)
@@ -158,18 +163,37 @@ class HqBound:
             melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
-        fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free, remember)
-        # A unit whose Mobility is unspent may still move and turn: it reaches the HQ wherever it stands. (A unit
-        # whose facing the search has deferred is counted in its best facing where it stands: _units.)
+        frees = self._frees(state, hand)
+        free = state.free
+        if "turn" in frees:  # any unit of the player's may still be turned where it stands: its best facing there
+            free = free | frozenset(u.hex for u in position.units if u.army == self.player)
+        fixed, gains = self._units(position, melee, ranged, actions, pushes, free, remember)
+        # A unit whose Mobility is unspent may still move and turn while the turn goes on: it reaches the HQ
+        # wherever it stands; any unit, where a family or a module may still move units. (A unit whose facing the
+        # search has deferred is counted in its best facing where it stands: _units.)
         per_battle = fixed + sum(gain for unit, gain in gains
-                                 if unit.tile.mobility and unit.army == self.player
-                                 and Spent(unit.hex, "mobility") not in state.used)
-        options = [self._tile_best(t, melee, ranged, actions) for t in hand if t.kind is Kind.WARRIOR]
+                                 if "move" in frees or (not state.over and unit.tile.mobility
+                                                        and unit.army == self.player
+                                                        and Spent(unit.hex, "mobility") not in state.used))
+        # A tile in hand adds its best as if placed where it reaches: a warrior, or a tile with a blast (a Trap).
+        options = [self._tile_best(t, melee, ranged, actions) for t in hand
+                   if t.kind is Kind.WARRIOR or self._blast(t)]
         if moves:
             options.append(max((gain for _, gain in gains), default=0))
         options.sort(reverse=True)
         per_battle += sum(options[:plays_left])
         return battles * per_battle
+
+    def _frees(self, state: State, hand: tuple[Tile, ...]) -> frozenset[str]:
+        """What the families present, and the player's modules that move units, may still do this turn to where the
+        player's units stand and face (:meth:`solver.engine.points.Ability.bound_frees`): nothing once it is over."""
+        if state.over:
+            return frozenset()
+        frees = {family.bound_frees(state.position, self.player, state.used) for family in self.present}
+        tiles = [u.tile for u in state.position.units if u.army == self.player] + list(hand)
+        if any(t.module is not None and t.module.type in MOVING_EFFECTS for t in tiles):
+            frees.add("move")
+        return frozenset(frees)
 
     def _bonuses(self, position: Position, hand: tuple[Tile, ...]) -> tuple[int, int, int]:
         """Every melee and ranged strength bonus and every extra action the player's modules (and, with a Scoper,
@@ -315,7 +339,7 @@ class HqBound:
         if found is None:
             found = self._per_tile[key] = ((max(1, len(tile.initiative)) + actions)
                                            * max(_strongest(tile, melee, ranged, self.line_families), self._blast(tile))
-                                           if tile.kind is Kind.WARRIOR else 0)
+                                           if tile.kind is Kind.WARRIOR or self._blast(tile) else 0)
         return found
 
     def _blast(self, tile: Tile) -> int:
