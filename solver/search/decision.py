@@ -9,6 +9,7 @@ cooks (STYLE: Popeye).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import time
 from dataclasses import dataclass, replace
@@ -89,6 +90,11 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
     return result
 
 
+#: What the memo keeps of a state whose plays every step above has read (not read again, but for an equal copy of
+#: the state, which works them out again).
+_DROPPED: dict = {}
+
+
 class _Plays(dict):
     """:func:`winning_plays`' result: the plays, and whether the deadline cut the listing short."""
 
@@ -117,6 +123,38 @@ class _AndOr:
         # and a state's own hash is a Python call, which the decision of a big graph made a million times.
         self.memo: dict[int, dict[frozenset, list[tuple[tuple[str, ...], Open]]]] = {}
         self.steps_of = {id(state): steps for state, steps in graph.steps.items()}
+        # What a step writes before a line, and leaves open above it, per set of facings open below it; and the
+        # facings open on every branch of a step, per branch's: the same few, asked for millions of lines.
+        self._resolved: dict[tuple[int, Open], tuple[tuple[str, ...], Open]] = {}
+        self._shared: dict[tuple[int, tuple[Open, ...]], Open | None] = {}
+        # How many steps above still read each state's plays: once none does, they are dropped (a big card's
+        # states hold millions of lines, and only the root's are wanted).
+        self.readers: dict[int, int] = {}
+        for steps in self.steps_of.values():
+            for step in steps:
+                for _, nxt in step.branches:
+                    self.readers[id(nxt)] = self.readers.get(id(nxt), 0) + 1
+
+    def resolved(self, step: Step, state: State, nxt: State, line: tuple[str, ...],
+                 open_: Open) -> tuple[tuple[str, ...], Open]:
+        """:func:`enumeration.resolve`, the step's own lines remembered per set of open facings (a step belongs to
+        the states of one core, which defer the same units)."""
+        if not state.free and not step.fill:
+            return step.action + line, ()
+        key = (id(step), open_)
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = resolve(step, state, nxt, (), open_)
+        return found[0] + line, found[1]
+
+    def shared(self, state: State, step: Step, opens: tuple[Open, ...]) -> Open | None:
+        """:func:`_common` for a step's branches, remembered per the branches' open facings."""
+        if not state.free:
+            return ()
+        key = (id(step), opens)
+        if key not in self._shared:
+            self._shared[key] = _common(state, [(nxt, o) for (_, nxt), o in zip(step.branches, opens)])
+        return self._shared[key]
 
     def tick(self) -> None:
         """Counts work done; past the deadline a state keeps two plays at most, and no more lines: the walk ends
@@ -136,15 +174,25 @@ class _AndOr:
             if self.cap is None or len(found) < self.cap:
                 found[ends] = [(line, open_)]
             return
+        if len(lines) >= self.lines_kept:
+            last = lines[-1][0]
+            if (len(line), line) >= (len(last), last):
+                return  # it would come after every line kept (after an equal one too): not kept
         if (line, open_) not in lines:
-            lines.append((line, open_))
-            lines.sort(key=lambda item: (len(item[0]), item[0]))
+            bisect.insort(lines, (line, open_), key=_line_order)
             del lines[self.lines_kept:]
+
+    def read(self, step: Step) -> None:
+        """A step's states' plays read once more: dropped from the memo once every step reaching them has."""
+        for _, nxt in step.branches:
+            left = self.readers[id(nxt)] = self.readers[id(nxt)] - 1
+            if left == 0:
+                self.memo[id(nxt)] = _DROPPED
 
     def plays(self, state: State) -> dict[frozenset, list[tuple[tuple[str, ...], Open]]]:
         memo, add = self.memo, self.add
         known = memo.get(id(state))
-        if known is not None:
+        if known is not None and known is not _DROPPED:  # (a state read again after it was dropped: worked out again)
             return known
         memo[id(state)] = {}
         found: dict[frozenset, list[tuple[tuple[str, ...], Open]]] = {}
@@ -157,22 +205,25 @@ class _AndOr:
             if self.late and len(found) >= 2:
                 break
             branch_plays = [self.plays(nxt) for _, nxt in step.branches]
+            self.read(step)
             if not all(branch_plays):
                 continue
             if len(branch_plays) == 1:
                 nxt = step.branches[0][1]
+                resolved = self.resolved
                 for ends, lines in branch_plays[0].items():
                     for line, open_ in lines:
-                        add(found, ends, *resolve(step, state, nxt, line, open_))
+                        add(found, ends, *resolved(step, state, nxt, line, open_))
                 continue
-            for combo in itertools.product(*(list(b.items()) for b in branch_plays)):
+            options = [[(ends, _by_open(lines)) for ends, lines in b.items()] for b in branch_plays]
+            for combo in itertools.product(*options):
                 self.tick()
                 if self.cap is not None and len(found) >= self.cap:
                     break  # a play per choice on each branch: their number multiplies, the cap stops it
                 ends = frozenset().union(*(e for e, _ in combo))
                 # The player faces the deferred units before the opponent answers: one facing for every branch.
-                for chosen in itertools.product(*(_by_open(lines) for _, lines in combo)):
-                    shared = _common(state, [(nxt, o) for (_, nxt), (o, _) in zip(step.branches, chosen)])
+                for chosen in itertools.product(*(opens for _, opens in combo)):
+                    shared = self.shared(state, step, tuple(o for o, _ in chosen))
                     if shared is None:
                         continue
                     line = step.action
@@ -182,6 +233,11 @@ class _AndOr:
                     add(found, ends, line, shared)
         memo[id(state)] = found
         return found
+
+
+def _line_order(item: tuple[tuple[str, ...], Open]) -> tuple[int, tuple[str, ...]]:
+    """The order of a play's lines: the shortest first, then by their text."""
+    return len(item[0]), item[0]
 
 
 def _by_open(lines: list[tuple[tuple[str, ...], Open]]) -> list[tuple[Open, tuple[str, ...]]]:
