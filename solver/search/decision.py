@@ -215,21 +215,24 @@ class _AndOr:
                     for line, open_ in lines:
                         add(found, ends, *resolved(step, state, nxt, line, open_))
                 continue
-            options = [[(ends, _by_open(lines)) for ends, lines in b.items()] for b in branch_plays]
+            # Each branch's plays, each with its lines per set of open facings, written as the comment lines they
+            # add below the step ("# if ...: ..."): once per branch, not once per choice of plays on the others.
+            options = [[(ends, [(open_, (f"# if {label}: " + "; ".join(sub),) if sub else ())
+                                for open_, sub in _by_open(lines)]) for ends, lines in b.items()]
+                       for (label, _), b in zip(step.branches, branch_plays)]
             for combo in itertools.product(*options):
                 self.tick()
                 if self.cap is not None and len(found) >= self.cap:
                     break  # a play per choice on each branch: their number multiplies, the cap stops it
-                ends = frozenset().union(*(e for e, _ in combo))
+                ends = combo[0][0].union(*[e for e, _ in combo[1:]])
                 # The player faces the deferred units before the opponent answers: one facing for every branch.
-                for chosen in itertools.product(*(opens for _, opens in combo)):
-                    shared = self.shared(state, step, tuple(o for o, _ in chosen))
+                for chosen in itertools.product(*[opens for _, opens in combo]):
+                    shared = self.shared(state, step, tuple([o for o, _ in chosen]))
                     if shared is None:
                         continue
                     line = step.action
-                    for (label, _), (_, sub) in zip(step.branches, chosen):
-                        if sub:
-                            line += (f"# if {label}: " + "; ".join(sub),)
+                    for _, comment in chosen:
+                        line += comment
                     add(found, ends, line, shared)
         memo[id(state)] = found
         return found

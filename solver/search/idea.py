@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Sequence
 
 from ..engine import battle
@@ -626,11 +627,19 @@ def _start(puzzle: Puzzle) -> Position:
     return replace(puzzle.position, hands=((puzzle.player, puzzle.offer),), to_move=puzzle.player)
 
 
+@lru_cache(maxsize=4096)
+def _parsed(line: str, player: str) -> Action:
+    """An action line read (Lark): the explanations of a cooked card's thousands of plays read the same few lines
+    again and again."""
+    from ..notation.text import parse_action
+
+    return parse_action(line, player)
+
+
 def play(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Position, list[tuple[str, Action, Position]]]:
     """Play the lines that are legal in turn (a line that depends on a left-out one is skipped): the end
     position, ready for battle, and each action played with the board it was played on."""
     from ..turns import actions as rules
-    from ..notation.text import parse_action
 
     position, used = _start(puzzle), rules.NOTHING_USED
     done = []
@@ -638,7 +647,7 @@ def play(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Position, list[tuple[str
         if line.startswith("#"):
             continue
         try:
-            action = parse_action(line, puzzle.player)
+            action = _parsed(line, puzzle.player)
             after = rules.apply(position, action, puzzle.player, used)
             used = rules.spend(position, action, puzzle.player, used)
         except (NhexError, rules.ChoiceRequired):
@@ -798,9 +807,7 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
     sentences: list[str] = []
     rules: list[str] = []
     for index, (text, action, before) in enumerate(done):
-        rest = [t for j, (t, _, _) in enumerate(done) if j != index]
-        without, _ = play(puzzle, rest)
-        other = digest(without, worst_battle(puzzle, without), puzzle.player, start)
+        other = _without(puzzle, tuple(t for j, (t, _, _) in enumerate(done) if j != index))
         findings = contrast(best, other)
         subject, through = _subject(action, before)
         after = _after(puzzle, done, index)
@@ -828,6 +835,13 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
         sentences.append(_plain_result(best))
         rules.append("")
     return Why(tuple(sentences[:2]), tuple(rules[:2]))
+
+
+@lru_cache(maxsize=4096)
+def _without(puzzle: Puzzle, rest: tuple[str, ...]) -> Digest:
+    """The battle of a play with one action left out, read: the plays of a cooked card share most of these."""
+    without, _ = play(puzzle, rest)
+    return digest(without, worst_battle(puzzle, without), puzzle.player, puzzle.position)
 
 
 def _name_of(d: Digest, hex_: str) -> str:
