@@ -598,11 +598,11 @@ class Enumerator:
             end = position.with_units_in_order(tuple(turned.get(u.hex, u) for u in units))
             # One object per end kept: states that share a position share its ends (a big card keeps millions).
             end = self._kept_ends.setdefault(end, end)
-            if self.identities is not None:
+            if self.identities is not None and end not in self.identities:
                 entries = list(base)
                 for class_ in choice:
                     entries[index_of[class_.hex]] = class_.entry
-                self.identities.setdefault(end, Identity((tuple(entries), end.to_move)))
+                self.identities[end] = Identity((tuple(entries), end.to_move))
             ends.append((end, tuple(class_.open for class_ in choice)))
         return tuple(ends)
 
