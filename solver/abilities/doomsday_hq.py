@@ -25,6 +25,7 @@ from ..tiles import Kind
 from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..hexes import Hex
     from ..turns.actions import Spent
     from ..position import Action, Position, Unit
 
@@ -46,8 +47,9 @@ class DoomsdayHQRotation(Ability):
     #: It deals nothing and moves nothing: it only turns a unit (:meth:`bound_frees`).
     within_hq_bound = True
 
-    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> str:
-        return "turn" if _granting_hq(position, army) is not None and not _spent(used) else ""
+    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
+        # Any friendly unit anywhere on the board (RULINGS 55), once.
+        return ("turn", None) if _granting_hq(position, army) is not None and not _spent(used) else ("", None)
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

@@ -67,10 +67,12 @@ class SmartHQ(Ability):
     #: It deals nothing: it moves and turns units, as Mobility does (:meth:`bound_frees`).
     within_hq_bound = True
 
-    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> str:
-        # Any unit of the army's may come next to its HQ this turn (a Move tile, Mobility) and then move again.
+    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
+        # The units next to the HQ (the bound widens this to every unit where another move may bring one there).
         hq = position.hq(army)
-        return "move" if hq is not None and _grants(hq) else ""
+        if hq is None or not _grants(hq):
+            return "", None
+        return "move", frozenset(near for _, near in position.board.neighbours(hq.hex))
 
     def _granted(self, position: Position, army: str, unit: Unit) -> bool:
         from ..turns.actions import netted

@@ -134,12 +134,14 @@ class Ability:
     #: adjacent unit, HQs included, in any direction (a Clown's blast; 0: none).
     bound_blast: int = 0
 
-    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> str:
+    def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         """For the search's bound (a family declaring ``within_hq_bound``): what the family may still do in
-        ``army``'s turn, as it stands, to where ``army``'s units stand and face: ``""`` nothing; ``"turn"``, a unit
-        may be turned where it stands (the bound counts every unit in its best facing there); ``"move"``, a unit may
-        be moved and turned (every unit counted at its best anywhere). Asked only while the turn may go on."""
-        return ""
+        ``army``'s turn, as it stands, to where ``army``'s units stand and face: ``("", None)`` nothing; ``("turn",
+        hexes)``, the units on ``hexes`` (None: any unit) may be turned where they stand (the bound counts each in
+        its best facing there); ``("move", hexes)``, moved and turned (each counted at its best anywhere). Where
+        anything else may still move a unit of the player's (a Move tile, Mobility, a Transport), a unit could first
+        be brought onto such a hex: the bound then counts every unit. Asked only while the turn may go on."""
+        return "", None
 
     def bound_line_strike(self, edge: Edge) -> int:
         """For the search's bound (a family declaring ``within_hq_bound``): the strongest strike, before ranged

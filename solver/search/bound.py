@@ -163,18 +163,16 @@ class HqBound:
             melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
-        frees = self._frees(state, hand)
-        free = state.free
-        if "turn" in frees:  # any unit of the player's may still be turned where it stands: its best facing there
-            free = free | frozenset(u.hex for u in position.units if u.army == self.player)
+        turned, moved = self._frees(state, hand, moves)
+        free = state.free | turned  # a unit that may still be turned where it stands: its best facing there
         fixed, gains = self._units(position, melee, ranged, actions, pushes, free, remember)
         # A unit whose Mobility is unspent may still move and turn while the turn goes on: it reaches the HQ
-        # wherever it stands; any unit, where a family or a module may still move units. (A unit whose facing the
-        # search has deferred is counted in its best facing where it stands: _units.)
+        # wherever it stands; so does a unit a family may still move. (A unit whose facing the search has deferred
+        # is counted in its best facing where it stands: _units.)
         per_battle = fixed + sum(gain for unit, gain in gains
-                                 if "move" in frees or (not state.over and unit.tile.mobility
-                                                        and unit.army == self.player
-                                                        and Spent(unit.hex, "mobility") not in state.used))
+                                 if unit.hex in moved or (not state.over and unit.tile.mobility
+                                                          and unit.army == self.player
+                                                          and Spent(unit.hex, "mobility") not in state.used))
         # A tile in hand adds its best as if placed where it reaches: a warrior, or a tile with a blast (a Trap).
         options = [self._tile_best(t, melee, ranged, actions) for t in hand
                    if t.kind is Kind.WARRIOR or self._blast(t)]
@@ -184,16 +182,30 @@ class HqBound:
         per_battle += sum(options[:plays_left])
         return battles * per_battle
 
-    def _frees(self, state: State, hand: tuple[Tile, ...]) -> frozenset[str]:
-        """What the families present, and the player's modules that move units, may still do this turn to where the
-        player's units stand and face (:meth:`solver.engine.points.Ability.bound_frees`): nothing once it is over."""
+    def _frees(self, state: State, hand: tuple[Tile, ...], moves: bool) -> tuple[frozenset[Hex], frozenset[Hex]]:
+        """The hexes of the player's units that the families present may still turn where they stand, and those
+        they (or the player's modules that move units) may still move, this turn
+        (:meth:`solver.engine.points.Ability.bound_frees`): none once it is over. ``moves``: a Move tile in hand."""
         if state.over:
-            return frozenset()
-        frees = {family.bound_frees(state.position, self.player, state.used) for family in self.present}
-        tiles = [u.tile for u in state.position.units if u.army == self.player] + list(hand)
-        if any(t.module is not None and t.module.type in MOVING_EFFECTS for t in tiles):
-            frees.add("move")
-        return frozenset(frees)
+            return frozenset(), frozenset()
+        units = [u for u in state.position.units if u.army == self.player]
+        own = frozenset(u.hex for u in units)
+        moving = any(t.module is not None and t.module.type in MOVING_EFFECTS for t in [u.tile for u in units] + list(hand))
+        # Where another move may still bring a unit onto a hex a family names, every unit counts (a Mobility tile in
+        # hand moves only once placed: it is a unit of the player's then).
+        elsewhere = moves or moving or any(u.tile.mobility and Spent(u.hex, "mobility") not in state.used for u in units)
+        turned: frozenset[Hex] = frozenset()
+        moved: frozenset[Hex] = own if moving else frozenset()
+        for family in self.present:
+            kind, hexes = family.bound_frees(state.position, self.player, state.used)
+            if not kind:
+                continue
+            reached = own if hexes is None or elsewhere else own & hexes
+            if kind == "turn":
+                turned |= reached
+            else:
+                moved |= reached
+        return turned, moved
 
     def _bonuses(self, position: Position, hand: tuple[Tile, ...]) -> tuple[int, int, int]:
         """Every melee and ranged strength bonus and every extra action the player's modules (and, with a Scoper,
