@@ -570,6 +570,16 @@ class Enumerator:
         self.ends_cut = 0
         self.ends_cut_at: dict[State, int] = {}
 
+    def share_listing(self, other: Enumerator) -> None:
+        """Take up ``other``'s remembered listing of the same card (the steps of each core, the interned states, the
+        deferred units' classes, the ends made, the bound's tables): a later search of the card (the solver's
+        tries) lists only what the earlier one did not. What either search cut or stopped at is its own."""
+        self._cores, self._states, self._movers = other._cores, other._states, other._movers
+        self._reach, self._plain_cache = other._reach, other._plain_cache
+        self._classes, self._kept_ends = other._classes, other._kept_ends
+        if self.bound is not None and other.bound is not None:
+            self.bound = other.bound
+
     def completions(self, state: State, bounded: bool = False) -> tuple[Completion, ...]:
         """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
         facings one position per choice of an effective class for each deferred unit, each unit in the least facing

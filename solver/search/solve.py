@@ -75,6 +75,9 @@ class Solver:
         self._tables_kept: tuple | None = None
         self.card = card_of(puzzle)
         self._identities: dict[Position, tuple] = {}
+        #: Each evaluation key played out by an earlier search of this card, with its verdict: a later search (the
+        #: tries') plays out only what the earlier did not.
+        self._played: dict[tuple, Verdict] = {}
         self.identity = remembered_play_identity(self._identities)  # one table for the evaluation and the decision
 
     def final_battles(self, state: State) -> int:
@@ -117,6 +120,8 @@ class Solver:
         or equal to it (any, if ``margin`` is None) with more tiles played than ``lines`` (every tile played is an
         action line: :meth:`solve`); :data:`_NO_PRUNING`, nothing."""
         enumerator = Enumerator(self.puzzle, naive=self.naive, bound=floor != _NO_PRUNING, free_facings=True)
+        if self._graph_kept is not None:  # an earlier search of this card: what it listed is listed again at once
+            enumerator.share_listing(self._graph_kept)
         if isinstance(floor, tuple):
             least, most_lines = floor
 
@@ -139,8 +144,9 @@ class Solver:
         same = (lambda position: position) if self.naive else self.identity
         # Each state's ends (one, or one per effective class of its deferred facings: Enumerator.completions), each
         # with its evaluation key.
-        keys: dict[State, list[tuple[Position, tuple, Any]]] = {}  # the key, then its index among the verdicts
-        work: dict[tuple, int] = {}  # evaluation key -> its place among the positions played out
+        # The key, then its index among the verdicts (or its verdict, played out by an earlier search).
+        keys: dict[State, list[tuple[Position, tuple, Any]]] = {}
+        work: dict[tuple, Any] = {}  # evaluation key -> its place among the positions played out, or its verdict
         evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
 
         def on_expanded(state: State) -> None:
@@ -154,7 +160,8 @@ class Solver:
             if not self.naive:
                 for end, _, key in ends:
                     if key not in work:
-                        work[key] = evaluation.add(end, state.watched, battles)
+                        known = self._played.get(key)
+                        work[key] = known if known is not None else evaluation.add(end, state.watched, battles)
                 # Each end's place among the positions played out, kept instead of its key (hashing the keys of a
                 # million ends again took seconds).
                 keys[state] = [(end, open_, work[key]) for end, open_, key in ends]
@@ -195,12 +202,21 @@ class Solver:
             value: dict[State, list[tuple[Position, tuple, Verdict]]] = {}
             for state in graph.steps:
                 ends = []
-                for end, open_, index in keys[state]:
-                    if index < len(verdicts):
-                        ends.append((end, open_, verdicts[index]))
+                for end, open_, found in keys[state]:
+                    if isinstance(found, Verdict):
+                        ends.append((end, open_, found))
+                    elif found < len(verdicts):
+                        ends.append((end, open_, verdicts[found]))
                 if len(ends) == len(keys[state]):  # a state counts once all its ends are played out
                     value[state] = ends
-            report = self.decide(graph, value, len(verdicts), started, stopped, len(enumerator.pruned),
+            positions = len(verdicts)
+            if not self.naive:
+                for key, found in work.items():
+                    if isinstance(found, Verdict):
+                        positions += 1
+                    elif found < len(verdicts):
+                        self._played[key] = verdicts[found]
+            report = self.decide(graph, value, positions, started, stopped, len(enumerator.pruned),
                                  enumerator.ends_cut)
         self._tables_kept = (keys, value)  # freed with the solver, not before the report (as the graph)
         return report, enumerator
