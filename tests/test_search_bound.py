@@ -261,9 +261,9 @@ def test_an_end_the_bound_cuts_neither_wins_nor_ends_above_its_margin_bound():
             continue
         bound, card = HqBound(puzzle), card_of(puzzle)
         for state in graph.steps:
-            stopping = bound.stopping(state, None)
+            stopping = bound.stopping(state)
             for end, open_ in enumerator.completions(state):
-                ahead = stopping({hex_: end.unit_at(hex_).facing for hex_, _ in open_})
+                ahead = stopping.cut(sum(stopping.shares[hex_][end.unit_at(hex_).facing] for hex_, _ in open_))
                 checked += 1
                 if ahead is None:
                     continue

@@ -120,6 +120,22 @@ class Reach:
     low: dict[str, int]
 
 
+@dataclass(frozen=True)
+class Stopping:
+    """:meth:`HqBound.stopping`: what the bound reads of stopping in one state, per choice of its deferred facings.
+    An HQ's damage rises with what is dealt, and the goal may only come within reach as it does: the ends cut are
+    those whose deferred units' shares add up to at most some total (:meth:`Enumerator.completions`)."""
+
+    battles: int  # battles that follow
+    fixed: int  # what the units not deferred (and the enemy's own blasts) deal the enemy HQ a battle, at most
+    shares: dict[Hex, dict[Direction, int]]  # what each deferred unit deals it a battle, per facing
+    margin_if_hopeless: Callable[[int], int | None]  # the margin bound, when no end dealing this much reaches the goal
+
+    def cut(self, deferred: int) -> int | None:
+        """The margin bound of an end whose deferred units deal ``deferred`` a battle, None if it may reach the goal."""
+        return self.margin_if_hopeless(self.battles * (self.fixed + deferred))
+
+
 class HqBound:
     """The bound for one card's search: :meth:`hopeless` says whether a state can be pruned."""
 
@@ -297,11 +313,11 @@ class HqBound:
                 targets, melee, ranged, actions, False)[0] for facing in Direction}
         return found
 
-    def stopping(self, state: State, floor: int | None) -> Callable[[dict[Hex, Direction]], int | None]:
-        """:meth:`cut` of stopping in ``state`` at each of its ends, as a function of the facings chosen for its
-        deferred units (``state.free``; :meth:`Enumerator.completions`), without making the end's position: what
-        the player's units deal is each unit's own, added, so only the deferred units' shares are worked out per
-        end (a big card has millions of ends, most of them cut).
+    def stopping(self, state: State) -> Stopping:
+        """:meth:`cut` of stopping in ``state`` at each of its ends, from the facings chosen for its deferred units
+        (``state.free``; :meth:`Enumerator.completions`), without making the end's position: what the player's
+        units deal is each unit's own, added, so an end's damage is the others' (:attr:`Stopping.fixed`) and the
+        deferred units' shares in their facings (a big card has millions of ends, most of them cut).
 
         Stopping ends the turn: no tile is played after it and no unit moves, so an unspent Mobility adds nothing
         here (:meth:`damage` counts it for a state the turn may go on from)."""
@@ -317,27 +333,23 @@ class HqBound:
                 ahead = None
                 if not possible(self.puzzle.goal, self.player, self.start_hp, Reach(high, low))[0]:
                     ahead = high.get(self.player, 0) - max((v for a, v in low.items() if a != self.player), default=0)
-                answers[dealt] = ahead if ahead is not None and (floor is None or ahead < floor) else None
+                answers[dealt] = ahead
             return answers[dealt]
 
         if battles == 0:
-            nothing = cut_for(0)
-            return lambda facing_at: nothing
+            return Stopping(0, 0, {}, cut_for)
         melee, ranged, actions = self._bonuses(position, ())
         targets = self._enemy_hq_hexes(position, False)
         fixed = self._enemy_blasts(position, targets, False)
-        shares: list[tuple[Hex, dict[Direction, int]]] = []
+        shares: dict[Hex, dict[Direction, int]] = {}
         for unit in position.units:
             if unit.army != self.player:
                 continue
             if unit.hex not in state.free:
                 fixed += self._strikes(position, unit, targets, melee, ranged, actions, False)[0]
                 continue
-            shares.append((unit.hex, self._shares(position, unit, targets, melee, ranged, actions)))
-
-        def cut(facing_at: dict[Hex, Direction]) -> int | None:
-            return cut_for(battles * (fixed + sum(share[facing_at[hex_]] for hex_, share in shares)))
-        return cut
+            shares[unit.hex] = self._shares(position, unit, targets, melee, ranged, actions)
+        return Stopping(battles, fixed, shares, cut_for)
 
     def _enemy_hq_hexes(self, position: Position, pushes: bool) -> frozenset:
         hexes = {u.hex for u in position.units if u.is_hq and u.army != self.player}

@@ -588,9 +588,16 @@ class Enumerator:
         (:meth:`HqBound.stopping`), counted in :attr:`ends_cut`; they are neither made nor given an identity, and
         count as losing, as a pruned state does (a state the bound let through may still be hopeless to stop in:
         what the tiles left could do is not counted there; a big card has millions of such ends)."""
-        cut = self.bound.stopping(state, None) if bounded and self.bound is not None else None
+        stop = self.bound.stopping(state) if bounded and self.bound is not None else None
+
+        def cut_at(total: int) -> int | None:  # the margin bound of an end cut with shares adding up to ``total``
+            assert stop is not None
+            ahead = stop.cut(total)
+            return ahead if ahead is not None and (self.may_cut is None or self.may_cut(state, ahead)) else None
+
         if not state.free:
-            if cut is not None and self._cut_end(state, cut({})):
+            if stop is not None and (ahead := cut_at(0)) is not None:
+                self._cut_ends(state, 1, ahead)
                 return ()
             return ((state.position, ()),)
         position = state.position
@@ -598,30 +605,59 @@ class Enumerator:
         if classes_of is None:
             classes_of = self._classes[position, state.free] = self._facing_classes(position, state.free)
         base, index_of, per_unit = classes_of
-        ends = []
+        # The ends cut are those whose shares add up to at most ``most_cut`` (the bound's damage rises with them,
+        # and the goal may only come within reach as it does): whole runs of choices are counted, not made.
+        count = len(per_unit)
+        values = [[stop.shares[c.hex][c.facing] for c in classes] for classes in per_unit] if stop else []
+        most_cut = -1
+        if stop is not None:
+            highest = sum(max(v) for v in values)
+            while most_cut < highest and cut_at(most_cut + 1) is not None:
+                most_cut += 1
+        best_after = [0] * (count + 1)  # the most the units from i on add
+        choices_after = [1] * (count + 1)  # how many choices of classes the units from i on have
+        for i in range(count - 1, -1, -1):
+            best_after[i] = best_after[i + 1] + (max(values[i]) if values else 0)
+            choices_after[i] = choices_after[i + 1] * len(per_unit[i])
+        ends: list[Completion] = []
+        cut_count, cut_total = 0, -1
         units = position.units
-        for choice in itertools.product(*per_unit):
-            facing_at = {class_.hex: class_.facing for class_ in choice}
-            if cut is not None and self._cut_end(state, cut(facing_at)):
-                continue
-            turned = {class_.hex: class_.unit for class_ in choice}
+        chosen: list[FacingClass] = []
+
+        def walk(i: int, total: int) -> None:
+            nonlocal cut_count, cut_total
+            if total + best_after[i] <= most_cut:  # every end from here is cut
+                cut_count += choices_after[i]
+                cut_total = max(cut_total, total + best_after[i])
+                return
+            if i < count:
+                for class_, value in zip(per_unit[i], values[i] if values else itertools.repeat(0)):
+                    chosen.append(class_)
+                    walk(i + 1, total + value)
+                    chosen.pop()
+                return
+            turned = {class_.hex: class_.unit for class_ in chosen}
             end = position.with_units_in_order(tuple(turned.get(u.hex, u) for u in units))
             # One object per end kept: states that share a position share its ends (a big card keeps millions).
             end = self._kept_ends.setdefault(end, end)
             if self.identities is not None and end not in self.identities:
                 entries = list(base)
-                for class_ in choice:
+                for class_ in chosen:
                     entries[index_of[class_.hex]] = class_.entry
                 self.identities[end] = Identity((tuple(entries), end.to_move))
-            ends.append((end, tuple(class_.open for class_ in choice)))
+            ends.append((end, tuple(class_.open for class_ in chosen)))
+
+        walk(0, 0)
+        if cut_count:
+            ahead = cut_at(cut_total)
+            assert ahead is not None  # the margin bound rises with the damage: the largest cut is cut
+            self._cut_ends(state, cut_count, ahead)
         return tuple(ends)
 
-    def _cut_end(self, state: State, cut: int | None) -> bool:
-        if cut is None or (self.may_cut is not None and not self.may_cut(state, cut)):
-            return False
-        self.ends_cut_at[state] = max(self.ends_cut_at.get(state, cut), cut)
-        self.ends_cut += 1
-        return True
+    def _cut_ends(self, state: State, count: int, ahead: int) -> None:
+        """``count`` ends of ``state`` cut by the bound, the highest margin bound among them ``ahead``."""
+        self.ends_cut_at[state] = max(self.ends_cut_at.get(state, ahead), ahead)
+        self.ends_cut += count
 
     def _facing_classes(self, position: Position, free: frozenset[Hex]) -> tuple[list, dict[Hex, int], list]:
         """For :meth:`completions`: the placeholder position's effective key as a list, each unit's place in it, and
