@@ -351,6 +351,18 @@ def test_goals_combine_bounds_by_their_structure(goal, high, low, expected):
     assert possible(puzzle.goal, "moloch", {"moloch": 3, "outpost": 5}, reach) == expected
 
 
+def test_ends_are_bounded_where_nothing_follows_the_turn():
+    """NOTATION §6 ``then nothing``: no battle follows, so no unit deals anything and every deferred facing's share
+    is nothing; the ends of a placement whose facing is deferred are still bounded, and the search equals --naive
+    (a goal that may hold with nothing dealt, so that the states after the placement are not pruned)."""
+    text = ('puzzle "nothing follows"\nplayer outpost\noffer outpost:commando outpost:brawler\nplay 1\n'
+            "goal survive\nthen nothing\nc3 outpost:hq\na1 moloch:hq\n")
+    puzzle = notation.parse(text)
+    assert Enumerator(puzzle, free_facings=True).defer
+    assert Solver(puzzle, jobs=1).solve().verdict == "cooked"
+    assert_same_as_naive(puzzle)
+
+
 DOOMSDAY_TURN = """puzzle "the Doomsday HQ turns the shooter"
 player doomsday
 offer doomsday:medic

@@ -336,8 +336,8 @@ class HqBound:
                 answers[dealt] = ahead
             return answers[dealt]
 
-        if battles == 0:
-            return Stopping(0, 0, {}, cut_for)
+        if battles == 0:  # nothing follows the turn (``then nothing``): no unit deals anything
+            return Stopping(0, 0, {hex_: dict.fromkeys(Direction, 0) for hex_ in state.free}, cut_for)
         melee, ranged, actions = self._bonuses(position, ())
         targets = self._enemy_hq_hexes(position, False)
         fixed = self._enemy_blasts(position, targets, False)
