@@ -294,7 +294,9 @@ def test_generate_with_a_count_of_a_billion_makes_its_first_card_in_little_memor
     assert process.poll() is None, process.communicate()[1].decode()
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 130 and "MemoryError" not in err.decode() and "Traceback" not in err.decode()
+    # What it said, in the message: a status other than 130 was seen once in CI and not again in 50 tries.
+    assert process.returncode == 130, err.decode()[-2000:]
+    assert "MemoryError" not in err.decode() and "Traceback" not in err.decode()
     assert (out / "outpost-vs-moloch-level1-7-0-0.nhex").is_file()
 
 
