@@ -24,9 +24,10 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
     plays = [{"actions": list(s.actions), "hq": dict(sorted(s.hq.items())), "duals": [list(d) for d in s.duals]}
              for s in report.solutions]
     if puzzle is not None:
+        read: dict = {}  # the battles without one action, shared by the plays of a cooked card
         for play, solution in zip(plays, report.solutions):
             if solution.ends and solution.verdict.battles:
-                play["why"] = str(why_wins(puzzle, solution.actions, None, solution.verdict.line))
+                play["why"] = str(why_wins(puzzle, solution.actions, None, solution.verdict.line, read))
     data: dict = {
         "solved": bool(report.solutions) and not report.stopped,
         "verdict": None if report.stopped else report.verdict,

@@ -796,9 +796,10 @@ class Why:
 
 
 def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
-             line: Sequence[str] | None = None) -> Why:
+             line: Sequence[str] | None = None, memo: dict[tuple[str, ...], Digest] | None = None) -> Why:
     """Why the key wins: for each of its actions, the battle without it against the key's, and the rule that
-    carries the difference, said in one sentence per action that matters (at most two)."""
+    carries the difference, said in one sentence per action that matters (at most two). ``memo``: the battles
+    without an action already read for this card, by the lines left (a cooked card's plays share most of them)."""
     key = [k for k in key if not k.startswith("#")]
     played_end, done = play(puzzle, key)
     end = end if end is not None else played_end
@@ -807,7 +808,7 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
     sentences: list[str] = []
     rules: list[str] = []
     for index, (text, action, before) in enumerate(done):
-        other = _without(puzzle, tuple(t for j, (t, _, _) in enumerate(done) if j != index))
+        other = _without(puzzle, tuple(t for j, (t, _, _) in enumerate(done) if j != index), memo)
         findings = contrast(best, other)
         subject, through = _subject(action, before)
         after = _after(puzzle, done, index)
@@ -837,11 +838,15 @@ def why_wins(puzzle: Puzzle, key: Sequence[str], end: Position | None = None,
     return Why(tuple(sentences[:2]), tuple(rules[:2]))
 
 
-@lru_cache(maxsize=4096)
-def _without(puzzle: Puzzle, rest: tuple[str, ...]) -> Digest:
-    """The battle of a play with one action left out, read: the plays of a cooked card share most of these."""
-    without, _ = play(puzzle, rest)
-    return digest(without, worst_battle(puzzle, without), puzzle.player, puzzle.position)
+def _without(puzzle: Puzzle, rest: tuple[str, ...], memo: dict[tuple[str, ...], Digest] | None) -> Digest:
+    """The battle of a play with one action left out, read (remembered in ``memo``, if given)."""
+    found = memo.get(rest) if memo is not None else None
+    if found is None:
+        without, _ = play(puzzle, rest)
+        found = digest(without, worst_battle(puzzle, without), puzzle.player, puzzle.position)
+        if memo is not None:
+            memo[rest] = found
+    return found
 
 
 def _name_of(d: Digest, hex_: str) -> str:
