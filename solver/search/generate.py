@@ -32,6 +32,7 @@ key's margin); *idea* (one thing the key needs beyond placing one tile).
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 import re
@@ -1093,6 +1094,10 @@ def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated
         _count_draft(reason)
 
     made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", on_candidate=counted)
+    # The cycles its battles made are freed now: the search leaves what it made in the collector's oldest
+    # generation (enumeration._without_cyclic_gc), whose full passes are rare, and a run of many cards grew by
+    # megabytes a card until the address space ran out (tests/test_reliability.py, a count of a billion).
+    gc.collect()
     return index, attempt, made, drafts[0]
 
 
@@ -1143,7 +1148,9 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     ``scheduler`` (a Dask cluster's address: the attempts run there, solver/search/dispatch.py).
 
     The cards are made one after the other, a few ahead (the workers, times :data:`AHEAD`), and ``on_card``
-    hears of each as it is decided, in order: memory does not grow with ``count`` (issue 25). ``stored(i)``
+    hears of each as it is decided, in order: memory does not grow with ``count`` (issue 25), but for the texts
+    that tell a new card from a rotation of an earlier one. Without ``on_card`` the cards are returned; with it,
+    nothing is kept (each card holds its solver's report: megabytes a card over a long run). ``stored(i)``
     gives the attempt and text of card ``i`` as an earlier run wrote it, if any: such a card is checked
     (:func:`stored_card`) and kept, or made again, so that a run interrupted and run again ends with the cards of
     a run never interrupted. ``on_drafts`` hears of the number of drafts played out so far, about twice a
@@ -1210,11 +1217,12 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
             text = canonical(made.puzzle) if made is not None else None
             if text is not None and text not in seen:
                 seen.add(text)
-                chosen.append(made)  # type: ignore[arg-type]  # text is None when made is
                 del attempt[decided]
                 decided += 1
-                if on_card:
-                    on_card(made)  # type: ignore[arg-type]
+                if on_card:  # the caller keeps what it needs of each card: nothing is kept here
+                    on_card(made)  # type: ignore[arg-type]  # text is None when made is
+                else:
+                    chosen.append(made)  # type: ignore[arg-type]
                 continue
             attempt[decided] += 1
             if attempt[decided] >= max_attempts:
