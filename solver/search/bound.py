@@ -166,7 +166,7 @@ class HqBound:
         self._ahead: dict[tuple, int | None] = {}
 
     # --- the damage bound ---
-    def damage(self, state: State, remember: bool = True) -> int:
+    def damage(self, state: State) -> int:
         """At most how much damage the player's units deal the enemy HQ in everything that follows ``state``."""
         position = state.position
         plays_left = 0 if state.over else max(0, self.limit - state.played)
@@ -181,7 +181,7 @@ class HqBound:
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         turned, moved = self._frees(state, hand, moves)
         free = state.free | turned  # a unit that may still be turned where it stands: its best facing there
-        fixed, gains = self._units(position, melee, ranged, actions, pushes, free, remember)
+        fixed, gains = self._units(position, melee, ranged, actions, pushes, free)
         # A unit whose Mobility is unspent may still move and turn while the turn goes on: it reaches the HQ
         # wherever it stands; so does a unit a family may still move. (A unit whose facing the search has deferred
         # is counted in its best facing where it stands: _units.)
@@ -245,7 +245,7 @@ class HqBound:
         return melee, ranged, actions
 
     def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool,
-               free: frozenset = frozenset(), remember: bool = True) -> tuple[int, tuple[tuple[Unit, int], ...]]:
+               free: frozenset = frozenset()) -> tuple[int, tuple[tuple[Unit, int], ...]]:
         """The damage per battle of the player's units as they stand, and what each would add by standing
         anywhere and facing any way (a move); remembered per position and bonuses. A unit on a hex of ``free``
         (its facing deferred by the search) stands in its best facing."""
@@ -262,9 +262,7 @@ class HqBound:
             here, anywhere = self._strikes(position, unit, targets, melee, ranged, actions, unit.hex in free)
             fixed += here
             gains.append((unit, anywhere - here))
-        found = (fixed, tuple(gains))
-        if remember:
-            self._per_position[key] = found
+        found = self._per_position[key] = (fixed, tuple(gains))
         return found
 
     def _enemy_blasts(self, position: Position, targets: frozenset, pushes: bool) -> int:
@@ -323,17 +321,12 @@ class HqBound:
         here (:meth:`damage` counts it for a state the turn may go on from)."""
         position = state.position
         battles = state.battles_done + self.after
-        now = {u.army: u.health for u in position.units if u.is_hq}
-        high = {army: now.get(army, 0) for army in self.start_hp}
+        high = self._health(position)
         answers: dict[int, int | None] = {}
 
         def cut_for(dealt: int) -> int | None:
             if dealt not in answers:
-                low = {army: 0 if army == self.player else max(0, value - dealt) for army, value in high.items()}
-                ahead = None
-                if not possible(self.puzzle.goal, self.player, self.start_hp, Reach(high, low))[0]:
-                    ahead = high.get(self.player, 0) - max((v for a, v in low.items() if a != self.player), default=0)
-                answers[dealt] = ahead
+                answers[dealt] = self._margin_if_hopeless(high, dealt)
             return answers[dealt]
 
         if battles == 0:  # nothing follows the turn (``then nothing``): no unit deals anything
@@ -371,38 +364,33 @@ class HqBound:
         return max((wounds for abilities, wounds in self.blasts if abilities & tile.abilities), default=0)
 
     # --- the goal ---
-    def reach(self, state: State, remember: bool = True) -> Reach:
-        position = state.position
+    def _health(self, position: Position) -> dict[str, int]:
+        """Each army's HQ health now: the most it can end at (an HQ's health never rises in a battle)."""
         now = {u.army: u.health for u in position.units if u.is_hq}
-        high = {army: now.get(army, 0) for army in self.start_hp}
-        dealt = self.damage(state, remember)
+        return {army: now.get(army, 0) for army in self.start_hp}
+
+    def _margin_if_hopeless(self, high: dict[str, int], dealt: int) -> int | None:
+        """The most the player's HQ can end ahead (as :func:`evaluation.margin` counts it) when, with HQs at ``high``
+        now and at most ``dealt`` to come to the enemy's, no end reaches the card's goal; None when one may."""
         # Nothing bounds what the opponent deals the player's HQ: it may end anywhere down to 0.
         low = {army: 0 if army == self.player else max(0, value - dealt) for army, value in high.items()}
-        return Reach(high, low)
+        if possible(self.puzzle.goal, self.player, self.start_hp, Reach(high, low))[0]:
+            return None
+        return high.get(self.player, 0) - max((v for a, v in low.items() if a != self.player), default=0)
 
     def hopeless(self, state: State) -> bool:
         """Whether no completion of the turn from ``state`` can reach the card's goal."""
-        return self.cut(state, None) is not None
+        return self.cut(state) is not None
 
-    def cut(self, state: State, floor: int | None, remember: bool = True) -> int | None:
-        """The margin bound of ``state`` (the most the player's HQ can end ahead, as :func:`evaluation.margin`
-        counts it) when no completion from it reaches the goal and that bound is below ``floor`` (if given):
-        the state may be pruned; None when it may not. ``remember``: keep the answer for states that read alike
-        (not for the ends of states, each asked once: a big card has millions)."""
+    def cut(self, state: State) -> int | None:
+        """The margin bound of ``state`` (the most the player's HQ can end ahead) when no completion from it
+        reaches the goal: the state may be pruned; None when it may not."""
         # What the bound reads of a state, without the restrictions and watched units that tell states apart but
         # add nothing it counts: states that differ only so are asked once.
         key = (state.position, state.hand, state.played, state.used, state.over, state.battles_done, state.free)
-        if key in self._ahead:
-            ahead = self._ahead[key]
-        else:
-            reach = self.reach(state, remember)
-            ahead = None
-            if not possible(self.puzzle.goal, self.player, self.start_hp, reach)[0]:
-                ahead = reach.high.get(self.player, 0) - max((v for a, v in reach.low.items() if a != self.player),
-                                                             default=0)
-            if remember:
-                self._ahead[key] = ahead
-        return ahead if ahead is not None and (floor is None or ahead < floor) else None
+        if key not in self._ahead:
+            self._ahead[key] = self._margin_if_hopeless(self._health(state.position), self.damage(state))
+        return self._ahead[key]
 
 
 def _line_strike(edge: Edge, families: tuple[hooks.Ability, ...]) -> int:

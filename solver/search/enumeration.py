@@ -737,7 +737,7 @@ class Enumerator:
                 continue
             self._check_time()
             if self.bound is not None:
-                cut = self.bound.cut(state, None)
+                cut = self.bound.cut(state)
                 if cut is not None and (self.may_cut is None or self.may_cut(state, cut)):
                     self.pruned[state] = cut
                     continue
