@@ -31,6 +31,7 @@ from solver.search.generate import (
     replay,
 )
 from solver.notation.text import load, parse, write
+from solver.search import solve as search
 from solver.search.solve import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -450,3 +451,80 @@ def test_a_turn_where_the_unit_stands_is_worded_as_a_turn_and_a_facing_of_n_is_w
     outpost = parse("c1 outpost:hq\nd3 outpost:commando SW\ne2 moloch:hq\n")
     assert (generate_module.describe("use outpost:move d3 d2 N", "outpost", outpost)
             == "use the Move tile to move the Outpost Commando on d3 to d2, facing N")
+
+
+# --- the draft table with deferred facings -----------------------------------------------------------------------------
+
+
+def _table_of_every_facing(draft: Draft) -> dict:
+    """What the generator read of a draft before it deferred facings: every facing listed, every state played out,
+    the best margin by an AND-OR over the states (a concrete state has one end)."""
+    puzzle = draft.puzzle()
+    graph = search.Enumerator(puzzle).build()
+    ident = search.remembered_play_identity()
+    card = search.card_of(puzzle)
+    verdict = {state: search.evaluate(card, state.position, dict(state.watched), search.battles_after(puzzle, state))
+               for state in graph.steps}
+    best: dict = {}
+
+    def value(state: search.State) -> int:
+        if state not in best:
+            best[state] = max([verdict[state].margin] + [min(value(nxt) for _, nxt in step.branches)
+                                                         for step in graph.steps[state]])
+        return best[state]
+
+    top = value(graph.root)
+    close = search.winning_plays(graph, lambda state: verdict[state].margin >= top - (MARGIN_GAP - 1), ident, 1, 300)
+    floor = max(top - generate_module.NEAR, verdict[graph.root].margin + 1)
+    return {"best": top, "close": {ends: lines[0] for ends, lines in close.items()},
+            "near": {ident(s.position) for s in graph.steps if floor <= verdict[s].margin < top - 1},
+            "plays": len({ident(s.position) for s in graph.steps}),
+            "hp": {tuple(sorted(set(v.hp))) for v in verdict.values()}}
+
+
+def _table_deferred(draft: Draft) -> dict:
+    puzzle = draft.puzzle()
+    listing = generate_module.Listing.of(puzzle)
+    table = generate_module.play_out(puzzle, listing)
+    ident = listing.ident
+    top = generate_module.best_margin(table, ident)
+    close = generate_module.winning_plays(table, lambda v: v.margin >= top - (MARGIN_GAP - 1), ident, cap=300)
+    ((_, _, root),) = table.ends[listing.graph.root]
+    floor = max(top - generate_module.NEAR, root.margin + 1)
+    every = list(table.every_end())
+    return {"best": top, "close": close, "near": {ident(end) for end, v in every if floor <= v.margin < top - 1},
+            "plays": len({ident(end) for end, _ in every}), "hp": {tuple(sorted(set(v.hp))) for _, v in every}}
+
+
+def _drafts_with_push_back(count: int) -> list[Draft]:
+    """Seeded level-3 drafts of the base armies whose offer holds a Push Back, the player's warrior placed before
+    the push (its facing deferred, and the opponent answering where the pushed unit goes), small enough to list
+    every facing quickly."""
+    rng = random.Random("deferred draft tables")
+    found: list[Draft] = []
+    while len(found) < count:
+        player, opponent = rng.sample(("moloch", "outpost", "borgo", "hegemony"), 2)
+        draft = draw(rng, player, opponent, 3)
+        offer = [t for t in draft.offer if t.name != "push-back"]
+        push = [t for t in generate_module._offer_tiles(player) if t.name == "push-back"]
+        if not push:
+            continue
+        draft = replace(draft, offer=tuple(sorted([*offer[:2], push[0]], key=lambda t: t.key)))
+        for _ in range(3):  # a crowded board: fewer states
+            draft = generate_module._add_unit(rng, draft, rng.choice((player, opponent)))
+        found.append(draft)
+    return found
+
+
+@pytest.mark.parametrize("index", range(int(__import__("os").environ.get("NHEX_DRAFT_TABLES", "6"))))
+def test_a_draft_table_with_deferred_facings_reads_what_listing_every_facing_reads(index: int) -> None:
+    """The generator lists a draft's turn with the facings of the player's plain units chosen at its end, as the
+    solver does: the best margin the player can force (facings chosen before the opponent answers a Push Back),
+    the plays close to it with their key lines, the near misses, the play space and every health reached are
+    those of the listing of every facing."""
+    draft = _drafts_with_push_back(index + 1)[index]
+    deferred, every = _table_deferred(draft), _table_of_every_facing(draft)
+    if len(every["close"]) == 300:  # the cap reached: which 300 plays are kept depends on the order of the walk
+        assert len(deferred["close"]) == 300
+        deferred["close"] = every["close"] = None
+    assert deferred == every

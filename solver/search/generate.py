@@ -309,66 +309,130 @@ def replay(puzzle: Puzzle, lines: Sequence[str]) -> tuple[Action, ...] | None:
     return tuple(done)
 
 
+#: A state's ends with their verdicts: one end, or where the enumeration defers facings one per choice of an
+#: effective class for each deferred unit, with the facings left open to those units (the solver's ends).
+Ends = list[tuple[Position, tuple, search.Verdict]]
+
+
 @dataclass
 class Table:
-    """Every state of a card's turn with the value of stopping there."""
+    """Every state of a card's turn with the value of stopping there, per end (see :data:`Ends`)."""
 
     puzzle: Puzzle
     graph: search.Graph
-    value: dict[search.State, search.Verdict]
+    ends: dict[search.State, Ends]
     positions: int  # distinct positions played out
 
+    def every_end(self) -> Iterable[tuple[Position, search.Verdict]]:
+        """Each end of each state with its verdict (an end reached through several states comes as often)."""
+        return ((end, verdict) for here in self.ends.values() for end, _, verdict in here)
 
-def play_out(puzzle: Puzzle, states: Iterable[search.State] | None = None,
-             graph: search.Graph | None = None, stop: Callable[[search.State, search.Verdict], bool] | None = None,
-             ident: Callable[[Position], object] | None = None, seen: dict[tuple, search.Verdict] | None = None
-             ) -> Table:
-    """Build the play graph (unless given) and evaluate its states (all, or ``states`` in that order).
 
-    ``stop`` is asked after every new evaluation and ends the work early when it says so. Each play identity
-    (``ident``, the effective end position) is played out once, as the solver does; ``seen`` carries those
-    verdicts from an earlier call.
+@dataclass
+class Listing:
+    """A card's turn listed as the solver lists it: the facings of the player's plain warriors and modules placed
+    or moved this turn are chosen at its end, one facing per effective class (:class:`search.Enumerator`'s
+    ``free_facings``). A draft's states are several times fewer than with every facing listed, and its ends the
+    same plays (``tests/test_search_bound.py`` holds the deferred search to ``--naive``)."""
+
+    enumerator: search.Enumerator
+    graph: search.Graph
+    ident: Callable[[Position], object]  # the play identity of an end, remembered
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, on_state: Callable[[int], None] | None = None) -> Listing:
+        enumerator = search.Enumerator(puzzle, free_facings=True)
+        identities: dict[Position, tuple] = {}
+        enumerator.identities = identities  # the ends' identities, made with the ends
+        graph = enumerator.build(on_state=on_state)
+        return cls(enumerator, graph, search.remembered_play_identity(identities))
+
+
+def play_out(puzzle: Puzzle, listing: Listing, states: Iterable[search.State] | None = None,
+             stop: Callable[[Position, search.Verdict], bool] | None = None,
+             seen: dict[tuple, search.Verdict] | None = None) -> Table:
+    """Evaluate the ends of the listing's states (all, or ``states`` in that order).
+
+    ``stop`` is asked after every end evaluated and ends the work early when it says so (that state is then left
+    out). Each play identity (the effective end position) is played out once, as the solver does; ``seen``
+    carries those verdicts from an earlier call.
     """
-    graph = graph or search.Enumerator(puzzle).build()
     card = search.card_of(puzzle)
-    ident = ident or search.remembered_play_identity()
+    ident = listing.ident
     seen = {} if seen is None else seen
     before = len(seen)
-    value: dict[search.State, search.Verdict] = {}
-    for state in (states if states is not None else graph.steps):
-        key = search.evaluation_key(ident, state, search.battles_after(puzzle, state))
-        verdict = seen.get(key)
-        if verdict is None:
-            verdict = seen[key] = search.evaluate(card, state.position, dict(state.watched), key[3])
-        value[state] = verdict
-        if stop is not None and stop(state, verdict):
-            break
-    return Table(puzzle, graph, value, len(seen) - before)
+    ends: dict[search.State, Ends] = {}
+    for state in (states if states is not None else listing.graph.steps):
+        battles = search.battles_after(puzzle, state)
+        here: Ends = []
+        for end, open_ in listing.enumerator.completions(state):
+            key = search.evaluation_key_of(ident, end, state.watched, battles)
+            verdict = seen.get(key)
+            if verdict is None:
+                verdict = seen[key] = search.evaluate(card, end, dict(state.watched), battles)
+            here.append((end, open_, verdict))
+            if stop is not None and stop(end, verdict):
+                return Table(puzzle, listing.graph, ends, len(seen) - before)
+        ends[state] = here
+    return Table(puzzle, listing.graph, ends, len(seen) - before)
 
 
-def winning_plays(graph: search.Graph, wins: Callable[[search.State], bool], ident: Callable[[Position], object],
+def winning_plays(table: Table, keep: Callable[[search.Verdict], bool], ident: Callable[[Position], object],
                   cap: int | None = None) -> dict[frozenset, tuple[str, ...]]:
-    """The plays that win whatever the opponent chooses, each with its shortest line (:func:`search.winning_plays`,
-    at most ``cap`` per state: counting then says "at least ``cap``")."""
-    return {ends: lines[0] for ends, lines in search.winning_plays(graph, wins, ident, 1, cap).items()}
+    """The plays whose every end the opponent may steer to is kept by ``keep``, each with its shortest line
+    (:func:`search.winning_plays`, at most ``cap`` per state: counting then says "at least ``cap``")."""
+    def endings(state: search.State) -> list[tuple[Position, tuple]]:
+        return [(end, open_) for end, open_, verdict in table.ends.get(state, ()) if keep(verdict)]
+
+    found = search.winning_plays(table.graph, lambda state: False, ident, 1, cap, endings=endings)
+    return {ends: lines[0] for ends, lines in found.items()}
 
 
-def best_margin(graph: search.Graph, margin: dict[search.State, int]) -> int:
-    """The best worst-case margin the player can force (max over own steps, min over the opponent's answers)."""
+def best_margin(table: Table, ident: Callable[[Position], object]) -> int:
+    """The best worst-case margin the player can force (max over own steps, min over the opponent's answers).
+
+    Worked out first with each state's best end, as if the player could face a deferred unit after seeing the
+    opponent's answer: an upper bound. Where a step with the opponent's answers leaves a state with deferred
+    units, the player faces them before the answer (one facing for every branch: :func:`decision._common`), so
+    the bound is then checked, and lowered until the player can force it, with the solver's AND-OR."""
+    graph = table.graph
     lowest = -10 ** 6
-    memo: dict[search.State, int] = {}
-
-    def value(state: search.State) -> int:
-        if state in memo:
-            return memo[state]
-        memo[state] = lowest
-        best = margin.get(state, lowest)
+    value: dict[search.State, int] = {}
+    for state in _post_order(graph):
+        best = max((verdict.margin for _, _, verdict in table.ends.get(state, ())), default=lowest)
         for step in graph.steps.get(state, ()):
-            best = max(best, min(value(nxt) for _, nxt in step.branches))
-        memo[state] = best
-        return best
+            best = max(best, min(value.get(nxt, lowest) for _, nxt in step.branches))
+        value[state] = best
+    bound = value[graph.root]
+    facings_before_answers = any(state.free and len(step.branches) > 1
+                                 for state, steps in graph.steps.items() for step in steps)
+    if not facings_before_answers:
+        return bound
+    margins = sorted({verdict.margin for _, verdict in table.every_end() if verdict.margin <= bound},
+                     reverse=True)
+    for margin in margins:  # the root's own end is a play, so the root's margin at least is forced
+        if winning_plays(table, lambda verdict: verdict.margin >= margin, ident, cap=300):
+            return margin
+    return lowest
 
-    return value(graph.root)
+
+def _post_order(graph: search.Graph) -> list[search.State]:
+    """The graph's states, each after every state its steps lead to (the turn only spends: no cycle)."""
+    order: list[search.State] = []
+    done: set[search.State] = set()
+    stack: list[tuple[search.State, bool]] = [(graph.root, False)]
+    while stack:
+        state, children_done = stack.pop()
+        if children_done:
+            order.append(state)
+            continue
+        if state in done:
+            continue
+        done.add(state)
+        stack.append((state, True))
+        stack.extend((nxt, False) for step in graph.steps.get(state, ()) for _, nxt in step.branches
+                     if nxt not in done)
+    return order
 
 
 # --- counting: the early-stopping verdict --------------------------------------------------------------------------
@@ -402,31 +466,31 @@ def _linear(graph: search.Graph) -> list[search.State]:
 def count_winning(puzzle: Puzzle, stop_at: int = 2) -> Count:
     """Count the card's winning plays, stopping as soon as ``stop_at`` of them are certain (``cooked``).
 
-    States reached without an opponent's choice are played out first: each winning one is a play of its own
-    (its end set is just itself), so two of them with different end positions prove a cook without looking at
+    States reached without an opponent's choice are played out first: each winning end of one is a play of its
+    own (its end set is just itself), so two of them with different end positions prove a cook without looking at
     the rest. Otherwise everything is played out and the plays are counted by the AND-OR of the solver.
     """
-    ident = search.remembered_play_identity()
-    graph = search.Enumerator(puzzle).build()
+    listing = Listing.of(puzzle)
+    graph, ident = listing.graph, listing.ident
     linear = _linear(graph)
     winners: set[object] = set()
 
-    def stop(state: search.State, verdict: search.Verdict) -> bool:
+    def stop(end: Position, verdict: search.Verdict) -> bool:
         if verdict.wins:
-            winners.add(ident(state.position))
+            winners.add(ident(end))
         return len(winners) >= stop_at
 
     seen: dict[tuple, search.Verdict] = {}
-    table = play_out(puzzle, linear, graph, stop, ident, seen)
+    table = play_out(puzzle, listing, linear, stop, seen)
     if len(winners) >= stop_at:
         cooks: dict[frozenset, tuple[str, ...]] = {frozenset([w]): () for w in winners}
         return Count("cooked", cooks, len(graph.steps), table.positions, True)
-    rest = [s for s in graph.steps if s not in table.value]
+    rest = [s for s in graph.steps if s not in table.ends]
     if rest:
-        more = play_out(puzzle, rest, graph, ident=ident, seen=seen)
-        table.value.update(more.value)
+        more = play_out(puzzle, listing, rest, seen=seen)
+        table.ends.update(more.ends)
         table.positions += more.positions
-    plays = winning_plays(graph, lambda s: table.value[s].wins, ident, cap=stop_at)
+    plays = winning_plays(table, lambda verdict: verdict.wins, ident, cap=stop_at)
     verdict = "none" if not plays else ("sound" if len(plays) == 1 else "cooked")
     return Count(verdict, plays, len(graph.steps), table.positions, False)
 
@@ -445,7 +509,7 @@ class Tuning:
     enemy_hp: int = 0
     key: tuple[str, ...] = ()
     near_misses: int = 0
-    plays: int = 0  # states of the turn the player may stop in (the solver's count of plays)
+    plays: int = 0  # distinct ends the player may stop in (the plays the solver tells apart, one-end plays)
     ends: tuple[Position, ...] = ()  # the key's end positions (at full health)
     line: tuple[str, ...] = ()  # the battle choices of the key's worst case
     grade: Grade | None = None
@@ -510,19 +574,18 @@ def _play(draft: Draft) -> _Played:
 
     try:
         try:
-            graph = search.Enumerator(puzzle).build(on_state=too_many)
+            listing = Listing.of(puzzle, on_state=too_many)
         except _TooMany:
             return _Played(Tuning(False, f"over {MAX_STATES} states: too many", 99, too_many=True))
-        ident = search.remembered_play_identity()
-        table = play_out(puzzle, graph=graph, ident=ident)
+        table = play_out(puzzle, listing)
     except (NhexError, RuleNotImplemented) as error:
         return _Played(Tuning(False, f"unsupported: {error}", 99))
-    player = draft.player
-    margin = {s: v.margin for s, v in table.value.items()}
-    worst_own = max(FULL - dict(v.hp).get(player, 0) for v in table.value.values())
-    worst_enemy = max(FULL - hp for v in table.value.values() for a, hp in v.hp if a != player)
-    best = best_margin(table.graph, margin)
-    close = winning_plays(table.graph, lambda s: margin[s] >= best - (MARGIN_GAP - 1), ident, cap=300)
+    player, ident = draft.player, listing.ident
+    every = list(table.every_end())
+    worst_own = max(FULL - dict(v.hp).get(player, 0) for _, v in every)
+    worst_enemy = max(FULL - hp for _, v in every for a, hp in v.hp if a != player)
+    best = best_margin(table, ident)
+    close = winning_plays(table, lambda verdict: verdict.margin >= best - (MARGIN_GAP - 1), ident, cap=300)
     if len(close) != 1:
         return _Played(Tuning(False, f"{len(close)} plays within {MARGIN_GAP - 1} of the best", len(close),
                               rivals=tuple(close.values())))
@@ -536,15 +599,19 @@ def _play(draft: Draft) -> _Played:
     # Health (drawn by tune): the player's HQ above what any play can cost it, the enemy's above what any play
     # deals it, and E = P + best - 1 so that the key wins by exactly 1.
     low = max(worst_own + 1, worst_enemy + 2 - best, 1)
-    # Near misses: failing plays within NEAR of the key that still do better than playing no tile.
-    floor = max(best - NEAR, margin[table.graph.root] + 1)
-    near = {ident(s.position) for s in table.value if floor <= margin[s] < best - 1}
-    states = [s for s in table.value if margin[s] >= best - 1 and ident(s.position) in key_ends]
+    # Near misses: failing plays within NEAR of the key that still do better than playing no tile (the root's
+    # one end: no tile played, no facing deferred).
+    ((_, _, stand_still),) = table.ends[table.graph.root]
+    floor = max(best - NEAR, stand_still.margin + 1)
+    near = {ident(end) for end, verdict in every if floor <= verdict.margin < best - 1}
     # The key does not branch (replay said so): its end positions differ at most in facings that change
     # nothing (the solver's duals), so one of them stands for all.
-    worst = min(states, key=lambda s: (margin[s], str(s.position)))
-    tuning = Tuning(True, "", 1, 0, 0, key, len(near), len(table.graph.steps), (worst.position,),
-                    table.value[worst].line, solution=solution)
+    keys = [(end, verdict) for end, verdict in every if verdict.margin >= best - 1 and ident(end) in key_ends]
+    worst, worst_verdict = min(keys, key=lambda item: (item[1].margin, str(item[0])))
+    # The play space: the distinct ends the player may stop in, as the solver tells plays apart (the same
+    # whether facings are listed or deferred; the states of the turn are not).
+    plays = len({ident(end) for end, _ in every})
+    tuning = Tuning(True, "", 1, 0, 0, key, len(near), plays, (worst,), worst_verdict.line, solution=solution)
     return _Played(None, tuning, low, best)
 
 

@@ -41,8 +41,8 @@ _NO_PRUNING = -(10 ** 9)
 
 #: The names the rest of nhex reads here (the search's public face; the generator reads the parts through it).
 __all__ = ["Card", "Ending", "Enumerator", "Graph", "Report", "Solution", "Solver", "State", "Try", "Verdict",
-           "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "goal_holds", "normalised",
-           "play_identity", "remembered_play_identity", "solve", "winning_plays"]
+           "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "evaluation_key_of", "goal_holds",
+           "normalised", "play_identity", "remembered_play_identity", "solve", "winning_plays"]
 
 def _may_outrank(enumerator: Enumerator, weakest: Try) -> bool:
     """Whether a play the bound cut might rank among the tries above ``weakest`` (ranked by margin, then by fewer
