@@ -528,3 +528,39 @@ def test_a_draft_table_with_deferred_facings_reads_what_listing_every_facing_rea
         assert len(deferred["close"]) == 300
         deferred["close"] = every["close"] = None
     assert deferred == every
+
+
+def test_the_best_margin_is_lowered_to_what_the_player_can_force_when_facings_come_before_the_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each state's best end gives an upper bound on the margin the player can force; where a deferred unit is
+    faced before the opponent answers, the bound is checked with the solver's AND-OR and lowered until a play
+    forces it. Random drafts almost never need the lowering (the player can place the unit after the answer), so
+    the AND-OR is made to refuse the bound here: the margin given is then the next one a play forces."""
+    draft = next(d for d in _drafts_with_push_back(6) if _has_facings_before_answers(d))
+    puzzle = draft.puzzle()
+    listing = generate_module.Listing.of(puzzle)
+    table = generate_module.play_out(puzzle, listing)
+    bound = generate_module.best_margin(table, listing.ident)
+    forcing = generate_module.winning_plays
+    asked: list[int] = []
+
+    def refusing_the_bound(table, keep, ident, cap=None):  # type: ignore[no-untyped-def]
+        verdict = _any_verdict(table)
+        at_bound = keep(replace(verdict, margin=bound)) and not keep(replace(verdict, margin=bound - 1))
+        asked.append(at_bound)
+        return {} if at_bound else forcing(table, keep, ident, cap)
+
+    monkeypatch.setattr(generate_module, "winning_plays", refusing_the_bound)
+    lowered = generate_module.best_margin(table, listing.ident)
+    margins = sorted({v.margin for _, v in table.every_end() if v.margin < bound}, reverse=True)
+    expected = next(m for m in margins if forcing(table, lambda v, m=m: v.margin >= m, listing.ident, cap=300))
+    assert asked[0] and lowered == expected < bound
+
+
+def _has_facings_before_answers(draft: Draft) -> bool:
+    graph = generate_module.Listing.of(draft.puzzle()).graph
+    return any(state.free and len(step.branches) > 1 for state, steps in graph.steps.items() for step in steps)
+
+
+def _any_verdict(table: generate_module.Table) -> search.Verdict:
+    return next(verdict for _, verdict in table.every_end())
