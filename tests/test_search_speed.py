@@ -300,3 +300,53 @@ def test_the_tries_are_those_of_walking_every_order(monkeypatch, name):
     monkeypatch.setattr(search.Solver, "find_tries", spy)
     report = Solver(notation.load(str(HERE.parent / "puzzles" / f"{name}.nhex")), jobs=1, tries=50).solve()
     assert report.tries == captured["reference"] and report.tries
+
+
+# --- no reference cycles left behind ---------------------------------------------------------------------------------
+
+ROCKET_AND_MEDIC = """
+c3 neojungle:hq hp=12
+c2 neojungle:nightshade S venom=1
+b3 neojungle:symbiont-gamma NE
+d3 neojungle:medic NW
+b4 neojungle:roots N
+e3 new-york:hq hp=10
+e2 new-york:sharpshooter NW wounds=1
+d4 new-york:shotgun NW
+d2 new-york:spy-shooter SW
+e1 new-york:rocket-launcher SW
+a3 new-york:pusher NE
+"""
+
+
+def test_a_solve_leaves_no_reference_cycles_to_the_collector():
+    """The search pauses Python's cycle collector (enumeration._without_cyclic_gc) and leaves what it made in the
+    collector's oldest generation, whose full passes are rare: a reference cycle made by a solve (a closure that
+    calls itself, holding its tables) stayed in memory long after the solve, and a process solving card after card
+    (`nhex solve-all`'s workers, the generator) grew by megabytes a card. Deferred facings (a generated card),
+    Medics' choices (card 14's Air Strike), nets (cards 03, 18) and a Rocket Launcher's paths are each read here
+    twice: the second time, nothing is left for the collector."""
+    import gc
+
+    from solver.engine import battle
+
+    cards = [HERE.parent / "puzzles" / name for name in ("03-net-drop.nhex", "14-friendly-fire.nhex",
+                                                         "18-one-shot-two-nets.nhex")]
+    cards += sorted((HERE.parent / "puzzles" / "generated").glob("moloch-vs-borgo-level3-*.nhex"))
+    rockets = notation.parse(ROCKET_AND_MEDIC, "<rocket>")
+
+    def work() -> None:
+        for path in cards:
+            Solver(notation.load(str(path)), jobs=1, tries=1).solve()
+        battle.resolve(rockets)
+
+    work()  # the first reading builds parsers and caches, once per process
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        work()
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

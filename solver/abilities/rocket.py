@@ -106,5 +106,8 @@ def reachable(fight: Fight, unit: Unit, direction: Direction, phase: int,
         for d, nxt in board.neighbours(hex_):
             enter(nxt, d, left - 1, met, path)
 
-    enter(unit.hex.neighbour(direction), direction, FURTHER, False, ())
+    try:
+        enter(unit.hex.neighbour(direction), direction, FURTHER, False, ())
+    finally:
+        del enter  # a closure that calls itself is a reference cycle: emptied, it is freed at once
     return found

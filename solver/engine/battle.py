@@ -1062,19 +1062,16 @@ def _medic_options(pairs: list[tuple[Hex, Attack]], own: frozenset[Hex],
 
 def _assignments(pairs: list[tuple[Hex, Attack]]) -> list[tuple[tuple[Hex, Attack], ...]]:
     """Every way to give some Medics distinct attacks to absorb, each Medic one at most (none included)."""
+    # Each Medic absorbs one of its attacks or none (last), in the order of ``pairs``; no attack twice. A product,
+    # not a recursive closure: a closure that calls itself is a reference cycle, left to the cycle collector (which
+    # the search pauses) with everything it holds, once per Medic's battle.
     medics = sorted({m for m, _ in pairs})
+    options = [[(m, key) for m, key in pairs if m == medic] + [None] for medic in medics]
     found: list[tuple[tuple[Hex, Attack], ...]] = []
-
-    def assign(i: int, taken: frozenset, chosen: tuple) -> None:
-        if i == len(medics):
+    for combo in product(*options):
+        chosen = tuple(choice for choice in combo if choice is not None)
+        if len({key for _, key in chosen}) == len(chosen):
             found.append(chosen)
-            return
-        for m, key in pairs:
-            if m == medics[i] and key not in taken:
-                assign(i + 1, taken | {key}, chosen + ((m, key),))
-        assign(i + 1, taken, chosen)
-
-    assign(0, frozenset(), ())
     return found
 
 
@@ -1132,16 +1129,16 @@ def _name(units: dict[Hex, Unit], hex_: Hex | None, kind: str = "instant") -> st
 # --- the public functions ------------------------------------------------------------------------------------------
 
 
-def _explore(run: Callable[[_Script], Outcome]) -> Node:
-    def node(prefix: tuple[int, ...]) -> Node:
-        script = _Script(prefix)
-        try:
-            return Leaf(run(script))
-        except _NeedChoice as need:
-            return Choice(need.army, need.question,
-                          tuple((label, node(prefix + (i,))) for i, label in enumerate(need.options)))
-
-    return node(())
+def _explore(run: Callable[[_Script], Outcome], prefix: tuple[int, ...] = ()) -> Node:
+    """The tree of choices of ``run``, each line of choices run from the start. Recursive by its module-level name,
+    not as a closure that calls itself (a reference cycle per tree, holding ``run`` and its position until the
+    cycle collector's next full pass)."""
+    script = _Script(prefix)
+    try:
+        return Leaf(run(script))
+    except _NeedChoice as need:
+        return Choice(need.army, need.question,
+                      tuple((label, _explore(run, prefix + (i,))) for i, label in enumerate(need.options)))
 
 
 def replayed(position: Position, *, trace: bool = False) -> Node:
@@ -1200,7 +1197,10 @@ def resolve(position: Position, *, trace: bool = False) -> tuple[Outcome, ...]:
             for _, branch in node.branches:
                 walk(branch, prefix)
 
-    walk(_grown(position, trace), ())
+    try:
+        walk(_grown(position, trace), ())
+    finally:
+        del walk  # a closure that calls itself is a reference cycle: emptied, it is freed at once
     return tuple(distinct.values())
 
 

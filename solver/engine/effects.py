@@ -170,9 +170,12 @@ def _strongly_connected(nodes: list[Hex], edges: dict[Hex, list[Hex]]) -> list[l
                     break
             result.append(component)
 
-    for node in nodes:
-        if node not in index:
-            visit(node)
+    try:
+        for node in nodes:
+            if node not in index:
+                visit(node)
+    finally:
+        del visit  # a closure that calls itself is a reference cycle: emptied, it is freed at once
     return result
 
 

@@ -647,7 +647,13 @@ class Enumerator:
                 self.identities[end] = Identity((tuple(entries), end.to_move))
             ends.append((end, tuple(class_.open for class_ in chosen)))
 
-        walk(0, 0)
+        try:
+            walk(0, 0)
+        finally:
+            # A closure that calls itself is a reference cycle (through its own cell), holding the ends and the
+            # state's tables until the cycle collector's next full pass, which the search pauses: emptied here,
+            # it is freed at once (a big card makes hundreds of thousands of these).
+            del walk
         if cut_count:
             ahead = cut_at(cut_total)
             assert ahead is not None  # the margin bound rises with the damage: the largest cut is cut
