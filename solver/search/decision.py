@@ -165,22 +165,30 @@ class _AndOr:
             self.cap = 2
 
     def add(self, found: dict[frozenset, list[tuple[tuple[str, ...], Open]]], ends: frozenset,
-            line: tuple[str, ...], open_: Open) -> None:
-        self.tick()
+            line: tuple[str, ...], open_: Open) -> bool:
+        """Keep ``line`` to the play ``ends`` if it is among the play's ``lines_kept`` least; False when it is not,
+        nor any line after it in the lines' order (the play's list is full and ends before it, or the play is
+        new and the state keeps no more plays)."""
+        self.added += 1  # (self.tick(), written out: a call per line kept or not, millions on a big card)
+        if self.deadline is not None and self.added % 1024 == 0 and time.perf_counter() > self.deadline:
+            self.late = True
+            self.cap = 2
         lines = found.get(ends)
         if lines is not None and self.late:
-            return
+            return False
         if lines is None:
             if self.cap is None or len(found) < self.cap:
                 found[ends] = [(line, open_)]
-            return
+                return True
+            return False
         if len(lines) >= self.lines_kept:
             last = lines[-1][0]
             if (len(line), line) >= (len(last), last):
-                return  # it would come after every line kept (after an equal one too): not kept
+                return False  # it would come after every line kept (after an equal one too): not kept
         if (line, open_) not in lines:
             bisect.insort(lines, (line, open_), key=_line_order)
             del lines[self.lines_kept:]
+        return True
 
     def read(self, step: Step) -> None:
         """A step's states' plays read once more: dropped from the memo once every step reaching them has."""
@@ -210,10 +218,27 @@ class _AndOr:
                 continue
             if len(branch_plays) == 1:
                 nxt = step.branches[0][1]
+                if not state.free and not step.fill:
+                    # Nothing to write into the step's lines: each is the step's action before the line below, in
+                    # the same order as those (a play's lines are kept least first), so once one is not kept no
+                    # later one of that play is.
+                    action = step.action
+                    for ends, lines in branch_plays[0].items():
+                        for line, _ in lines:
+                            if not add(found, ends, action + line, ()):
+                                break
+                    continue
+                # The facings written into the step's lines depend on the facings left open below, so the lines
+                # keep their order only by length: once one is not kept, no longer one of that play is (one as
+                # long may still be, another facing written may sort first).
                 resolved = self.resolved
                 for ends, lines in branch_plays[0].items():
+                    refused = None
                     for line, open_ in lines:
-                        add(found, ends, *resolved(step, state, nxt, line, open_))
+                        if refused is not None and len(line) > refused:
+                            break
+                        if not add(found, ends, *resolved(step, state, nxt, line, open_)) and refused is None:
+                            refused = len(line)
                 continue
             # Each branch's plays, each with its lines per set of open facings, written as the comment lines they
             # add below the step ("# if ...: ..."): once per branch, not once per choice of plays on the others.
@@ -227,7 +252,7 @@ class _AndOr:
                 ends = combo[0][0].union(*[e for e, _ in combo[1:]])
                 # The player faces the deferred units before the opponent answers: one facing for every branch.
                 for chosen in itertools.product(*[opens for _, opens in combo]):
-                    shared = self.shared(state, step, tuple([o for o, _ in chosen]))
+                    shared = self.shared(state, step, tuple([o for o, _ in chosen])) if state.free else ()
                     if shared is None:
                         continue
                     line = step.action
