@@ -66,7 +66,8 @@ BLOCKABLE = 6
 BUDGET = {1: 400, 2: 400, 3: 200, 4: 150}
 #: Units on the board at most, HQs included: a card keeps room to play in (7 empty hexes at least).
 MAX_UNITS = 12
-#: Drafts with a larger play space are dropped before they are played out (they take long and rarely tune).
+#: Drafts whose turn lists more states are dropped before they are played out (they take long and rarely tune): the
+#: states as :class:`Listing` lists them, with deferred facings (several times fewer than with every facing).
 MAX_STATES = 12_000
 #: A failing play this close to the key's margin (or closer, short of the gap) is a near miss.
 NEAR = 3
