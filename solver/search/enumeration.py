@@ -484,6 +484,29 @@ def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
     return tuple(texts) + line, kept
 
 
+
+@dataclass
+class ListingMemo:
+    """What an :class:`Enumerator` remembers while it lists a card's turn, all of it a function of the card: a later
+    search of the same card (the solver's tries) takes it up whole (:meth:`Enumerator.share_listing`) and lists only
+    what the earlier one did not. A table added here is shared with the others."""
+
+    #: The steps of each core (:meth:`Enumerator.core_steps`), the placement runs among them and their sources.
+    cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = field(default_factory=dict)
+    #: One object per distinct state (states are compared by value; the decision keys its tables by identity).
+    states: dict[State, State] = field(default_factory=dict)
+    #: The units a Move tile or Mobility may move in a position, and how far (:meth:`Enumerator._plain_movers`).
+    movers: dict[tuple[Position, Tile | None], list[Unit]] = field(default_factory=dict)
+    reach: dict[tuple[Position, Tile | None], int] = field(default_factory=dict)
+    #: Where one unit may go in a position, and what each move gives (:meth:`Enumerator._plain_results`).
+    plain: dict[tuple[Position, Hex, Tile | None, bool], list[tuple[Hex, str, Position, bool, bool]]] = field(
+        default_factory=dict)
+    #: The deferred units' classes of facings per position (:meth:`Enumerator._facing_classes`).
+    classes: dict[tuple[Position, frozenset[Hex]], tuple[list, dict[Hex, int], list]] = field(default_factory=dict)
+    #: One object per end made (states that share a position share its ends).
+    kept_ends: dict[Position, Position] = field(default_factory=dict)
+
+
 class Enumerator:
     """Builds the graph of everything the player can do this turn."""
 
@@ -535,8 +558,6 @@ class Enumerator:
         self.defer = (free_facings and self.plain and instants <= _DEFERRING_INSTANTS
                       and not self.actions.has_transport(puzzle.position)
                       and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
-        self._classes: dict[tuple[Position, frozenset[Hex]], tuple[list, dict[Hex, int], list]] = {}
-        self._kept_ends: dict[Position, Position] = {}
         #: Where :meth:`completions` writes the play identities of the ends it makes (the solver's table), if given.
         self.identities: dict[Position, tuple] | None = None
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
@@ -548,12 +569,9 @@ class Enumerator:
         #: report can say how far it got.
         self.graph: Graph | None = None
         self.listed = 0
-        self._cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = {}
-        self._states: dict[State, State] = {}
-        self._movers: dict[tuple[Position, Tile | None], list[Unit]] = {}
-        self._reach: dict[tuple[Position, Tile | None], int] = {}
-        self._plain_cache: dict[tuple[Position, Hex, Tile | None, bool],
-                                list[tuple[Hex, str, Position, bool, bool]]] = {}
+        #: What the listing remembers (the steps of each core, the interned states, ...): a later search of the card
+        #: takes it up (:meth:`share_listing`).
+        self.memo = ListingMemo()
         #: The bound that prunes states from which no completion reaches the goal (:mod:`solver.search.bound`), when
         #: asked for (the solver does; the generator, which ranks failing plays too, does not): never with --naive,
         #: nor on a card the bound cannot read. The states it pruned are neither expanded nor played out (a losing
@@ -574,9 +592,7 @@ class Enumerator:
         """Take up ``other``'s remembered listing of the same card (the steps of each core, the interned states, the
         deferred units' classes, the ends made, the bound's tables): a later search of the card (the solver's
         tries) lists only what the earlier one did not. What either search cut or stopped at is its own."""
-        self._cores, self._states, self._movers = other._cores, other._states, other._movers
-        self._reach, self._plain_cache = other._reach, other._plain_cache
-        self._classes, self._kept_ends = other._classes, other._kept_ends
+        self.memo = other.memo
         if self.bound is not None and other.bound is not None:
             self.bound = other.bound
 
@@ -601,9 +617,9 @@ class Enumerator:
                 return ()
             return ((state.position, ()),)
         position = state.position
-        classes_of = self._classes.get((position, state.free))
+        classes_of = self.memo.classes.get((position, state.free))
         if classes_of is None:
-            classes_of = self._classes[position, state.free] = self._facing_classes(position, state.free)
+            classes_of = self.memo.classes[position, state.free] = self._facing_classes(position, state.free)
         base, index_of, per_unit = classes_of
         # The ends cut are those whose shares add up to at most ``most_cut`` (the bound's damage rises with them,
         # and the goal may only come within reach as it does): whole runs of choices are counted, not made.
@@ -639,7 +655,7 @@ class Enumerator:
             turned = {class_.hex: class_.unit for class_ in chosen}
             end = position.with_units_in_order(tuple(turned.get(u.hex, u) for u in units))
             # One object per end kept: states that share a position share its ends (a big card keeps millions).
-            end = self._kept_ends.setdefault(end, end)
+            end = self.memo.kept_ends.setdefault(end, end)
             if self.identities is not None and end not in self.identities:
                 entries = list(base)
                 for class_ in chosen:
@@ -709,7 +725,7 @@ class Enumerator:
             return 0.0
         expanded = len(self.graph.steps) if self.graph is not None else 0
         needed = (_REPORT_SECONDS + _DECISION_SECONDS_PER_STATE * expanded
-                  + _DECISION_SECONDS_PER_STATE_REACHED * len(self._states))
+                  + _DECISION_SECONDS_PER_STATE_REACHED * len(self.memo.states))
         return min(needed, (self.deadline - self.started) / 2)
 
     def start(self) -> State:
@@ -734,7 +750,7 @@ class Enumerator:
     def _build(self, on_state: Callable[[int], None] | None,
                on_expanded: Callable[[State], None] | None = None) -> Graph:
         root = self.start()
-        self._states.setdefault(root, root)
+        self.memo.states.setdefault(root, root)
         graph = self.graph = Graph(root)
         stack = [root]
         while stack:
@@ -781,7 +797,7 @@ class Enumerator:
     def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None]]:
         """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
         second value), and for each step the unit whose free move it is, if a unit just placed may be spared it."""
-        found = self._cores.get(core)
+        found = self.memo.cores.get(core)
         if found is not None:
             return found
         steps: list[Step] = []
@@ -803,13 +819,13 @@ class Enumerator:
             steps = [self.opponent_turns(step) for step in steps]
         # One object per distinct state, so that the tables keyed by states (the graph, the decision's memos) find
         # it by identity instead of comparing it field by field with an equal one.
-        interned = self._states
+        interned = self.memo.states
         for index, step in enumerate(steps):
             branches = step.branches
             canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
             if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
                 steps[index] = Step(step.action, canonical, step.fill)
-        found = self._cores[core] = (steps, runs, sources)
+        found = self.memo.cores[core] = (steps, runs, sources)
         return found
 
     def opponent_turns(self, step: Step) -> Step:
@@ -1089,7 +1105,7 @@ class Enumerator:
         """The units :meth:`plain_moves` may move in ``position``: the player's, not netted, with Mobility unless
         ``tile`` (the Move tile) moves them; Mobility whether or not it is spent yet. Remembered per position."""
         key = (position, tile)
-        found = self._movers.get(key)
+        found = self.memo.movers.get(key)
         if found is None:
             actions = self.actions
             found = []
@@ -1100,8 +1116,9 @@ class Enumerator:
                          if (tile is not None or unit.tile.mobility or "mobility" in unit.prizes)
                          and unit.hex not in nets and actions.controller(position, unit) == self.player
                          and not actions._fixed(position, unit)]
-                self._reach[key] = actions._recon_reach(position, self.player, nets, tile is not None) if found else 1
-            self._movers[key] = found
+                self.memo.reach[key] = (actions._recon_reach(position, self.player, nets, tile is not None) if found
+                                        else 1)
+            self.memo.movers[key] = found
         return found
 
     def _plain_results(self, position: Position, unit: Unit, tile: Tile | None, free: bool = False
@@ -1114,7 +1131,7 @@ class Enumerator:
         a placeholder; a turn on the spot stays a move per facing (the facing it had is not one of them), and a unit
         whose facing is deferred already has no turn on the spot to make."""
         key = (position, unit.hex, tile, free)
-        found = self._plain_cache.get(key)
+        found = self.memo.plain.get(key)
         if found is not None:
             return found
         self._check_time()
@@ -1122,7 +1139,7 @@ class Enumerator:
         source = unit.hex
         board_full = self.actions.board_full
         defer = self.defer and deferrable(unit.tile)
-        for target, facing in self.actions._turns(position, unit, self._reach[position, tile]):
+        for target, facing in self.actions._turns(position, unit, self.memo.reach[position, tile]):
             freed = defer and target != source
             if freed and found and found[-1][0] == target:
                 continue  # one placeholder facing per target (the turn rules list a target's facings together)
@@ -1134,7 +1151,7 @@ class Enumerator:
             after = position.with_units([moved if u.hex == source else u for u in position.units])
             text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
             found.append((target, text, after, tile is not None and board_full(after), freed))
-        self._plain_cache[key] = found
+        self.memo.plain[key] = found
         return found
 
     def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool],
