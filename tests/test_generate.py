@@ -564,3 +564,19 @@ def _has_facings_before_answers(draft: Draft) -> bool:
 
 def _any_verdict(table: generate_module.Table) -> search.Verdict:
     return next(verdict for _, verdict in table.every_end())
+
+
+def test_blocking_takes_a_hex_some_rival_does_without_before_one_every_rival_needs() -> None:
+    """Two rival plays both place a tile on a1, and each another on a hex of its own: the block takes one of those
+    (the other rival may then stand alone), never a1, which would block both and the best play with them."""
+    rng = random.Random("block")
+    draft = replace(draw(rng, "moloch", "outpost", 3), units=())
+    rivals = (("place moloch:juggernaut a1 N", "place moloch:blocker b2 N"),
+              ("place moloch:juggernaut a1 N", "place moloch:blocker c3 N"))
+    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    blocked = set()
+    for seed in range(40):
+        trial = generate_module._block(random.Random(seed), draft, tuning)
+        (unit,) = trial.units
+        blocked.add(unit.hex.label)
+    assert blocked == {"b2", "c3"}

@@ -1016,9 +1016,14 @@ def reword(puzzle: Puzzle) -> Puzzle:
 
 
 def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
-    """Take a hex away from one of the rival plays: a new unit stands where it placed a tile (or moved one)."""
-    hexes = set()
+    """Take a hex away from one of the rival plays: a new unit stands where it placed a tile (or moved one).
+
+    A hex that only some of the rivals use is taken first: one that every rival uses would block them all at once,
+    and the play space would then have a new best play with new rivals, where blocking one leaves the others (and
+    the last one standing is a card)."""
+    needed_by: dict[Hex, int] = {}
     for line in tuning.rivals:
+        hexes = set()
         for text in line:
             if text.startswith("#"):
                 continue
@@ -1027,8 +1032,11 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
                 hexes.add(action.hex)
             elif isinstance(action, Use) and action.tile.name == "move":
                 hexes.add(action.targets[-1])
+        for hex_ in hexes:
+            needed_by[hex_] = needed_by.get(hex_, 0) + 1
     taken = {u.hex for u in draft.units}
-    free = sorted(hexes - taken)
+    free = sorted(hex_ for hex_ in needed_by if hex_ not in taken)
+    free = [hex_ for hex_ in free if needed_by[hex_] < len(tuning.rivals)] or free
     if not free:
         return mutate(rng, draft)
     if len(draft.units) >= MAX_UNITS:
