@@ -329,10 +329,10 @@ def count_paths(graph: Graph) -> int:
         stack.extend((nxt, False) for nxt in successors(state) if id(nxt) not in memo)
     return memo[id(graph.root)]
 
-def least_lines(graph: Graph) -> dict[State, int]:
-    """The fewest action lines that reach each state of the graph from its root, for the states expanded and those
-    they lead to (a pruned state too): what the tries' ranking reads of a play's length (:func:`find_tries`)."""
-    order: list[State] = []  # post-order: a state after every state it leads to
+def post_order(graph: Graph) -> list[State]:
+    """The states the graph's root leads to (expanded or not), each after every state its steps lead to (the graph
+    is acyclic: a turn only spends). Walked with a stack of its own, not a recursive closure (see :class:`_AndOr`)."""
+    order: list[State] = []
     done: set[State] = set()
     stack: list[tuple[State, bool]] = [(graph.root, False)]
     while stack:
@@ -346,8 +346,14 @@ def least_lines(graph: Graph) -> dict[State, int]:
         stack.append((state, True))
         stack.extend((nxt, False) for step in graph.steps.get(state, ()) for _, nxt in step.branches
                      if nxt not in done)
+    return order
+
+
+def least_lines(graph: Graph) -> dict[State, int]:
+    """The fewest action lines that reach each state of the graph from its root, for the states expanded and those
+    they lead to (a pruned state too): what the tries' ranking reads of a play's length (:func:`find_tries`)."""
     fewest = {graph.root: 0}
-    for state in reversed(order):  # the graph is acyclic (a turn only spends): every way in is counted first
+    for state in reversed(post_order(graph)):  # every way into a state is counted before it
         here = fewest[state]
         for step in graph.steps.get(state, ()):
             for _, nxt in step.branches:

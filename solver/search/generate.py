@@ -399,7 +399,7 @@ def best_margin(table: Table, ident: Callable[[Position], object]) -> int:
     graph = table.graph
     lowest = -10 ** 6
     value: dict[search.State, int] = {}
-    for state in _post_order(graph):
+    for state in search.post_order(graph):
         best = max((verdict.margin for _, _, verdict in table.ends.get(state, ())), default=lowest)
         for step in graph.steps.get(state, ()):
             best = max(best, min(value.get(nxt, lowest) for _, nxt in step.branches))
@@ -415,25 +415,6 @@ def best_margin(table: Table, ident: Callable[[Position], object]) -> int:
         if winning_plays(table, lambda verdict: verdict.margin >= margin, ident, cap=300):
             return margin
     return lowest
-
-
-def _post_order(graph: search.Graph) -> list[search.State]:
-    """The graph's states, each after every state its steps lead to (the turn only spends: no cycle)."""
-    order: list[search.State] = []
-    done: set[search.State] = set()
-    stack: list[tuple[search.State, bool]] = [(graph.root, False)]
-    while stack:
-        state, children_done = stack.pop()
-        if children_done:
-            order.append(state)
-            continue
-        if state in done:
-            continue
-        done.add(state)
-        stack.append((state, True))
-        stack.extend((nxt, False) for step in graph.steps.get(state, ()) for _, nxt in step.branches
-                     if nxt not in done)
-    return order
 
 
 # --- counting: the early-stopping verdict --------------------------------------------------------------------------

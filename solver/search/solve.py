@@ -27,7 +27,7 @@ from ..errors import IllegalAction
 from ..notation.cards import Puzzle
 from ..position import Position
 from .decision import (_DUALS_KEPT, Report, Solution, Try, count_paths, every_order, find_tries, least_lines,
-                       winning_plays)
+                       post_order, winning_plays)
 from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_gc, effective_key, normalised,
                           play_identity, remembered_play_identity, evaluation_key, evaluation_key_of)
 from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
@@ -42,7 +42,7 @@ _NO_PRUNING = -(10 ** 9)
 #: The names the rest of nhex reads here (the search's public face; the generator reads the parts through it).
 __all__ = ["Card", "Ending", "Enumerator", "Graph", "Report", "Solution", "Solver", "State", "Try", "Verdict",
            "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "evaluation_key_of", "goal_holds",
-           "normalised", "play_identity", "remembered_play_identity", "solve", "winning_plays"]
+           "normalised", "play_identity", "post_order", "remembered_play_identity", "solve", "winning_plays"]
 
 def _may_outrank(enumerator: Enumerator, weakest: Try) -> bool:
     """Whether a play the bound cut might rank among the tries above ``weakest`` (ranked by margin, then by fewer
