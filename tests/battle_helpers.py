@@ -7,6 +7,23 @@ from solver.notation import text as notation
 from solver.position import Position
 
 
+#: A Neojungle and New York position with every rule those armies brought (issue 12): venom, roots, a Medic, a
+#: Sharpshooter, a Shotgun, a Spy, a Pusher and a Rocket Launcher whose owner chooses its path.
+EVERY_NEW_RULE = """
+    c3 neojungle:hq hp=12
+    c2 neojungle:nightshade S venom=1
+    b3 neojungle:symbiont-gamma NE
+    d3 neojungle:medic NW
+    b4 neojungle:roots N
+    e3 new-york:hq hp=10
+    e2 new-york:sharpshooter NW wounds=1
+    d4 new-york:shotgun NW
+    d2 new-york:spy-shooter SW
+    e1 new-york:rocket-launcher SW
+    a3 new-york:pusher NE
+"""
+
+
 def position(text: str) -> Position:
     return notation.parse_position(text)
 

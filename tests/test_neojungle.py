@@ -8,7 +8,7 @@ from solver.notation import text as notation
 from solver.hexes import Hex
 from solver.position import Position
 
-from battle_helpers import fight, position
+from battle_helpers import EVERY_NEW_RULE, fight, position
 
 
 def at(where: Position, label: str):
@@ -434,18 +434,7 @@ def test_castling_of_two_neojungle_units_uses_the_shared_family():
 def test_a_neojungle_and_new_york_position_with_every_new_rule_plays_in_battle_and_moves():
     """Issue 12: "any Neojungle or New York position works in `battle`, `moves`, `check`; a Neojungle HQ on the
     board does not stop `moves`"."""
-    text = """
-        c3 neojungle:hq hp=12
-        c2 neojungle:nightshade S venom=1
-        b3 neojungle:symbiont-gamma NE
-        d3 neojungle:medic NW
-        b4 neojungle:roots N
-        e3 new-york:hq hp=10
-        e2 new-york:sharpshooter NW wounds=1
-        d4 new-york:shotgun NW
-        d2 new-york:spy-shooter SW
-        e1 new-york:rocket-launcher SW
-        a3 new-york:pusher NE
+    text = EVERY_NEW_RULE + """
         hand neojungle small-bomb roots nightshade
         hand new-york push-back sniper
         to-move neojungle

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from battle_helpers import EVERY_NEW_RULE, position
 from solver.notation import text as notation
 from solver.hexes import Direction, Hex
 from solver.position import Unit
@@ -304,20 +305,6 @@ def test_the_tries_are_those_of_walking_every_order(monkeypatch, name):
 
 # --- no reference cycles left behind ---------------------------------------------------------------------------------
 
-ROCKET_AND_MEDIC = """
-c3 neojungle:hq hp=12
-c2 neojungle:nightshade S venom=1
-b3 neojungle:symbiont-gamma NE
-d3 neojungle:medic NW
-b4 neojungle:roots N
-e3 new-york:hq hp=10
-e2 new-york:sharpshooter NW wounds=1
-d4 new-york:shotgun NW
-d2 new-york:spy-shooter SW
-e1 new-york:rocket-launcher SW
-a3 new-york:pusher NE
-"""
-
 
 def test_a_solve_leaves_no_reference_cycles_to_the_collector():
     """The search pauses Python's cycle collector (enumeration._without_cyclic_gc) and leaves what it made in the
@@ -333,7 +320,7 @@ def test_a_solve_leaves_no_reference_cycles_to_the_collector():
     cards = [HERE.parent / "puzzles" / name for name in ("03-net-drop.nhex", "14-friendly-fire.nhex",
                                                          "18-one-shot-two-nets.nhex")]
     cards += sorted((HERE.parent / "puzzles" / "generated").glob("moloch-vs-borgo-level3-*.nhex"))
-    rockets = notation.parse(ROCKET_AND_MEDIC, "<rocket>")
+    rockets = position(EVERY_NEW_RULE)  # a Rocket Launcher whose owner chooses its path
 
     def work() -> None:
         for path in cards:
