@@ -169,10 +169,7 @@ class _AndOr:
         """Keep ``line`` to the play ``ends`` if it is among the play's ``lines_kept`` least; False when it is not,
         nor any line after it in the lines' order (the play's list is full and ends before it, or the play is
         new and the state keeps no more plays)."""
-        self.added += 1  # (self.tick(), written out: a call per line kept or not, millions on a big card)
-        if self.deadline is not None and self.added % 1024 == 0 and time.perf_counter() > self.deadline:
-            self.late = True
-            self.cap = 2
+        self.tick()
         lines = found.get(ends)
         if lines is not None and self.late:
             return False
