@@ -32,7 +32,6 @@ key's margin); *idea* (one thing the key needs beyond placing one tile).
 
 from __future__ import annotations
 
-import gc
 import itertools
 import random
 import re
@@ -1151,10 +1150,6 @@ def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated
         _count_draft(reason)
 
     made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", on_candidate=counted)
-    # The cycles its battles made are freed now: the search leaves what it made in the collector's oldest
-    # generation (enumeration._without_cyclic_gc), whose full passes are rare, and a run of many cards grew by
-    # megabytes a card until the address space ran out (tests/test_reliability.py, a count of a billion).
-    gc.collect()
     return index, attempt, made, drafts[0]
 
 
