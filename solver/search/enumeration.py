@@ -484,7 +484,6 @@ def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
     return tuple(texts) + line, kept
 
 
-
 @dataclass
 class ListingMemo:
     """What an :class:`Enumerator` remembers while it lists a card's turn, all of it a function of the card: a later
@@ -495,7 +494,7 @@ class ListingMemo:
     cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = field(default_factory=dict)
     #: One object per distinct state (states are compared by value; the decision keys its tables by identity).
     states: dict[State, State] = field(default_factory=dict)
-    #: The units a Move tile or Mobility may move in a position, and how far (:meth:`Enumerator._plain_movers`).
+    #: The units a Move tile or Mobility may move in a position (:meth:`Enumerator._plain_movers`), and how far.
     movers: dict[tuple[Position, Tile | None], list[Unit]] = field(default_factory=dict)
     reach: dict[tuple[Position, Tile | None], int] = field(default_factory=dict)
     #: Where one unit may go in a position, and what each move gives (:meth:`Enumerator._plain_results`).
