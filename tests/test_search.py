@@ -126,6 +126,32 @@ def test_max_solutions_stops_with_exit_status_3(capsys):
     assert len(data["found"]) == 2 and "max-solutions" in data["stopped"]
 
 
+def test_a_decision_capped_at_a_few_plays_reads_no_step_past_a_full_state():
+    """A state holding as many plays as the cap adds no play from a later step, so it reads none: the AND-OR works
+    out a few of the graph's states, and each play it keeps is a play of the whole walk, with lines of it (issue 27:
+    cooked cards "stop at --max-solutions without holding every state"; bench/scale-play3's decision 83 -> 8 s)."""
+    from solver.search.decision import _AndOr, _line_order
+
+    solver = Solver(notation.load(str(HERE / "data" / "notation-crossfire.nhex")), jobs=1)
+    whole = solver.solve()
+    assert solver._graph_kept is not None and solver._tables_kept is not None
+    graph, value = solver._graph_kept.graph, solver._tables_kept[1]
+    assert graph is not None
+
+    def endings(state):
+        return [(end, open_) for end, open_, verdict in value.get(state, ()) if verdict.wins]
+
+    full = _AndOr(graph, endings, solver.identity, 8, None)
+    every = full.plays(graph.root)
+    capped = _AndOr(graph, endings, solver.identity, 8, 5)
+    few = capped.plays(graph.root)
+    assert len(every) == len(whole.solutions) == 58
+    assert len(few) == 5 and set(few) <= set(every)
+    assert len(capped.memo) * 4 < len(full.memo)
+    for ends, lines in few.items():
+        assert [line for line, _ in lines] and all(_line_order(line) >= _line_order(every[ends][0]) for line in lines)
+
+
 def test_solve_rejects_a_position_that_is_not_a_card(tmp_path, capsys):
     path = tmp_path / "p.nhex"
     path.write_text("c3 moloch:hq\n")

@@ -76,7 +76,9 @@ def winning_plays(graph: Graph, wins: Callable[[State], bool], identity: Callabl
     The player picks a step; every answer of the opponent to it must still win, and the player may adapt
     afterwards. A play is the set of end positions it can lead to, compared by ``identity``: plays with the same
     set are one play, and the shortest ``lines_kept`` action lines reaching it are kept (the first is the key,
-    the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``".
+    the others its duals). ``cap`` bounds the plays kept per state: counting then says "at least ``cap``"; a state
+    with ``cap`` plays reads no further step, so the lines of a capped state's plays are the least of the steps it
+    read (the plays themselves are those of the full walk: a later step would add no new one).
     ``endings``: where the graph defers facings, the winning ends of a state (else a state wins or not, by ``wins``).
     ``deadline`` (``time.perf_counter``): past it no more plays are added anywhere, the plays found stand (each is a
     winning play; not every one is listed), and the result's ``late`` attribute says so.
@@ -207,7 +209,10 @@ class _AndOr:
         if steps is None:  # not expanded (a graph cut short by --max-time), or an equal copy of a state
             steps = self.graph.steps.get(state, [])
         for step in steps:
-            if self.late and len(found) >= 2:
+            if self.cap is not None and len(found) >= self.cap:
+                # A full state adds no play from a later step (add refuses a new one), only lines to the plays it
+                # has: its plays are those of a walk of every step, their lines the least of the steps before.
+                # The steps after, and every state only they lead to, are never worked out (bench/scale-play3).
                 break
             branch_plays = [self.plays(nxt) for _, nxt in step.branches]
             self.read(step)
