@@ -308,27 +308,25 @@ def every_order(graph: Graph) -> Iterable[State]:
 def count_paths(graph: Graph) -> int:
     """Every order of actions, counted: what a search without transpositions would examine.
 
-    Walked with a stack of its own (post-order), not a recursive closure: see :class:`_AndOr`."""
+    Walked with a stack of its own (post-order), not a recursive closure: see :class:`_AndOr`; each state's
+    successors are listed once, on the way down, and summed on the way back."""
     memo: dict[int, int] = {}  # by identity, as in winning_plays
     steps_of = {id(state): steps for state, steps in graph.steps.items()}
-
-    def successors(state: State) -> list[State]:
-        steps = steps_of.get(id(state))
-        if steps is None:
-            steps = graph.steps.get(state, [])
-        return [nxt for step in steps for _, nxt in step.branches]
-
-    stack: list[tuple[State, bool]] = [(graph.root, False)]
+    stack: list[tuple[State, list[State] | None]] = [(graph.root, None)]
     while stack:
-        state, children_done = stack.pop()
-        if children_done:
-            memo[id(state)] = 1 + sum(memo[id(nxt)] for nxt in successors(state))
+        state, successors = stack.pop()
+        if successors is not None:
+            memo[id(state)] = 1 + sum([memo[id(nxt)] for nxt in successors])
             continue
         if id(state) in memo:
             continue
         memo[id(state)] = 1  # a state on the way counts once, as a cycle's edge back to it would (never here)
-        stack.append((state, True))
-        stack.extend((nxt, False) for nxt in successors(state) if id(nxt) not in memo)
+        steps = steps_of.get(id(state))
+        if steps is None:  # not expanded, or an equal copy of a state
+            steps = graph.steps.get(state, [])
+        successors = [nxt for step in steps for _, nxt in step.branches]
+        stack.append((state, successors))
+        stack.extend([(nxt, None) for nxt in successors if id(nxt) not in memo])
     return memo[id(graph.root)]
 
 def post_order(graph: Graph) -> list[State]:

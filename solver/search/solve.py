@@ -244,10 +244,13 @@ class Solver:
         solutions = []
         by_key: dict[tuple, list[Verdict]] = {}
         positions_of: dict[tuple, set[Position]] = {}
+        wanted: set = set().union(*winning)  # the ends of the winning plays: the only ones a solution reads
         for state_ends in value.values():
             for end, _, verdict in state_ends:
-                by_key.setdefault(effective(end), []).append(verdict)
-                positions_of.setdefault(effective(end), set()).add(end)
+                key = effective(end)
+                if key in wanted:
+                    by_key.setdefault(key, []).append(verdict)
+                    positions_of.setdefault(key, set()).add(end)
         for ends, lines in sorted(winning.items(), key=lambda item: (len(item[1][0]), item[1][0])):
             verdicts = [v for end in ends for v in by_key.get(end, ())]
             worst = min(verdicts, key=lambda v: (v.wins, v.margin))
