@@ -504,6 +504,9 @@ class ListingMemo:
     classes: dict[tuple[Position, frozenset[Hex]], tuple[list, dict[Hex, int], list]] = field(default_factory=dict)
     #: One object per end made (states that share a position share its ends).
     kept_ends: dict[Position, Position] = field(default_factory=dict)
+    #: The ends of stopping, per what :meth:`Enumerator.completions` reads of a state (its position, its deferred
+    #: units, the battles done, whether the bound cuts): the ends, how many were cut and their margin bound.
+    completions: dict[tuple, tuple[tuple[Completion, ...], int, int | None]] = field(default_factory=dict)
 
 
 class Enumerator:
@@ -603,6 +606,24 @@ class Enumerator:
         (:meth:`HqBound.stopping`), counted in :attr:`ends_cut`; they are neither made nor given an identity, and
         count as losing, as a pruned state does (a state the bound let through may still be hopeless to stop in:
         what the tiles left could do is not counted there; a big card has millions of such ends)."""
+        bounded = bounded and self.bound is not None
+        # States that differ only in what is left to do (hand, spent abilities, tiles played) stop in the same ends:
+        # made once (the tries' later searches, whose cuts depend on the tiles played, make their own).
+        memo_key = (state.position, state.free, state.battles_done, bounded) if self.may_cut is None else None
+        known = self.memo.completions.get(memo_key) if memo_key is not None else None
+        if known is None:
+            known = self._completions(state, bounded)
+            if memo_key is not None:
+                self.memo.completions[memo_key] = known
+        ends, cut, ahead = known
+        if cut:
+            assert ahead is not None
+            self.ends_cut_at[state] = max(self.ends_cut_at.get(state, ahead), ahead)
+            self.ends_cut += cut
+        return ends
+
+    def _completions(self, state: State, bounded: bool) -> tuple[tuple[Completion, ...], int, int | None]:
+        """:meth:`completions` worked out: the ends, how many were cut, and the highest margin bound among those."""
         stop = self.bound.stopping(state) if bounded and self.bound is not None else None
 
         def cut_at(total: int) -> int | None:  # the margin bound of an end cut with shares adding up to ``total``
@@ -612,9 +633,8 @@ class Enumerator:
 
         if not state.free:
             if stop is not None and (ahead := cut_at(0)) is not None:
-                self._cut_ends(state, 1, ahead)
-                return ()
-            return ((state.position, ()),)
+                return (), 1, ahead
+            return ((state.position, ()),), 0, None
         position = state.position
         classes_of = self.memo.classes.get((position, state.free))
         if classes_of is None:
@@ -672,13 +692,8 @@ class Enumerator:
         if cut_count:
             ahead = cut_at(cut_total)
             assert ahead is not None  # the margin bound rises with the damage: the largest cut is cut
-            self._cut_ends(state, cut_count, ahead)
-        return tuple(ends)
-
-    def _cut_ends(self, state: State, count: int, ahead: int) -> None:
-        """``count`` ends of ``state`` cut by the bound, the highest margin bound among them ``ahead``."""
-        self.ends_cut_at[state] = max(self.ends_cut_at.get(state, ahead), ahead)
-        self.ends_cut += count
+            return tuple(ends), cut_count, ahead
+        return tuple(ends), 0, None
 
     def _facing_classes(self, position: Position, free: frozenset[Hex]) -> tuple[list, dict[Hex, int], list]:
         """For :meth:`completions`: the placeholder position's effective key as a list, each unit's place in it, and

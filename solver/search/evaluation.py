@@ -208,9 +208,6 @@ class Evaluation:
     #: Ends played out here before a pool is started: fewer are not worth the workers' start.
     POOL_AFTER = 400
     CHUNK = 100
-    #: Battles played out here between two passes of the cycle collector over what was made since the last one
-    #: (the enumeration runs with the collector paused, and battles' closures make cycles).
-    COLLECT_EVERY = 512
 
     def __init__(self, card: Card, jobs: int, max_time: float | None, started: float,
                  progress: Callable[[str, int, int | None], None] | None,
@@ -261,8 +258,6 @@ class Evaluation:
                 return
             self.verdicts += _evaluate_chunk((self.card, [self.items[len(self.verdicts)]]))
             done = len(self.verdicts)
-            if done % self.COLLECT_EVERY == 0 and not gc.isenabled():
-                gc.collect(0)
             if self.progress and done % 64 == 0:
                 self.progress("evaluate", done, None)
 
@@ -304,7 +299,8 @@ class Evaluation:
 
 def evaluation_worker() -> None:
     """A worker of :class:`_Evaluation`: Ctrl-C is its parent's, and the cycle collector, paused in the parent
-    while it lists plays (and so in the forked child), runs again: battles make cycles."""
+    while it lists plays (and so in the forked child), runs again: a worker is an ordinary process. (Battles make
+    no reference cycles: the parent plays them out with the collector paused, tests/test_search_speed.py.)"""
     from .dispatch import ignore_interrupts
 
     ignore_interrupts()

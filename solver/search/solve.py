@@ -196,8 +196,7 @@ class Solver:
                 stopped = f"{listing_stopped}; nothing was played out"
         # Only what was played out counts: the decision on a graph cut short finds only plays whose every end
         # was listed and played out (an end not listed has no value and wins nothing). The collector is paused
-        # here too (not while playing out: the battles' closures do make cycles): the table of a million ends set
-        # off full passes over the graph, seconds past --max-time.
+        # here too: the table of a million ends set off full passes over the graph, seconds past --max-time.
         with _without_cyclic_gc():
             value: dict[State, list[tuple[Position, tuple, Verdict]]] = {}
             for state in graph.steps:
