@@ -148,6 +148,12 @@ class Solver:
         keys: dict[State, list[tuple[Position, tuple, Any]]] = {}
         work: dict[tuple, Any] = {}  # evaluation key -> its place among the positions played out, or its verdict
         evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
+        # States that differ only in what is left to do stop in the same ends (Enumerator.completions), watched
+        # alike and followed by as many battles: one list of ends and keys for them all (bench/scale-play3 has
+        # 232,024 expanded states and some 70,000 such lists). Not where the bound's cuts depend on the tiles
+        # played (the tries' later searches), nor in a naive search, whose lists are rewritten per state.
+        shared: dict[tuple, list[tuple[Position, tuple, Any]]] | None = \
+            {} if enumerator.may_cut is None and not self.naive else None
 
         def on_expanded(state: State) -> None:
             # Played out as soon as it is listed (not after the whole graph), so that a search stopped by
@@ -155,6 +161,14 @@ class Solver:
             # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
             # while this process lists. --naive plays out every order afterwards instead.
             battles = self.final_battles(state)
+            alike = None
+            if shared is not None:
+                alike = (state.position, state.free, state.battles_done, state.watched, battles)
+                known = shared.get(alike)
+                if known is not None:
+                    enumerator.completions(state, bounded=True)  # (remembered: counts what the bound cut here)
+                    keys[state] = known
+                    return
             ends = keys[state] = [(end, open_, evaluation_key_of(same, end, state.watched, battles))
                                   for end, open_ in enumerator.completions(state, bounded=True)]
             if not self.naive:
@@ -165,6 +179,8 @@ class Solver:
                 # Each end's place among the positions played out, kept instead of its key (hashing the keys of a
                 # million ends again took seconds).
                 keys[state] = [(end, open_, work[key]) for end, open_, key in ends]
+            if alike is not None:
+                shared[alike] = keys[state]  # type: ignore[index]  # (alike is set only with shared)
 
         # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
         # second or more, which would come after --max-time and before the report (issue 15: "within a second").
@@ -199,15 +215,22 @@ class Solver:
         # here too: the table of a million ends set off full passes over the graph, seconds past --max-time.
         with _without_cyclic_gc():
             value: dict[State, list[tuple[Position, tuple, Verdict]]] = {}
+            # One list of verdicts per list of keys, as states share those (kept in ``keys``: their ids stand).
+            valued: dict[int, list[tuple[Position, tuple, Verdict]] | None] = {}
             for state in graph.steps:
-                ends = []
-                for end, open_, found in keys[state]:
-                    if isinstance(found, Verdict):
-                        ends.append((end, open_, found))
-                    elif found < len(verdicts):
-                        ends.append((end, open_, verdicts[found]))
-                if len(ends) == len(keys[state]):  # a state counts once all its ends are played out
-                    value[state] = ends
+                listed = keys[state]
+                if id(listed) not in valued:
+                    ends = []
+                    for end, open_, found in listed:
+                        if isinstance(found, Verdict):
+                            ends.append((end, open_, found))
+                        elif found < len(verdicts):
+                            ends.append((end, open_, verdicts[found]))
+                    # A state counts once all its ends are played out.
+                    valued[id(listed)] = ends if len(ends) == len(listed) else None
+                ends_valued = valued[id(listed)]
+                if ends_valued is not None:
+                    value[state] = ends_valued
             positions = len(verdicts)
             if not self.naive:
                 for key, found in work.items():
