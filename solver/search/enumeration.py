@@ -418,7 +418,8 @@ Completion = tuple[Position, tuple[tuple[Hex, frozenset[Direction]], ...]]
 class FacingClass:
     """One class of facings of a deferred unit where it stands (see :meth:`Enumerator.completions`): the facings that
     give it the same effective edges there, the one a line writes, the unit's entry in the play identity, and the
-    unit turned so, made once per position (a big card makes millions of ends of a few such classes)."""
+    unit turned so, made once per position and deferred units (a big card makes millions of ends of a few such
+    classes)."""
 
     __slots__ = ("hex", "facing", "facings", "entry", "unit", "open")
 
@@ -500,8 +501,6 @@ class ListingMemo:
     #: Where one unit may go in a position, and what each move gives (:meth:`Enumerator._plain_results`).
     plain: dict[tuple[Position, Hex, Tile | None, bool], list[tuple[Hex, str, Position, bool, bool]]] = field(
         default_factory=dict)
-    #: The deferred units' classes of facings per position (:meth:`Enumerator._facing_classes`).
-    classes: dict[tuple[Position, frozenset[Hex]], tuple[list, dict[Hex, int], list]] = field(default_factory=dict)
     #: One object per end made (states that share a position share its ends).
     kept_ends: dict[Position, Position] = field(default_factory=dict)
     #: The ends of stopping, per what :meth:`Enumerator.completions` reads of a state (its position, its deferred
@@ -592,7 +591,7 @@ class Enumerator:
 
     def share_listing(self, other: Enumerator) -> None:
         """Take up ``other``'s remembered listing of the same card (the steps of each core, the interned states, the
-        deferred units' classes, the ends made, the bound's tables): a later search of the card (the solver's
+        ends made, the bound's tables): a later search of the card (the solver's
         tries) lists only what the earlier one did not. What either search cut or stopped at is its own."""
         self.memo = other.memo
         if self.bound is not None and other.bound is not None:
@@ -636,10 +635,7 @@ class Enumerator:
                 return (), 1, ahead
             return ((state.position, ()),), 0, None
         position = state.position
-        classes_of = self.memo.classes.get((position, state.free))
-        if classes_of is None:
-            classes_of = self.memo.classes[position, state.free] = self._facing_classes(position, state.free)
-        base, index_of, per_unit = classes_of
+        base, index_of, per_unit = self._facing_classes(position, state.free)
         # The ends cut are those whose shares add up to at most ``most_cut`` (the bound's damage rises with them,
         # and the goal may only come within reach as it does): whole runs of choices are counted, not made.
         count = len(per_unit)
@@ -697,8 +693,9 @@ class Enumerator:
 
     def _facing_classes(self, position: Position, free: frozenset[Hex]) -> tuple[list, dict[Hex, int], list]:
         """For :meth:`completions`: the placeholder position's effective key as a list, each unit's place in it, and
-        for each deferred unit its classes of facings, each with the unit's entry in the key (remembered per
-        position: small, where the ends themselves are many)."""
+        for each deferred unit its classes of facings, each with the unit's entry in the key. Made once per
+        :meth:`completions` worked out, and not kept: the ends they make are (kept, these held 360 MB of
+        bench/scale-play3's 2.2 GB, for a tries' search 3% faster)."""
         lines = _lines(position.board)
         army_at = {u.hex: u.army for u in position.units}.get
         scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
