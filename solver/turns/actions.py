@@ -371,21 +371,32 @@ def has_transport(position: Position) -> bool:
     return any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
 
 
-def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
-    """The working Transports linked to ``unit`` on its side (effects.links: a Scoper's capture counts)."""
+def _transport_table(position: Position, army: str, nets: frozenset[Hex]) -> dict[Hex, list[Hex]]:
+    """For each unit, the working Transports linked to it on ``army``'s side, in hex order (effects.links: a
+    Scoper's capture counts). One reading of the links for every unit: the free moves of a state ask it of each."""
     if not has_transport(position):
-        return []  # no links to read (the solver asks this for every unit it moves)
+        return {}  # no links to read (the solver asks this for every unit it moves)
     units = {u.hex: u for u in position.units}
     taken = sides(position)
-    return sorted(module.hex for module, target, side in effects.links(units, nets, taken)
-                  if target.hex == unit.hex and effects.side(side, taken) == army
-                  and effects.link_effect(module).type == "grant-mobility")
+    table: dict[Hex, list[Hex]] = {}
+    for module, target, side in effects.links(units, nets, taken):
+        if effects.side(side, taken) == army and effects.link_effect(module).type == "grant-mobility":
+            table.setdefault(target.hex, []).append(module.hex)
+    for givers in table.values():
+        givers.sort()
+    return table
 
 
-def _transport_giver(position: Position, unit: Unit, army: str, nets: frozenset[Hex],
-                     used: frozenset[Spent]) -> Hex | None:
-    """The Transport whose move ``unit`` may take now, or None (option ``transport-stack``)."""
-    givers = _transports(position, unit, army, nets)
+def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
+    """The working Transports linked to ``unit`` on its side."""
+    return _transport_table(position, army, nets).get(unit.hex, [])
+
+
+def _transport_giver(position: Position, unit: Unit, army: str, nets: frozenset[Hex], used: frozenset[Spent],
+                     table: dict[Hex, list[Hex]] | None = None) -> Hex | None:
+    """The Transport whose move ``unit`` may take now, or None (option ``transport-stack``). ``table``: the
+    position's :func:`_transport_table`, if read already."""
+    givers = (table if table is not None else _transport_table(position, army, nets)).get(unit.hex, [])
     taken = {s.giver for s in used if s.hex == unit.hex and s.source == "transport"}
     if position.rules.option("transport-stack") == "one":
         return givers[0] if givers and not taken else None
@@ -896,12 +907,12 @@ def _free_moves(position: Position, army: str, nets: frozenset[Hex], used: froze
     # What grants a unit a move is asked first, whether it may move (its controller, a net) only then: most units
     # have neither Mobility nor a Transport, and the turn's enumeration lists the free moves of every state.
     reach = None
-    transports = has_transport(position)
+    transports = _transport_table(position, army, nets)
     for unit in position.units:
         sources = []
         if (unit.tile.mobility or "mobility" in unit.prizes) and Spent(unit.hex, "mobility") not in used:
             sources.append("mobility")
-        if transports and _transport_giver(position, unit, army, nets, used) is not None:
+        if unit.hex in transports and _transport_giver(position, unit, army, nets, used, transports) is not None:
             sources.append("transport")
         if not sources or _mover_problem(position, army, unit.hex, nets, MOVE_OWN) is not None:
             continue
