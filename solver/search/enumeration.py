@@ -1276,9 +1276,11 @@ def _without_cyclic_gc() -> Iterator[None]:
 #: --max-time: per state expanded and per state only reached, and a fixed part. Fitted on bench/scale-play2
 #: (45,000 expanded of 68,000 reached: 2.55 s; 97,700 of 145,000: 4.5 s) and scale-play3 (10,600 of 178,000:
 #: 1.75 s); the fixed part holds the decision's own half second and the report's words and battle traces. With
-#: deferred facings a state has more ends to decide on: scale-play3, 45,000 expanded, 4.3 s; 88,000, 11 s (the
-#: opponent's answers multiply the plays a state keeps, up to the report's cap).
-_DECISION_SECONDS_PER_STATE = 1.5e-4
+#: deferred facings a state has more ends to decide on. Fitted again once a state holding the cap's plays read no
+#: further step (decision._AndOr), with the three tries of `nhex solve`: scale-play3 stopped with 20,147 states
+#: expanded of 36,650 reached, 2.0 s from the stop to the report; 41,301 of 74,937, 4.2 s; 113,390 of 186,582,
+#: 7.6 s (1.5e-4 a state expanded before: the searches stopped 10 s early at --max-time 30).
+_DECISION_SECONDS_PER_STATE = 7e-5
 _DECISION_SECONDS_PER_STATE_REACHED = 3.5e-6
 _REPORT_SECONDS = 1.5
 
