@@ -161,13 +161,12 @@ class Solver:
             # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
             # while this process lists. --naive plays out every order afterwards instead.
             battles = self.final_battles(state)
-            alike = None
+            alike = (state.position, state.free, state.battles_done, state.watched, battles)
             if shared is not None:
-                alike = (state.position, state.free, state.battles_done, state.watched, battles)
-                known = shared.get(alike)
-                if known is not None:
+                listed = shared.get(alike)
+                if listed is not None:
                     enumerator.completions(state, bounded=True)  # (remembered: counts what the bound cut here)
-                    keys[state] = known
+                    keys[state] = listed
                     return
             ends = keys[state] = [(end, open_, evaluation_key_of(same, end, state.watched, battles))
                                   for end, open_ in enumerator.completions(state, bounded=True)]
@@ -179,8 +178,8 @@ class Solver:
                 # Each end's place among the positions played out, kept instead of its key (hashing the keys of a
                 # million ends again took seconds).
                 keys[state] = [(end, open_, work[key]) for end, open_, key in ends]
-            if alike is not None:
-                shared[alike] = keys[state]  # type: ignore[index]  # (alike is set only with shared)
+            if shared is not None:
+                shared[alike] = keys[state]
 
         # The turn's graph is kept by the solver until the solver itself goes: freeing millions of states takes a
         # second or more, which would come after --max-time and before the report (issue 15: "within a second").
