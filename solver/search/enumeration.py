@@ -583,7 +583,10 @@ class Enumerator:
         self.pruned: dict[State, int] = {}
         #: Which hopeless states and ends the bound may cut, by the state and its margin bound (None: every one):
         #: the solver's tries rank failing plays by margin and length, and keep some of them (see Solver.solve).
+        #: It reads of a state only the tiles played (:meth:`completions` remembers its ends by those).
         self.may_cut: Callable[[State, int], bool] | None = None
+        #: :meth:`completions` remembered under ``may_cut``: this search's own, not the listing's shared memo.
+        self._cut_completions: dict[tuple, tuple[tuple[Completion, ...], int, int | None]] = {}
         #: Ends of states that the bound proved hopeless to stop in (:meth:`completions`), and per such state the
         #: highest margin bound of an end cut there.
         self.ends_cut = 0
@@ -607,13 +610,15 @@ class Enumerator:
         what the tiles left could do is not counted there; a big card has millions of such ends)."""
         bounded = bounded and self.bound is not None
         # States that differ only in what is left to do (hand, spent abilities, tiles played) stop in the same ends:
-        # made once (the tries' later searches, whose cuts depend on the tiles played, make their own).
-        memo_key = (state.position, state.free, state.battles_done, bounded) if self.may_cut is None else None
-        known = self.memo.completions.get(memo_key) if memo_key is not None else None
+        # made once. Where the cuts depend on the tiles played too (the tries' later searches: may_cut), by those as
+        # well, and in this search's own table.
+        memo_key: tuple = (state.position, state.free, state.battles_done, bounded)
+        table = self.memo.completions
+        if self.may_cut is not None:
+            table, memo_key = self._cut_completions, (*memo_key, state.played)
+        known = table.get(memo_key)
         if known is None:
-            known = self._completions(state, bounded)
-            if memo_key is not None:
-                self.memo.completions[memo_key] = known
+            known = table[memo_key] = self._completions(state, bounded)
         ends, cut, ahead = known
         if cut:
             assert ahead is not None

@@ -150,10 +150,11 @@ class Solver:
         evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
         # States that differ only in what is left to do stop in the same ends (Enumerator.completions), watched
         # alike and followed by as many battles: one list of ends and keys for them all (bench/scale-play3 has
-        # 232,024 expanded states and some 70,000 such lists). Not where the bound's cuts depend on the tiles
-        # played (the tries' later searches), nor in a naive search, whose lists are rewritten per state.
-        shared: dict[tuple, list[tuple[Position, tuple, Any]]] | None = \
-            {} if enumerator.may_cut is None and not self.naive else None
+        # 232,024 expanded states and some 70,000 such lists); where the bound's cuts depend on the tiles played
+        # (the tries' later searches), those played alike too. Not in a naive search, whose lists are rewritten
+        # per state.
+        shared: dict[tuple, list[tuple[Position, tuple, Any]]] | None = None if self.naive else {}
+        played_counts = enumerator.may_cut is not None
 
         def on_expanded(state: State) -> None:
             # Played out as soon as it is listed (not after the whole graph), so that a search stopped by
@@ -161,7 +162,8 @@ class Solver:
             # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
             # while this process lists. --naive plays out every order afterwards instead.
             battles = self.final_battles(state)
-            alike = (state.position, state.free, state.battles_done, state.watched, battles)
+            alike = (state.position, state.free, state.battles_done, state.watched, battles,
+                     state.played if played_counts else None)
             if shared is not None:
                 listed = shared.get(alike)
                 if listed is not None:
