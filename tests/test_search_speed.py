@@ -339,20 +339,29 @@ def test_a_solve_leaves_no_reference_cycles_to_the_collector():
             gc.enable()
 
 
-def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_cut():
+@pytest.mark.parametrize("tries", [False, True])
+def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_cut(tries):
     """The ends of stopping are made once per position, deferred units, battles done and bound (issue 27:
-    `Enumerator.completions`; bench/scale-play3 lists 232,024 states and stops in some 70,000 lists of ends): each
-    state gets the ends it would get alone, and the ends the bound cut count for every state that stops so."""
+    `Enumerator.completions`; bench/scale-play3 lists 232,024 states and stops in some 70,000 lists of ends), and
+    where the tries' later searches cut by the tiles played (``may_cut``), by those too: each state gets the ends it
+    would get alone, and the ends the bound cut count for every state that stops so."""
     from solver.search.enumeration import Enumerator
+
+    def may_cut(state, ahead):
+        return state.played > 0
 
     puzzle = notation.load(str(HERE.parent / "puzzles" / "10-about-face.nhex"))  # a Move tile: orders meet
     shared = Enumerator(puzzle, bound=True, free_facings=True)
+    shared.may_cut = may_cut if tries else None
     graph = shared.build()
     remembered = {state: shared.completions(state, bounded=True) for state in graph.steps}
-    assert len(shared.memo.completions) < len(graph.steps)  # (101 states, 68 lists of ends)
+    table = shared._cut_completions if tries else shared.memo.completions
+    assert len(table) < len(graph.steps)  # (101 states, 68 lists of ends)
     alone = Enumerator(puzzle, bound=True, free_facings=True)
+    alone.may_cut = shared.may_cut
     for state in graph.steps:
         alone.memo.completions.clear()
+        alone._cut_completions.clear()
         assert alone.completions(state, bounded=True) == remembered[state]
     assert alone.ends_cut == shared.ends_cut > 0
     assert alone.ends_cut_at == shared.ends_cut_at
