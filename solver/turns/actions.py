@@ -387,11 +387,6 @@ def _transport_table(position: Position, army: str, nets: frozenset[Hex]) -> dic
     return table
 
 
-def _transports(position: Position, unit: Unit, army: str, nets: frozenset[Hex]) -> list[Hex]:
-    """The working Transports linked to ``unit`` on its side."""
-    return _transport_table(position, army, nets).get(unit.hex, [])
-
-
 def _transport_giver(position: Position, unit: Unit, army: str, nets: frozenset[Hex], used: frozenset[Spent],
                      table: dict[Hex, list[Hex]] | None = None) -> Hex | None:
     """The Transport whose move ``unit`` may take now, or None (option ``transport-stack``). ``table``: the
@@ -416,9 +411,10 @@ def _free_move_problem(position: Position, move: Move, army: str, nets: frozense
         if Spent(unit.hex, "mobility") in used:
             return MOBILITY_ONCE
     elif move.by == "transport":
-        if not _transports(position, unit, army, nets):
+        transports = _transport_table(position, army, nets)
+        if not transports.get(unit.hex):
             return NO_TRANSPORT
-        if _transport_giver(position, unit, army, nets, used) is None:
+        if _transport_giver(position, unit, army, nets, used, transports) is None:
             return TRANSPORT_ONCE
     else:
         raise RuleNotImplemented(f"free moves by {move.by}")
