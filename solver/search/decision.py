@@ -150,9 +150,8 @@ class _AndOr:
         return found[0] + line, found[1]
 
     def shared(self, state: State, step: Step, opens: tuple[Open, ...]) -> Open | None:
-        """:func:`_common` for a step's branches, remembered per the branches' open facings."""
-        if not state.free:
-            return ()
+        """:func:`_common` for a step's branches, remembered per the branches' open facings (asked only where the
+        state has deferred units: elsewhere nothing is open, ``()``)."""
         key = (id(step), opens)
         if key not in self._shared:
             self._shared[key] = _common(state, [(nxt, o) for (_, nxt), o in zip(step.branches, opens)])

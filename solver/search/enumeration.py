@@ -607,7 +607,8 @@ class Enumerator:
         classes are each unit's own). ``bounded``: without the ends the bound proves hopeless to stop in
         (:meth:`HqBound.stopping`), counted in :attr:`ends_cut`; they are neither made nor given an identity, and
         count as losing, as a pruned state does (a state the bound let through may still be hopeless to stop in:
-        what the tiles left could do is not counted there; a big card has millions of such ends)."""
+        what the tiles left could do is not counted there; a big card has millions of such ends). States alike in
+        what it reads (below) get the same tuple, kept while the enumerator lives (the solver keys by it)."""
         bounded = bounded and self.bound is not None
         # States that differ only in what is left to do (hand, spent abilities, tiles played) stop in the same ends:
         # made once. Where the cuts depend on the tiles played too (the tries' later searches: may_cut), by those as

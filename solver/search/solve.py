@@ -148,13 +148,11 @@ class Solver:
         keys: dict[State, list[tuple[Position, tuple, Any]]] = {}
         work: dict[tuple, Any] = {}  # evaluation key -> its place among the positions played out, or its verdict
         evaluation = Evaluation(self.card, self.jobs, self.max_time, started, self.progress, enumerator.reserve)
-        # States that differ only in what is left to do stop in the same ends (Enumerator.completions), watched
-        # alike and followed by as many battles: one list of ends and keys for them all (bench/scale-play3 has
-        # 232,024 expanded states and some 70,000 such lists); where the bound's cuts depend on the tiles played
-        # (the tries' later searches), those played alike too. Not in a naive search, whose lists are rewritten
-        # per state.
+        # States that stop in the same ends get the same tuple of them (Enumerator.completions keeps one per what
+        # it reads of a state): watched alike and followed by as many battles, they share one list of ends and
+        # keys, by that tuple's identity (bench/scale-play3 has 232,024 expanded states and some 70,000 such
+        # lists). Not in a naive search, whose lists are rewritten per state.
         shared: dict[tuple, list[tuple[Position, tuple, Any]]] | None = None if self.naive else {}
-        played_counts = enumerator.may_cut is not None
 
         def on_expanded(state: State) -> None:
             # Played out as soon as it is listed (not after the whole graph), so that a search stopped by
@@ -162,16 +160,15 @@ class Solver:
             # plays are proven to win (issue 15: "report what it proved"); with --jobs the workers play out
             # while this process lists. --naive plays out every order afterwards instead.
             battles = self.final_battles(state)
-            alike = (state.position, state.free, state.battles_done, state.watched, battles,
-                     state.played if played_counts else None)
+            completions = enumerator.completions(state, bounded=True)
+            alike = (id(completions), state.watched, battles)
             if shared is not None:
                 listed = shared.get(alike)
                 if listed is not None:
-                    enumerator.completions(state, bounded=True)  # (remembered: counts what the bound cut here)
                     keys[state] = listed
                     return
             ends = keys[state] = [(end, open_, evaluation_key_of(same, end, state.watched, battles))
-                                  for end, open_ in enumerator.completions(state, bounded=True)]
+                                  for end, open_ in completions]
             if not self.naive:
                 for end, _, key in ends:
                     if key not in work:
