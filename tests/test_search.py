@@ -77,6 +77,38 @@ def test_effective_key_ignores_facings_that_change_nothing():
     assert effective_key(normalised(a)) == effective_key(normalised(b))
 
 
+#: The winning end of puzzles/generated/vegas-vs-moloch-level4-v4b-0-0.nhex, the Mother Module on b2 facing NW.
+TAKEN_MODULE = """
+a1 vegas:mercenary SE
+a2 moloch:hq N hp=5
+b1 vegas:agitator S
+b2 moloch:mother-module {facing}
+b4 moloch:juggernaut S
+c3 moloch:hunter-killer S
+d1 vegas:agitator N
+d2 moloch:blocker N
+d3 vegas:saboteur SE
+e1 vegas:hq N hp=2
+e2 moloch:ripper NE
+e3 moloch:clown N wounds=1
+"""
+
+
+def test_under_a_takeover_a_facing_towards_any_unit_is_kept_and_one_towards_nothing_is_not():
+    """PL VEGAS, Sztab: a taken unit "pod każdym względem traktowana jest jak własna" (is in every respect Vegas's
+    own) only while linked ("Jednostka jest przejęta dopóty, dopóki jest przyłączona"): who is an enemy follows from
+    facings and changes inside a battle, so a link towards a unit of either side may act. The Agitator on b1 has
+    taken the Moloch Mother Module: linking the Mercenary on a1 (NW) gives it an extra action and wins, which the
+    plain line test, reading the module as Moloch's, would count as linking nothing. Facings that turn its link
+    towards empty hexes (NE, S) still fight the same battles: one play."""
+    def key(facing: str) -> tuple:
+        return effective_key(normalised(notation.parse_position(TAKEN_MODULE.format(facing=facing))))
+
+    assert key("NW") != key("NE")
+    assert key("NE") == key("S")
+    assert key("N") != key("NE")  # towards the Agitator on b1: a Vegas unit, linked all the same
+
+
 def test_a_useful_extra_tile_anywhere_is_a_cook():
     """`play N` means up to N tiles: the NOTATION example card wins with its key and with the key plus a
     harmless Scout anywhere, so the solver calls it cooked."""

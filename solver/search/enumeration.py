@@ -205,26 +205,36 @@ def evaluation_key_of(identity: Callable[[Position], object], position: Position
 
 def effective_key(position: Position) -> tuple:
     """What decides every battle on the board: units with their effective edges instead of their facings."""
-    scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
-                 for u in position.units)
-    if any(u.tile.module is not None and u.tile.module.type == "control-takeover" for u in position.units):
-        # Who is an enemy follows from the takeovers (PL VEGAS), which facings decide: keep every facing.
-        key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, u.facing, u.prizes, u.venom)
-                           for u in position.units)
-    else:
-        lines = _lines(position.board)
-        army_at = {u.hex: u.army for u in position.units}.get
-        wide = _widened(position)
-        if wide is None:
-            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, _effective_edges(lines, army_at, u, scoper),
-                         u.prizes, u.venom) for u in position.units)
-        else:
-            key = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army,
-                         _effective_edges_wide(position, lines, u, scoper, wide), u.prizes, u.venom)
-                        for u in position.units)
+    edges = _edge_reader(position)
+    key: tuple = tuple((u.hex, u.tile.key, u.wounds, u.hp, u.army, edges(u), u.prizes, u.venom)
+                       for u in position.units)
     if position.turrets or position.held_prizes:  # Babel 13: a Turret's facing, the Prize markers still held
         key += ((position.turrets, position.held_prizes),)
     return key
+
+
+#: An army no unit has: on a board where anyone may be either side, every unit is read as this one's.
+_EITHER_SIDE = "\0either side"
+
+
+def _edge_reader(position: Position) -> Callable[[Unit], tuple]:
+    """How :func:`effective_key` reads a unit's effective edges on this board (any facing of a unit of it): the plain
+    line test, or the wide one where expansion rules reach further (:func:`_effective_edges_wide`).
+
+    Where a takeover is the only widening, the wide reading is the plain test with every unit on the board read as
+    an enemy of every other and as one any link affects (:func:`_effective_edges_wide`, ``takeover``): made so
+    from the plain test's tables, which are several times faster."""
+    lines = _lines(position.board)
+    scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
+                 for u in position.units)
+    wide = _widened(position)
+    if wide is None:
+        army_at = {u.hex: u.army for u in position.units}.get
+        return lambda unit: _effective_edges(lines, army_at, unit, scoper)
+    if wide == _TAKEOVER_ONLY:
+        either = dict.fromkeys((u.hex for u in position.units), _EITHER_SIDE).get
+        return lambda unit: _effective_edges(lines, either, unit, True)
+    return lambda unit: _effective_edges_wide(position, lines, unit, scoper, wide)
 
 
 #: Edge specials whose facing matters whatever stands on their line: a rocket's path bends (B13 NEW YORK, Rocket
@@ -233,29 +243,32 @@ _ALWAYS_ACTIVE = frozenset({"rocket", "redirect-entrance", "redirect-exit", "tra
 
 
 @cache
-def _unusual(tile: Tile) -> bool:
-    """Whether a tile brings a rule that reaches past the plain line test of :func:`effective_edges`."""
+def _widenings(tile: Tile) -> frozenset[str]:
+    """The rules a tile brings that reach past the plain line test of :func:`effective_edges`
+    (:func:`_effective_edges_wide` says what each keeps)."""
+    found = set(tile.abilities & {"redirect", "spy"})
     module = tile.module
-    if module is not None and (module.type == "melee-counts-as-ranged" or (module.reach or 1) > 1):
-        return True
-    if tile.abilities & {"redirect", "spy"}:
-        return True
-    return any(edge.special & _ALWAYS_ACTIVE for edge in tile.edges or ())
+    if module is not None:
+        if module.type == "melee-counts-as-ranged":
+            found.add("quartermaster")
+        if (module.reach or 1) > 1:
+            found.add("reach")
+        if module.type == "control-takeover":
+            found.add("takeover")
+    if any(edge.special & _ALWAYS_ACTIVE for edge in tile.edges or ()):
+        found.add("always-active")
+    return frozenset(found)
+
+
+_TAKEOVER_ONLY = frozenset({"takeover"})
 
 
 def _widened(position: Position) -> frozenset[str] | None:
     """The rules on this board that make an icon act beyond the plain line test (None: none does)."""
-    if not position.teams and not any(_unusual(u.tile) for u in position.units):
-        return None
-    found = set()
-    for u in position.units:
-        module = u.tile.module
-        if module is not None and module.type == "melee-counts-as-ranged":
-            found.add("quartermaster")
-        found |= u.tile.abilities & {"redirect", "spy"}
+    found = frozenset().union(*(_widenings(u.tile) for u in position.units))
     if position.teams:
-        found.add("teams")
-    return frozenset(found)
+        found |= {"teams"}
+    return found or None
 
 
 def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, scoper: bool,
@@ -266,7 +279,14 @@ def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, sc
     its line. A friendly shot entering a redirector turns (RULINGS 50): a shot or beam acts towards a redirector
     too. A module of reach 2 (RULINGS 54) links over the first hex to the second. A Spy takes the bonus of an enemy
     module or HQ whose link points at it (RULINGS 35); in team play an ally is a different army that modules may
-    help: a link towards any unit is kept then. Rocket, redirector and Trap edges are always kept."""
+    help: a link towards any unit is kept then. Rocket, redirector and Trap edges are always kept.
+
+    A takeover (the Vegas HQ, an Agitator) decides who is an enemy from facings, and changes it inside a battle:
+    a unit is released the moment its taker dies or is netted (PL VEGAS, Sztab: "Jednostka jest przejęta dopóty,
+    dopóki jest przyłączona przez Sztab Vegas", a unit stays taken only while linked; RULINGS 17). So on its
+    board every unit may be either side: each icon towards any unit is kept (a blow, net or link towards an
+    adjacent unit, a shot or armor along a line holding one). Only icons towards nothing are blank, as
+    everywhere: nothing enters a hex or a line during a battle."""
     module = unit.tile.module
     links_enemies = module is not None and module.target == "enemy"
     reach = (module.reach or 1) if module is not None else 1
@@ -280,10 +300,10 @@ def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, sc
         line = lines[d]
         others = [(i, o) for i, h in enumerate(line) if (o := unit_at(h)) is not None]
         near = others[0][1] if others and others[0][0] == 0 else None
-        near_enemy = near is not None and near.army != army
-        far_enemy = any(o.army != army for _, o in others)
+        near_enemy = near is not None and (near.army != army or "takeover" in wide)
+        far_enemy = any(o.army != army for _, o in others) or ("takeover" in wide and bool(others))
         redirector = "redirect" in wide and any("redirect" in o.tile.abilities for _, o in others)
-        link = near is not None and (scoper or near_enemy == links_enemies or "teams" in wide
+        link = near is not None and (scoper or near_enemy == links_enemies or "teams" in wide or "takeover" in wide
                                      or ("spy" in wide and "spy" in near.tile.abilities))
         if reach > 1 and any(i < reach for i, _ in others):
             link = True
@@ -702,13 +722,9 @@ class Enumerator:
         for each deferred unit its classes of facings, each with the unit's entry in the key. Made once per
         :meth:`completions` worked out, and not kept: the ends they make are (kept, these held 360 MB of
         bench/scale-play3's 2.2 GB, for a tries' search 3% faster)."""
-        lines = _lines(position.board)
-        army_at = {u.hex: u.army for u in position.units}.get
-        scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
-                     for u in position.units)
-        wide = _widened(position)
+        edges_of = _edge_reader(position)
         # The play identity of each end is made here too, from the placeholder position's: only the deferred
-        # units' entries differ (effective_key; no takeover, which keeps facings, is on a board that defers).
+        # units' entries differ (effective_key).
         base = list(effective_key(position))
         index_of = {u.hex: i for i, u in enumerate(position.units)}
         per_unit = []
@@ -718,9 +734,7 @@ class Enumerator:
             classes: dict[tuple, list[Direction]] = {}
             for facing in Direction:
                 turned = Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
-                edges = (_effective_edges(lines, army_at, turned, scoper) if wide is None
-                         else _effective_edges_wide(position, lines, turned, scoper, wide))
-                classes.setdefault(edges, []).append(facing)
+                classes.setdefault(edges_of(turned), []).append(facing)
             entry: tuple = (unit.hex, unit.tile.key, unit.wounds, unit.hp, unit.army)
             choices = []
             for edges, facings in classes.items():
