@@ -75,6 +75,9 @@ def motherland_hqs(units: Mapping[Hex, Unit], sides: Mapping[Hex, str]) -> list[
 
 class Motherland(Ability):
     module_effects = frozenset({"matrix"})
+    #: A module's bonus passed to every member is one the search's bound already counts for every unit of the
+    #: player's (each module's once, as here: "each member once").
+    within_hq_bound = True
 
     def links(self, units: Mapping[Hex, Unit], nets: frozenset[Hex], sides: Mapping[Hex, str],
               ground: Sequence[Unit], found: list[Link]) -> list[Link]:

@@ -54,7 +54,13 @@ _PATHS, _REACHED, _LOOPED = "redirect", "redirect-reached", "redirect-looped"
 
 class Redirection(Ability):
     tile_abilities = frozenset({"redirect"})
+    #: The entrance and exit edges, read only by this family (:func:`exits`).
+    edge_specials = frozenset({"redirect-entrance", "redirect-exit"})
     order = 40
+    #: A shot turned may reach the HQ from anywhere, or loop for ever (RULINGS 65): the search's bound counts no limit
+    #: on a shot that may meet a redirector of its side (bound_redirects), and the usual bound on every other.
+    within_hq_bound = True
+    bound_redirects = True
 
     def shot_meets(self, fight: Fight, shooter: Unit, hex_: Hex, direction: Direction, strength: int,
                    phase: int, go_on: Callable[[Hex, Direction], list[Hit]] | None = None) -> list[Hit] | None:

@@ -161,6 +161,10 @@ class ControlTakeover(Ability):
     """
 
     module_effects = frozenset({TAKEOVER})
+    #: A taken unit fights for its taker "in every respect", and may be turned when taken: the search's bound counts
+    #: every unit but the HQs as the player's (bound_takes_units). The takeover deals nothing itself.
+    within_hq_bound = True
+    bound_takes_units = True
 
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:
         return controlled(units, rules)

@@ -65,6 +65,9 @@ def _in_hand(position: Position, army: str, name: str) -> list[Tile]:
 
 class Rotation(Ability):
     instants = frozenset({"rotation"})
+    #: One unit turned where it stands: the search's bound counts it at its best anywhere, as the Move tile's.
+    within_hq_bound = True
+    bound_moved_units = 1
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
@@ -99,6 +102,9 @@ class Rotation(Ability):
 
 class Castling(Ability):
     instants = frozenset({"castling"})
+    #: Two units change hexes (keeping their facings): the search's bound counts both at their best anywhere.
+    within_hq_bound = True
+    bound_moved_units = 2
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

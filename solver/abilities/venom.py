@@ -55,6 +55,11 @@ class Venom(Ability):
     tile_abilities = frozenset({"venom"})
     module_effects = frozenset({"matrix"})
     order = 20
+    #: A marker wounds an HQ too, once at the start of every battle (B13: "venom affects HQs like any unit"), and
+    #: an army has two: the search's bound counts the markers on the HQ now at the first battle and two at each
+    #: later one (bound_poison). A bite is an ordinary attack, counted as one.
+    within_hq_bound = True
+    bound_poison = MARKERS
 
     @classmethod
     def carried_by(cls, tile: Tile) -> bool:

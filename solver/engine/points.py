@@ -133,6 +133,21 @@ class Ability:
     #: For the search's bound (with ``within_hq_bound``): the wounds a unit carrying the family may deal every
     #: adjacent unit, HQs included, in any direction (a Clown's blast; 0: none).
     bound_blast: int = 0
+    #: For the search's bound (with ``within_hq_bound``): whether the family may make another army's unit (never
+    #: an HQ) fight for the player, and turn it when taken (a takeover): the bound then counts every unit but the
+    #: HQs as the player's, in its best facing while the turn goes on, and every module's bonuses.
+    bound_takes_units: bool = False
+    #: For the search's bound (with ``within_hq_bound``): whether a friendly shot meeting a unit carrying the family
+    #: may be turned and go on, to the HQ or round a loop that never ends (a redirector, RULINGS 50 and 65): the bound
+    #: counts no limit on what such a shot deals.
+    bound_redirects: bool = False
+    #: For the search's bound (with ``within_hq_bound``): the most wounds an HQ may take from markers at the start of
+    #: every battle after the first, beside those already on it at the first (venom: B13 VENOM ISSUES, two markers).
+    bound_poison: int = 0
+    #: For the search's bound (with ``within_hq_bound``): how many of the player's units one use of the family's
+    #: instant may move or turn (a Castling swaps two, a Rotation turns one): each counted at its best anywhere, as
+    #: the Move tile's unit is. 0: the family's instants are none the bound knows.
+    bound_moved_units: int = 0
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         """For the search's bound (a family declaring ``within_hq_bound``): what the family may still do in

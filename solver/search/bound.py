@@ -34,13 +34,17 @@ read (a watched unit alive or dead, team play, the score mode) may hold.
 Soundness by construction: the bound reads only the base rules. It is used only where every ability family present
 declares that it deals an HQ nothing beyond them (:attr:`solver.engine.points.Ability.within_hq_bound`: the Gauss
 beam, counted as a ranged icon of the strength it declares; the Quartermaster, every attack then counted along its
-line with both bonuses; the Clown's blast, counted on every side of it), every module effect and instant tile is one it knows, and the board holds the player's and one enemy army's
-units alone, none commanded by another army. Anywhere else the search prunes nothing.
+line with both bonuses; the Clown's blast, counted on every side of it; a takeover, every unit but the HQs counted
+as the player's: :meth:`HqBound._mine`; a redirector, any shot whose line meets one of the player's counted without
+limit, :data:`UNBOUNDED`), every module effect and instant tile is one it knows, and the board holds
+the player's and one enemy army's units alone, none commanded by another army. Anywhere else the search prunes
+nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Callable
 
 from ..engine import points as hooks
@@ -72,6 +76,9 @@ MOVING_EFFECTS = frozenset({"grant-mobility"})
 #: Instant tiles the bound knows: none wounds an HQ (3E SNIPER, GRENADE: not an HQ; AIR STRIKE: "except for
 #: Headquarters"); Move moves one own unit (counted), Push Back an enemy unit (the HQ: counted), Battle adds a battle.
 KNOWN_INSTANTS = frozenset({"move", "push-back", "battle", "sniper", "grenade", "air-strike"})
+#: What a shot that a redirector may turn deals, at most: more than any HQ's health (RULINGS 65: a loop wounds
+#: without end).
+UNBOUNDED = 10 ** 6
 #: Tile abilities the base rules play: Mobility (counted as a move).
 KNOWN_ABILITIES = frozenset({"mobility"})
 
@@ -94,7 +101,7 @@ def readable(puzzle: Puzzle) -> bool:
     effects = set().union(*(family.module_effects for family in present)) if present else set()
     for tile in tiles:
         if tile.kind is Kind.INSTANT:
-            if tile.name not in KNOWN_INSTANTS:
+            if tile.name not in KNOWN_INSTANTS and tile.name not in moving_instants():
                 return False
             continue
         if tile.kind is Kind.FOUNDATION or not tile.abilities <= KNOWN_ABILITIES | covered:
@@ -109,6 +116,14 @@ def readable(puzzle: Puzzle) -> bool:
             elif module.type not in NEUTRAL_EFFECTS | MOVING_EFFECTS and module.type not in effects:
                 return False
     return True
+
+
+@cache
+def moving_instants() -> dict[str, int]:
+    """The instants of families that declare how many of the player's units a use moves or turns
+    (:attr:`solver.engine.points.Ability.bound_moved_units`), with that number."""
+    return {name: family.bound_moved_units for family in hooks.families()
+            if family.within_hq_bound and family.bound_moved_units for name in family.instants}
 
 
 @dataclass(frozen=True)
@@ -131,9 +146,11 @@ class Stopping:
     shares: dict[Hex, dict[Direction, int]]  # what each deferred unit deals it a battle, per facing
     margin_if_hopeless: Callable[[int], int | None]  # the margin bound, when no end dealing this much reaches the goal
 
+    poisoned: int = 0  # what markers deal the enemy HQ in those battles, at most (HqBound._poisoned)
+
     def cut(self, deferred: int) -> int | None:
         """The margin bound of an end whose deferred units deal ``deferred`` a battle, None if it may reach the goal."""
-        return self.margin_if_hopeless(self.battles * (self.fixed + deferred))
+        return self.margin_if_hopeless(self.battles * (self.fixed + deferred) + self.poisoned)
 
 
 class HqBound:
@@ -157,6 +174,15 @@ class HqBound:
         self.turned = any(family.bound_turns_attacks for family in present)
         #: The families that let a unit carrying them blast every adjacent unit (a Clown), by the wounds dealt.
         self.blasts = tuple((family.tile_abilities, family.bound_blast) for family in present if family.bound_blast)
+        #: Whether a family may make another army's unit fight for the player (a takeover): every unit but the HQs
+        #: is then counted as the player's (:meth:`_mine`).
+        self.takes = any(family.bound_takes_units for family in present)
+        #: The tile abilities of the families that may turn a friendly shot (redirectors), none if absent.
+        self.redirecting = frozenset().union(*(family.tile_abilities for family in present if family.bound_redirects))
+        #: The most wounds markers may deal an HQ at the start of a battle after the first (venom; 0: none), and the
+        #: tile abilities that put markers on (a Nightshade's venom).
+        self.poison = max((family.bound_poison for family in present), default=0)
+        self.poisoning = frozenset().union(*(family.tile_abilities for family in present if family.bound_poison))
         self._per_position: dict[tuple[Position, int, int, int, bool, frozenset],
                                  tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
@@ -179,32 +205,63 @@ class HqBound:
             melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
-        turned, moved = self._frees(state, hand, moves)
+        # A Castling or a Rotation in hand: how many units each use moves or turns.
+        movers = [moving_instants()[t.name] for t in hand if t.kind is Kind.INSTANT and t.name in moving_instants()]
+        turned, moved = self._frees(state, hand, moves or bool(movers), pushes)
         free = state.free | turned  # a unit that may still be turned where it stands: its best facing there
+        redirectors = self._redirectors(position)
+        if self.redirecting and not state.over and self._redirector_may_come(state, hand, moved, moves or bool(movers),
+                                                                                 redirectors):
+            # A redirector placed, or moved, onto the line of any shot of the player's may turn it anywhere.
+            if any(self._shoots(u.tile) for u in position.units if self._mine(u)) or any(
+                    self._shoots(t) for t in hand):
+                return battles * UNBOUNDED
         fixed, gains = self._units(position, melee, ranged, actions, pushes, free)
         # A unit whose Mobility is unspent may still move and turn while the turn goes on: it reaches the HQ
         # wherever it stands; so does a unit a family may still move. (A unit whose facing the search has deferred
         # is counted in its best facing where it stands: _units.)
         per_battle = fixed + sum(gain for unit, gain in gains
                                  if unit.hex in moved or (not state.over and unit.tile.mobility
-                                                          and unit.army == self.player
+                                                          and self._mine(unit)
                                                           and Spent(unit.hex, "mobility") not in state.used))
         # A tile in hand adds its best as if placed where it reaches: a warrior, or a tile with a blast (a Trap).
-        options = [self._tile_best(t, melee, ranged, actions) for t in hand
+        options = [self._tile_best(t, melee, ranged, actions, bool(redirectors)) for t in hand
                    if t.kind is Kind.WARRIOR or self._blast(t)]
         if moves:
             options.append(max((gain for _, gain in gains), default=0))
+        if movers:
+            most = sorted((gain for _, gain in gains), reverse=True)
+            options.extend(sum(most[:count]) for count in movers)
         options.sort(reverse=True)
         per_battle += sum(options[:plays_left])
-        return battles * per_battle
+        return battles * per_battle + self._poisoned(position, battles, hand)
 
-    def _frees(self, state: State, hand: tuple[Tile, ...], moves: bool) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    def _poisoned(self, position: Position, battles: int, hand: tuple[Tile, ...] = ()) -> int:
+        """What markers may deal the enemy HQ at the starts of ``battles`` battles: those on it now at the first,
+        and, where a unit of the player's (or a tile in ``hand``) may bite, as many as an army has at each later
+        one (B13 VENOM ISSUES: a poisoned unit "receives one wound from the poison at the beginning of each
+        battle", two markers an army)."""
+        if not self.poison or battles == 0:
+            return 0
+        now = max((u.venom for u in position.units if u.is_hq and u.army != self.player), default=0)
+        bites = any(t.abilities & self.poisoning for t in hand) or any(
+            u.tile.abilities & self.poisoning and self._mine(u) for u in position.units)
+        return now + (self.poison * (battles - 1) if bites else 0)
+
+    def _frees(self, state: State, hand: tuple[Tile, ...], moves: bool, pushes: bool
+               ) -> tuple[frozenset[Hex], frozenset[Hex]]:
         """The hexes of the player's units that the families present may still turn where they stand, and those
         they (or the player's modules that move units) may still move, this turn
-        (:meth:`solver.engine.points.Ability.bound_frees`): none once it is over. ``moves``: a Move tile in hand."""
+        (:meth:`solver.engine.points.Ability.bound_frees`): none once it is over. ``moves``, ``pushes``: a Move, a
+        Push Back tile in hand.
+
+        Where a unit may be taken (:attr:`takes`), another army's unit may be taken and turned while the turn goes
+        on (PL VEGAS, Sztab: "w momencie przejmowania gracz prowadzący armią Vegas może dowolnie obrócić przejmowaną
+        właśnie jednostkę", Vegas may turn the unit it is taking as it likes), and moved once taken (a Move tile)
+        or pushed next to a taker first (a Push Back)."""
         if state.over:
             return frozenset(), frozenset()
-        units = [u for u in state.position.units if u.army == self.player]
+        units = [u for u in state.position.units if self._mine(u)]
         own = frozenset(u.hex for u in units)
         moving = any(t.module is not None and t.module.type in MOVING_EFFECTS for t in [u.tile for u in units] + list(hand))
         # Where another move may still bring a unit onto a hex a family names, every unit counts (a Mobility tile in
@@ -212,6 +269,11 @@ class HqBound:
         elsewhere = moves or moving or any(u.tile.mobility and Spent(u.hex, "mobility") not in state.used for u in units)
         turned: frozenset[Hex] = frozenset()
         moved: frozenset[Hex] = own if moving else frozenset()
+        if self.takes:
+            others = frozenset(u.hex for u in units if u.army != self.player)
+            turned |= others
+            if moves or pushes:
+                moved |= others
         for family in self.present:
             kind, hexes = family.bound_frees(state.position, self.player, state.used)
             if not kind:
@@ -228,7 +290,7 @@ class HqBound:
         the enemy's) on the board and in ``hand`` could give one unit."""
         tiles = [u.tile for u in position.units if u.army == self.player] + [t for t in hand]
         scoper = any(t.module is not None and t.module.type == "take-over-enemy-modules" for t in tiles)
-        if scoper:
+        if scoper or self.takes:  # a module captured, or taken over with its unit
             tiles += [u.tile for u in position.units if u.army != self.player]
         melee = ranged = actions = 0
         for tile in tiles:
@@ -255,11 +317,13 @@ class HqBound:
             return found
         targets = self._enemy_hq_hexes(position, pushes)
         fixed = self._enemy_blasts(position, targets, pushes)
+        redirectors = self._redirectors(position)
         gains = []
         for unit in position.units:
-            if unit.army != self.player:
+            if not self._mine(unit):
                 continue
-            here, anywhere = self._strikes(position, unit, targets, melee, ranged, actions, unit.hex in free)
+            here, anywhere = self._strikes(position, unit, targets, melee, ranged, actions, unit.hex in free,
+                                           redirectors)
             fixed += here
             gains.append((unit, anywhere - here))
         found = self._per_position[key] = (fixed, tuple(gains))
@@ -269,7 +333,7 @@ class HqBound:
         """What the enemy's own blasts may deal its HQ in a battle."""
         dealt = 0
         for unit in position.units:
-            if unit.army != self.player:
+            if not self._mine(unit):
                 # A blast wounds friends too, the HQ of its own army included (RULINGS 10: "todas las unidades
                 # adyacentes, incluyendo los CGs"), once a battle (the Clown leaves the board); a Push Back may
                 # bring the HQ or the Clown next to the other.
@@ -279,12 +343,13 @@ class HqBound:
         return dealt
 
     def _strikes(self, position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int, actions: int,
-                 deferred: bool) -> tuple[int, int]:
+                 deferred: bool, redirectors: frozenset = frozenset()) -> tuple[int, int]:
         """What one unit of the player's deals the HQ in a battle where it stands (in its best facing if its facing
-        is ``deferred``), and at most anywhere in any facing."""
+        is ``deferred``), and at most anywhere in any facing. A shot whose line meets one of ``redirectors`` (the
+        player's) deals :data:`UNBOUNDED`, and so does anywhere a unit that shoots while there is one."""
         # What a unit of the player's deals depends on its hex, tile and facing and on the targets alone (the
         # lines of fire are the board's): remembered, since the ends of one state differ only in a few facings.
-        unit_key = (unit.hex, unit.tile, unit.facing, deferred, targets, melee, ranged, actions)
+        unit_key = (unit.hex, unit.tile, unit.facing, deferred, targets, melee, ranged, actions, redirectors)
         known = self._per_unit.get(unit_key)
         if known is None:
             strikes = max(1, len(unit.tile.initiative)) + actions
@@ -294,21 +359,23 @@ class HqBound:
                 Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
                 for facing in Direction]
             here = strikes * max(max(_reaching(position, turned, targets, melee, ranged, self.line_families,
-                                               self.turned) for turned in facings),
+                                               self.turned, redirectors) for turned in facings),
                                  blast if adjacent else 0)
             anywhere = strikes * max(_strongest(unit.tile, melee, ranged, self.line_families), blast)
+            if redirectors and self._shoots(unit.tile):
+                anywhere = UNBOUNDED
             known = self._per_unit[unit_key] = (here, anywhere)
         return known
 
     def _shares(self, position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int,
-                actions: int) -> dict[Direction, int]:
+                actions: int, redirectors: frozenset = frozenset()) -> dict[Direction, int]:
         """What one unit of the player's deals the HQ in a battle where it stands, for each facing it may be given."""
-        key = (unit.hex, unit.tile, targets, melee, ranged, actions)
+        key = (unit.hex, unit.tile, targets, melee, ranged, actions, redirectors)
         found = self._per_facing.get(key)
         if found is None:
             found = self._per_facing[key] = {facing: self._strikes(
                 position, Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes),
-                targets, melee, ranged, actions, False)[0] for facing in Direction}
+                targets, melee, ranged, actions, False, redirectors)[0] for facing in Direction}
         return found
 
     def stopping(self, state: State) -> Stopping:
@@ -334,15 +401,46 @@ class HqBound:
         melee, ranged, actions = self._bonuses(position, ())
         targets = self._enemy_hq_hexes(position, False)
         fixed = self._enemy_blasts(position, targets, False)
+        redirectors = self._redirectors(position)
         shares: dict[Hex, dict[Direction, int]] = {}
         for unit in position.units:
-            if unit.army != self.player:
+            if not self._mine(unit):
                 continue
             if unit.hex not in state.free:
-                fixed += self._strikes(position, unit, targets, melee, ranged, actions, False)[0]
+                fixed += self._strikes(position, unit, targets, melee, ranged, actions, False, redirectors)[0]
                 continue
-            shares[unit.hex] = self._shares(position, unit, targets, melee, ranged, actions)
-        return Stopping(battles, fixed, shares, cut_for)
+            shares[unit.hex] = self._shares(position, unit, targets, melee, ranged, actions, redirectors)
+        return Stopping(battles, fixed, shares, cut_for, self._poisoned(position, battles))
+
+    def _mine(self, unit: Unit) -> bool:
+        """Whether a unit may fight for the player in a battle that follows: the player's, or any unit but an HQ
+        where a unit may be taken over (PL VEGAS, Sztab: a taken unit "pod każdym względem traktowana jest jak
+        własna", in every respect Vegas's own; "Nie można przejąć wrogiego Sztabu", an HQ is never taken)."""
+        return unit.army == self.player or (self.takes and not unit.is_hq)
+
+    def _redirectors(self, position: Position) -> frozenset[Hex]:
+        """The hexes of the units that may turn the player's shots: redirectors that fight for the player (a
+        redirector turns only a friendly shot, RULINGS 50)."""
+        if not self.redirecting:
+            return frozenset()
+        return frozenset(u.hex for u in position.units if u.tile.abilities & self.redirecting and self._mine(u))
+
+    def _redirector_may_come(self, state: State, hand: tuple[Tile, ...], moved: frozenset[Hex], moves: bool,
+                             redirectors: frozenset[Hex]) -> bool:
+        """Whether a redirector may still come onto a line this turn: placed from the hand, or moved (a Move tile,
+        its Mobility, a family that moves units)."""
+        if any(t.abilities & self.redirecting for t in hand):
+            return True
+        if redirectors and moves:
+            return True
+        position = state.position
+        return any(hex_ in moved or (unit.tile.mobility and Spent(hex_, "mobility") not in state.used)
+                   for hex_ in redirectors if (unit := position.unit_at(hex_)) is not None)
+
+    def _shoots(self, tile: Tile) -> bool:
+        """Whether a tile has an attack that flies along a line (a shot, a beam, or a blow a family may turn into
+        one): what a redirector turns."""
+        return any(_line_strike(edge, self.line_families) or (self.turned and edge.melee) for edge in tile.edges or ())
 
     def _enemy_hq_hexes(self, position: Position, pushes: bool) -> frozenset:
         hexes = {u.hex for u in position.units if u.is_hq and u.army != self.player}
@@ -350,7 +448,11 @@ class HqBound:
             hexes |= {n for h in hexes for d in Direction if (n := h.neighbour(d)) in position.board}
         return frozenset(hexes)
 
-    def _tile_best(self, tile: Tile, melee: int, ranged: int, actions: int) -> int:
+    def _tile_best(self, tile: Tile, melee: int, ranged: int, actions: int, redirected: bool = False) -> int:
+        """What a tile in hand deals at most placed anywhere: without limit for a shooter where a redirector of the
+        player's stands (``redirected``)."""
+        if redirected and self._shoots(tile):
+            return UNBOUNDED
         key = (tile, melee, ranged, actions)
         found = self._per_tile.get(key)
         if found is None:
@@ -416,10 +518,11 @@ def _strongest(tile: Tile, melee: int, ranged: int, families: tuple[hooks.Abilit
 
 
 def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ranged: int,
-              families: tuple[hooks.Ability, ...], turned: bool = False) -> int:
+              families: tuple[hooks.Ability, ...], turned: bool = False, redirectors: frozenset = frozenset()) -> int:
     """The strongest strike of ``unit`` as it stands and faces whose icon reaches a hex of ``targets`` (a melee icon
     the adjacent hex, a ranged one any hex of its line: what stands between is not asked). ``turned``: a melee
-    attack may fly as a ranged one (a Quartermaster), along the line."""
+    attack may fly as a ranged one (a Quartermaster), along the line. A line meeting a hex of ``redirectors`` may be
+    turned anywhere, and loop for ever (RULINGS 65): :data:`UNBOUNDED`."""
     best = 0
     board = position.board
     for direction, edge in zip(Direction, unit.oriented.edges):
@@ -428,8 +531,12 @@ def _reaching(position: Position, unit: Unit, targets: frozenset, melee: int, ra
         line = _line_strike(edge, families)
         if turned:
             line = max(line, edge.melee)
-        if line and not targets.isdisjoint(board.line_of_fire(unit.hex, direction)):
-            best = max(best, line + ranged)
+        if line:
+            hexes = board.line_of_fire(unit.hex, direction)
+            if redirectors and not redirectors.isdisjoint(hexes):
+                return UNBOUNDED
+            if not targets.isdisjoint(hexes):
+                best = max(best, line + ranged)
     return best
 
 
