@@ -234,7 +234,7 @@ def _edge_reader(position: Position) -> Callable[[Unit], tuple]:
     if wide == _TAKEOVER_ONLY:
         either = dict.fromkeys((u.hex for u in position.units), _EITHER_SIDE).get
         return lambda unit: _effective_edges(lines, either, unit, True)
-    return lambda unit: _effective_edges_wide(position, lines, unit, scoper, wide)
+    return _wide_reader(position, lines, scoper, wide)
 
 
 #: Edge specials whose facing matters whatever stands on their line: a rocket's path bends (B13 NEW YORK, Rocket
@@ -287,41 +287,64 @@ def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, sc
     board every unit may be either side: each icon towards any unit is kept (a blow, net or link towards an
     adjacent unit, a shot or armor along a line holding one). Only icons towards nothing are blank, as
     everywhere: nothing enters a hex or a line during a battle."""
-    module = unit.tile.module
-    links_enemies = module is not None and module.target == "enemy"
-    reach = (module.reach or 1) if module is not None else 1
-    army = unit.army
-    lines = lines_by_hex[unit.hex]
-    unit_at = position.unit_at
-    icons: list[tuple[_Icon, ...] | None] = [None] * 6
-    for d, edge in enumerate(unit.oriented.edges):
-        if edge.is_blank:
-            continue
-        line = lines[d]
-        others = [(i, o) for i, h in enumerate(line) if (o := unit_at(h)) is not None]
-        near = others[0][1] if others and others[0][0] == 0 else None
-        near_enemy = near is not None and (near.army != army or "takeover" in wide)
-        far_enemy = any(o.army != army for _, o in others) or ("takeover" in wide and bool(others))
-        redirector = "redirect" in wide and any("redirect" in o.tile.abilities for _, o in others)
-        link = near is not None and (scoper or near_enemy == links_enemies or "teams" in wide or "takeover" in wide
-                                     or ("spy" in wide and "spy" in near.tile.abilities))
-        if reach > 1 and any(i < reach for i, _ in others):
-            link = True
-        kept: list[_Icon] = []
-        if edge.melee and (near_enemy or ("quartermaster" in wide and far_enemy)):
-            kept.append(("melee", edge.melee))
-        if edge.net and near_enemy:
-            kept.append(("net",))
-        if edge.link and link:
-            kept.append(("link",))
-        if edge.ranged and (far_enemy or redirector):
-            kept.append(("ranged", edge.ranged))
-        if edge.armor and far_enemy:
-            kept.append(("armor",))
-        if edge.special and (far_enemy or redirector or edge.special & _ALWAYS_ACTIVE):
-            kept.append(("special", edge.special))
-        icons[d] = tuple(kept) or None
-    return tuple(icons)
+    return _wide_reader(position, lines_by_hex, scoper, wide)(unit)
+
+
+def _wide_reader(position: Position, lines_by_hex: dict, scoper: bool, wide: frozenset[str]
+                 ) -> Callable[[Unit], tuple]:
+    """:func:`_effective_edges_wide` for any unit (any facing) of one position: what the widenings ask is read once,
+    and each line walked once per edge (a draft of the generator against the Doomsday Machine asks this of
+    hundreds of thousands of units)."""
+    at = position._by_hex.get
+    takeover, teams = "takeover" in wide, "teams" in wide
+    turning_melee, redirecting, spying = "quartermaster" in wide, "redirect" in wide, "spy" in wide
+
+    def edges(unit: Unit) -> tuple:
+        module = unit.tile.module
+        links_enemies = module is not None and module.target == "enemy"
+        reach = (module.reach or 1) if module is not None else 1
+        army = unit.army
+        lines = lines_by_hex[unit.hex]
+        oriented = unit.oriented
+        icons: list[tuple[_Icon, ...] | None] = [None] * 6
+        for d, _ in _active(oriented):  # the non-blank edges
+            edge = oriented.edges[d]
+            near: Unit | None = None
+            far_enemy = redirector = close = False
+            for i, h in enumerate(lines[d]):
+                other = at(h)
+                if other is None:
+                    continue
+                if i == 0:
+                    near = other
+                if i < reach:
+                    close = True
+                if takeover or other.army != army:
+                    far_enemy = True
+                if redirecting and "redirect" in other.tile.abilities:
+                    redirector = True
+            near_enemy = near is not None and (takeover or near.army != army)
+            link = close if reach > 1 else False
+            if near is not None and (scoper or near_enemy == links_enemies or teams or takeover
+                                     or (spying and "spy" in near.tile.abilities)):
+                link = True
+            kept: list[_Icon] = []
+            if edge.melee and (near_enemy or (turning_melee and far_enemy)):
+                kept.append(("melee", edge.melee))
+            if edge.net and near_enemy:
+                kept.append(("net",))
+            if edge.link and link:
+                kept.append(("link",))
+            if edge.ranged and (far_enemy or redirector):
+                kept.append(("ranged", edge.ranged))
+            if edge.armor and far_enemy:
+                kept.append(("armor",))
+            if edge.special and (far_enemy or redirector or edge.special & _ALWAYS_ACTIVE):
+                kept.append(("special", edge.special))
+            icons[d] = tuple(kept) or None
+        return tuple(icons)
+
+    return edges
 
 
 # --- the state graph -------------------------------------------------------------------------------------------------
