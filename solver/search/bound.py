@@ -169,6 +169,11 @@ class HqBound:
         present = hooks.present(tiles, hooks.features_of(position))
         #: The families present, asked what they may still do to the player's units in the turn (bound_frees).
         self.present = present
+        self.freeing = tuple(family for family in present
+                             if type(family).bound_frees is not hooks.Ability.bound_frees)
+        #: Whether a module that lets units move is on the card (a Transport): nothing else in :meth:`_frees` may
+        #: free a unit where neither it nor a freeing family nor a takeover is.
+        self.transports = any(t.module is not None and t.module.type in MOVING_EFFECTS for t in tiles)
         self.line_families = tuple(family for family in present if family.edge_specials)
         #: Whether a family may turn melee attacks into ranged ones and back (a Quartermaster).
         self.turned = any(family.bound_turns_attacks for family in present)
@@ -259,7 +264,7 @@ class HqBound:
         on (PL VEGAS, Sztab: "w momencie przejmowania gracz prowadzący armią Vegas może dowolnie obrócić przejmowaną
         właśnie jednostkę", Vegas may turn the unit it is taking as it likes), and moved once taken (a Move tile)
         or pushed next to a taker first (a Push Back)."""
-        if state.over:
+        if state.over or not (self.freeing or self.takes or self.transports):
             return frozenset(), frozenset()
         units = [u for u in state.position.units if self._mine(u)]
         own = frozenset(u.hex for u in units)
@@ -274,7 +279,7 @@ class HqBound:
             turned |= others
             if moves or pushes:
                 moved |= others
-        for family in self.present:
+        for family in self.freeing:
             kind, hexes = family.bound_frees(state.position, self.player, state.used)
             if not kind:
                 continue
@@ -331,6 +336,8 @@ class HqBound:
 
     def _enemy_blasts(self, position: Position, targets: frozenset, pushes: bool) -> int:
         """What the enemy's own blasts may deal its HQ in a battle."""
+        if not self.blasts:
+            return 0
         dealt = 0
         for unit in position.units:
             if not self._mine(unit):
