@@ -113,14 +113,18 @@ def _bounded_tiles(name: str) -> list:
 
 
 def family_card(rng: random.Random) -> str:
-    """A small card of the Doomsday Machine or Smart (their HQs' turns and moves, the Trap, long links) against a
-    base army, with only the tiles the bound reads: 4 to 7 units besides the HQs, 2 tiles offered, 1 played."""
+    """A small card of a family army (:data:`FAMILY_ARMIES`) against a base army, with only the tiles the bound
+    reads: 4 to 7 units besides the HQs, 2 tiles offered, 1 played. Half of them have tiles left in the player's
+    deck, so that a Battle tile may be played and the Final Battle follows it (two battles); against the
+    Neojungle the enemy HQ may carry venom markers, which wound it at every battle."""
     player = rng.choice(FAMILY_ARMIES)
     enemy = rng.choice(BASE_ARMIES)
     board = notation.parse("c3 moloch:hq\n").board
     labels = sorted(h.label for h in board)
     rng.shuffle(labels)
-    lines = [f"{labels.pop()} {player}:hq hp={rng.randint(1, 5)}", f"{labels.pop()} {enemy}:hq hp={rng.randint(1, 5)}"]
+    venom = rng.randint(0, 2) if player == "neojungle" else 0
+    lines = [f"{labels.pop()} {player}:hq hp={rng.randint(1, 5)}",
+             f"{labels.pop()} {enemy}:hq hp={rng.randint(1, 5)}" + (f" venom={venom}" if venom else "")]
     used: dict[str, int] = {}
     own = _bounded_tiles(player)
     for _ in range(rng.randint(4, 7)):
@@ -132,7 +136,7 @@ def family_card(rng: random.Random) -> str:
     offer = rng.sample([t for t in own if used.get(t.key, 0) < t.count], 2)
     goal = rng.choice(GOALS).format(enemy=enemy, player=player, n=rng.randint(1, 4), hex=lines[-1].split()[0])
     head = ['puzzle "family"', f"player {player}", "offer " + " ".join(t.key for t in offer), "play 1",
-            f"goal {goal}"]
+            f"goal {goal}"] + ([f"deck {player} 5"] if rng.random() < 0.5 else [])
     return "\n".join(head + lines) + "\n"
 
 
@@ -427,6 +431,16 @@ e3 neojungle:hq hp=5
 c1 moloch:hq hp=2 venom=2
 """
 
+VENOM_AT_EVERY_BATTLE = """puzzle "a marker wounds at every battle"
+player neojungle
+offer neojungle:battle
+play 1
+deck neojungle 5
+goal destroy moloch
+e3 neojungle:hq hp=5
+c1 moloch:hq hp=2 venom=1
+"""
+
 TRAP_IN_HAND = """puzzle "a Trap beside the HQ"
 player doomsday
 offer doomsday:trap
@@ -464,8 +478,13 @@ c2 moloch:hq hp=1
     # B13 DESCRIPTION OF NEW ICONS, Venom: "the poisoned unit receives one wound from the poison at the beginning of
     # each battle", HQs too: two markers on the Moloch HQ destroy it. Without the markers' wounds nothing could.
     (VENOM_ON_THE_HQ, ""),
+    # The same book: "From now on the poisoned unit receives one wound from the poison at the beginning of each
+    # battle": the one marker wounds the Moloch HQ at the Battle tile's battle and again at the Final Battle (3E
+    # BATTLE: the Final Battle follows the last tile drawn; five are left). Counted at the first battle only, with
+    # no Nightshade to bite again, the Battle tile would be pruned.
+    (VENOM_AT_EVERY_BATTLE, "use neojungle:battle"),
 ], ids=["doomsday-hq-turn", "smart-hq-move", "trap-in-hand", "vegas-takeover", "redirector-in-hand", "castling",
-        "venom-markers"])
+        "venom-markers", "venom-at-every-battle"])
 def test_a_family_that_declares_its_bound_keeps_the_play_that_needs_it(text, key):
     """Issue 27: each family that declares a bound (solver.engine.points.Ability.bound_frees, bound_blast) counts
     what it may still do: the only win here needs the family, and a bound that left it out would prune it."""

@@ -242,16 +242,16 @@ class HqBound:
         return battles * per_battle + self._poisoned(position, battles, hand)
 
     def _poisoned(self, position: Position, battles: int, hand: tuple[Tile, ...] = ()) -> int:
-        """What markers may deal the enemy HQ at the starts of ``battles`` battles: those on it now at the first,
-        and, where a unit of the player's (or a tile in ``hand``) may bite, as many as an army has at each later
-        one (B13 VENOM ISSUES: a poisoned unit "receives one wound from the poison at the beginning of each
-        battle", two markers an army)."""
+        """What markers may deal the enemy HQ at the starts of ``battles`` battles: those on it now at every one
+        (a marker stays), and, where a unit of the player's (or a tile in ``hand``) may bite, as many as an army has
+        at each after the first (B13 DESCRIPTION OF NEW ICONS, Venom: "From now on the poisoned unit receives one
+        wound from the poison at the beginning of each battle"; VENOM ISSUES: two markers an army)."""
         if not self.poison or battles == 0:
             return 0
         now = max((u.venom for u in position.units if u.is_hq and u.army != self.player), default=0)
         bites = any(t.abilities & self.poisoning for t in hand) or any(
             u.tile.abilities & self.poisoning and self._mine(u) for u in position.units)
-        return now + (self.poison * (battles - 1) if bites else 0)
+        return now + (battles - 1) * (max(now, self.poison) if bites else now)
 
     def _frees(self, state: State, hand: tuple[Tile, ...], moves: bool, pushes: bool
                ) -> tuple[frozenset[Hex], frozenset[Hex]]:
