@@ -310,6 +310,57 @@ def deferring_card(rng: random.Random) -> str | None:
     return "\n".join(head + lines) + "\n"
 
 
+ROTATION_AND_DEFERRED = """puzzle "a deferred facing and the Doomsday HQ's rotation"
+player doomsday
+offer doomsday:omega-shooter doomsday:{second}
+play 2
+goal win
+a1 doomsday:hq hp=3
+e3 moloch:hq hp=2
+b1 moloch:blocker N
+c4 moloch:hybrid S
+"""
+
+
+@pytest.mark.parametrize("second, deferred", [("scout", True), ("push-back", False)])
+def test_facings_are_deferred_where_the_doomsday_hq_rotation_is_the_only_family_and_nothing_is_answered(
+        second, deferred):
+    """ES Doomsday sheet, CG: "En su turno puede girar una unidad amiga en cualquier dirección" (in its turn it may
+    turn one friendly unit in any direction): the rotation only sets a facing, so the Omega Shooter's facing is
+    chosen at the end of the turn as on a plain board. Not where a Push Back is offered: after its answer the
+    rotation may face a unit differently on each branch, which a facing chosen once for the play cannot (264 of
+    4,044 winning plays were lost so). The same verdict, plays and key lines as --naive either way."""
+    puzzle = notation.parse(ROTATION_AND_DEFERRED.format(second=second))
+    assert Enumerator(puzzle, free_facings=True).defer is deferred
+    assert_same_as_naive(puzzle)
+
+
+TURNED_AFTER_THE_ANSWER = """puzzle "a mobile unit turned after the answer"
+player hegemony
+offer hegemony:runner hegemony:push-back
+play 2
+goal win
+a1 hegemony:hq hp=3
+e3 moloch:hq hp=2
+b1 moloch:blocker N
+c4 moloch:hybrid S
+"""
+
+
+def test_a_unit_faced_before_the_opponent_answers_may_be_turned_differently_on_each_branch():
+    """3E MOBILITY (a unit may move and/or rotate once a turn) with a Push Back whose destination the pushed unit's
+    owner chooses (3E PUSH BACK): the Runner, placed before the push, may use its Mobility after the answer to face
+    one way on one branch and another on the other. Its facing is deferred, so that turn must still be listed after
+    the answer (State.turnable): without it 98 of the 5,668 winning plays --naive finds were lost."""
+    puzzle = notation.parse(TURNED_AFTER_THE_ANSWER)
+    assert Enumerator(puzzle, free_facings=True).defer
+    report = Solver(puzzle, jobs=1).solve()
+    assert any(line.startswith("# if ") and line.endswith(("N", "NE", "SE", "S", "SW", "NW"))
+               and line.split(": ")[1].split()[1] == line.split(": ")[1].split()[2]
+               for s in report.solutions for line in s.actions)
+    assert_same_as_naive(puzzle)
+
+
 def test_deferred_facings_find_what_the_naive_search_finds_where_the_opponent_answers():
     """Issue 27: the default search chooses a warrior's facing at the end of the turn (one per effective class)
     instead of at its placement or move; the naive search lists every facing at every step. Verdict, plays, key

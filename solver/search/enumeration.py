@@ -366,6 +366,10 @@ class State:
     #: The player's units whose facing is still to be chosen (deferred facings, :class:`Enumerator`): each stands in
     #: the position in a placeholder facing, and the ends of the turn choose it (:meth:`Enumerator.completions`).
     free: frozenset[Hex] = frozenset()
+    #: Of those, the units whose facing the player chose before the opponent answered an instant this turn (where a
+    #: pushed unit goes, how the wounded side uses its Medics): a turn on the spot after the answer may face such a
+    #: unit differently on each branch, so it is listed for them (:meth:`Enumerator._plain_results`).
+    turnable: frozenset[Hex] = frozenset()
 
     def __hash__(self) -> int:
         # Cached: the search keys several tables by states, a million times on a big card (the fields never change).
@@ -373,12 +377,12 @@ class State:
         if cached is None:
             cached = self.__dict__["_hash"] = hash((self.position, self.hand, self.played, self.used,
                                                      self.after_batch, self.watched, self.battles_done, self.over,
-                                                     self.placed, self.free))
+                                                     self.placed, self.free, self.turnable))
         return cached
 
 
 _STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed",
-                 "free")
+                 "free", "turnable")
 
 
 def _next(state: State, **changes: Any) -> State:
@@ -450,6 +454,9 @@ def _follow(watched: tuple[tuple[Hex, Hex | None], ...], source: Hex, target: He
 #: The instants that leave deferred facings sound: none reads a facing, and none moves a unit of the player's (a
 #: Push Back moves an enemy; the Move tile is listed by :meth:`Enumerator.plain_moves`, which defers the facing).
 _DEFERRING_INSTANTS = frozenset({"move", "push-back", "battle", "sniper", "grenade", "air-strike"})
+#: The instants whose results the opponent chooses among (where a pushed unit goes; how the wounded side uses its
+#: Medics): after one, the player may turn a unit differently on each branch (:attr:`State.turnable`).
+_ANSWERED_INSTANTS = frozenset({"push-back", "sniper", "grenade", "air-strike"})
 #: Every facing: what a deferred facing may still be where nothing will read it (a unit moved on, or killed).
 ANY_FACING = frozenset(Direction)
 
@@ -542,7 +549,7 @@ class ListingMemo:
     movers: dict[tuple[Position, Tile | None], list[Unit]] = field(default_factory=dict)
     reach: dict[tuple[Position, Tile | None], int] = field(default_factory=dict)
     #: Where one unit may go in a position, and what each move gives (:meth:`Enumerator._plain_results`).
-    plain: dict[tuple[Position, Hex, Tile | None, bool], list[tuple[Hex, str, Position, bool, bool]]] = field(
+    plain: dict[tuple[Position, Hex, Tile | None, bool, bool], list[tuple[Hex, str, Position, bool, bool]]] = field(
         default_factory=dict)
     #: One object per end made (states that share a position share its ends).
     kept_ends: dict[Position, Position] = field(default_factory=dict)
@@ -598,8 +605,13 @@ class Enumerator:
         #: and its facing is chosen at the end of the turn, one facing per set of effective edges there: six states
         #: per unit and per step fewer, and the same ends (tests/test_search_bound.py holds the search to --naive).
         #: Only the base instants, which move no unit of the player's and read no facing, may be offered.
+        #: The Doomsday HQ's rotation only sets a facing: on a board whose only family acting between battles it is,
+        #: facings are deferred too, where the opponent answers nothing in the turn (the rotation, listed through
+        #: the family, would then be the one way to face a deferred unit differently on each branch).
         instants = {t.name for t in puzzle.offer if t.kind is Kind.INSTANT}
-        self.defer = (free_facings and self.plain and instants <= _DEFERRING_INSTANTS
+        rotation_only = self.plain_families and not instants & _ANSWERED_INSTANTS and all(
+            isinstance(family, DoomsdayHQRotation) for family in points.turn_actions + points.spent)
+        self.defer = (free_facings and (self.plain or rotation_only) and instants <= _DEFERRING_INSTANTS
                       and not self.actions.has_transport(puzzle.position)
                       and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
         #: Where :meth:`completions` writes the play identities of the ends it makes (the solver's table), if given.
@@ -1027,11 +1039,14 @@ class Enumerator:
                 watched = _follow(watched, pushed, landed)
             after = _turn_of(after, state.position.hands, state.position.to_move)
             free = state.free
+            turnable = state.turnable
             if free:  # a deferred unit the instant killed is gone (its facing is then read by nothing)
                 free = frozenset(h for h in free if _still(state.position.unit_at(h), after.unit_at(h)))
+                # The opponent chooses among the results: the facings were chosen before the answer.
+                turnable = (turnable | free if len(results) > 1 else turnable) & free
             nxt = _next(state, position=self._norm(after), hand=_without(state.hand, [action.tile]),
                           played=state.played + 1, after_batch=False, watched=watched, used=used,
-                          over=name == "battle", placed=frozenset(), free=free)
+                          over=name == "battle", placed=frozenset(), free=free, turnable=turnable)
             if name == "battle":
                 nxt = _next(nxt, battles_done=state.battles_done + 1)
             branches.append((label, self.settle(nxt)))
@@ -1126,6 +1141,7 @@ class Enumerator:
         used = state.used
         watched = state.watched
         free = state.free
+        turnable = state.turnable
         found: list[tuple[Hex | None, Step]] = []
         position = state.position
         movers = self._plain_movers(position, tile)
@@ -1135,23 +1151,25 @@ class Enumerator:
                 source = unit.hex
                 if source in spared or Spent(source, "mobility") in used:
                     continue
-                for target, text, after, _, freed in self._plain_results(position, unit, tile, source in free):
+                for target, text, after, _, freed in self._plain_results(position, unit, tile, source in free,
+                                                                         source in turnable):
                     self.listed += 1
                     nxt = State(after, state.hand, state.played,
                                 _respent(used, source, target) | {Spent(target, "mobility")}, False,
                                 _follow(watched, source, target) if watched else watched, state.battles_done,
-                                state.over, frozenset(), _refreed(free, source, target, freed))
+                                state.over, frozenset(), _refreed(free, source, target, freed), turnable - {source})
                     found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
         else:
             hand = _without(state.hand, [tile])
             for unit in movers:
                 source = unit.hex
-                for target, text, after, full, freed in self._plain_results(position, unit, tile, source in free):
+                for target, text, after, full, freed in self._plain_results(position, unit, tile, source in free,
+                                                                            source in turnable):
                     self.listed += 1
                     nxt = State(after, hand, state.played + 1, _respent(used, source, target), False,
                                 _follow(watched, source, target) if watched else watched,
                                 state.battles_done + (full and not state.over), full or state.over, frozenset(),
-                                _refreed(free, source, target, freed))
+                                _refreed(free, source, target, freed), turnable - {source})
                     found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
         return found
 
@@ -1175,16 +1193,18 @@ class Enumerator:
             self.memo.movers[key] = found
         return found
 
-    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None, free: bool = False
-                       ) -> list[tuple[Hex, str, Position, bool, bool]]:
+    def _plain_results(self, position: Position, unit: Unit, tile: Tile | None, free: bool = False,
+                       answered: bool = False) -> list[tuple[Hex, str, Position, bool, bool]]:
         """Each move of ``unit`` for :meth:`plain_moves`, as its target, its line, the position after it, whether
         that fills the board and whether the unit's facing is deferred there: remembered, since many states share a
         position (they differ in what is spent and in the tiles left).
 
         With deferred facings (:attr:`defer`) a move of a deferrable unit to another hex is one result, its facing
         a placeholder; a turn on the spot stays a move per facing (the facing it had is not one of them), and a unit
-        whose facing is deferred already has no turn on the spot to make."""
-        key = (position, unit.hex, tile, free)
+        whose facing is deferred already (``free``) has no turn on the spot to make, unless the opponent has
+        answered since its facing was chosen (``answered``: :attr:`State.turnable`): a turn after the answer may
+        face it differently on each branch, to any facing, its placeholder's too (the facing it had may be any)."""
+        key = (position, unit.hex, tile, free, free and answered)
         found = self.memo.plain.get(key)
         if found is not None:
             return found
@@ -1193,11 +1213,15 @@ class Enumerator:
         source = unit.hex
         board_full = self.actions.board_full
         defer = self.defer and deferrable(unit.tile)
-        for target, facing in self.actions._turns(position, unit, self.memo.reach[position, tile]):
+        turns: Iterable[tuple[Hex, Direction]] = self.actions._turns(position, unit, self.memo.reach[position, tile])
+        if defer and free and answered:
+            turns = [*((source, facing) for facing in self.actions.distinct_facings(unit.tile)),
+                     *((target, facing) for target, facing in turns if target != source)]
+        for target, facing in turns:
             freed = defer and target != source
             if freed and found and found[-1][0] == target:
                 continue  # one placeholder facing per target (the turn rules list a target's facings together)
-            if defer and free and target == source:
+            if defer and free and target == source and not answered:
                 continue
             if freed:
                 facing = self.actions.distinct_facings(unit.tile)[0]
