@@ -358,7 +358,37 @@ def test_a_unit_faced_before_the_opponent_answers_may_be_turned_differently_on_e
     assert any(line.startswith("# if ") and line.endswith(("N", "NE", "SE", "S", "SW", "NW"))
                and line.split(": ")[1].split()[1] == line.split(": ")[1].split()[2]
                for s in report.solutions for line in s.actions)
+    # Every line written, duals too, turns a unit only to a facing it has not (3E MOVE: a rotation changes it).
+    start = {u.hex.label: u.facing.name for u in puzzle.position.units}
+    for solution in report.solutions:
+        for line in (solution.actions, *solution.duals):
+            assert not _turns_to_the_facing_it_has(line, start), line
     assert_same_as_naive(puzzle)
+
+
+def _turns_to_the_facing_it_has(line: tuple[str, ...], start: dict[str, str]) -> bool:
+    """Whether a line (with its "# if ...:" branches, each from the facings before the answer) turns a unit on its
+    hex to the facing it already has."""
+    def walk(actions: list[str], facing: dict[str, str]) -> bool:
+        for action in actions:
+            words = action.split()
+            if words[0] == "place":
+                facing[words[2]] = words[3]
+            elif words[0] == "move":
+                if words[1] == words[2] and facing.get(words[1]) == words[3]:
+                    return True
+                facing.pop(words[1], None)
+                facing[words[2]] = words[3]
+        return False
+
+    facing = dict(start)
+    for action in line:
+        if action.startswith("# if "):
+            if walk(action.split(": ", 1)[1].split("; "), dict(facing)):
+                return True
+        elif not action.startswith("#") and walk([action], facing):
+            return True
+    return False
 
 
 def test_deferred_facings_find_what_the_naive_search_finds_where_the_opponent_answers():

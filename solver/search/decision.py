@@ -149,6 +149,15 @@ class _AndOr:
             found = self._resolved[key] = resolve(step, state, nxt, (), open_)
         return found[0] + line, found[1]
 
+    def possible(self, step: Step, state: State, nxt: State, line: tuple[str, ...], open_: Open
+                 ) -> tuple[tuple[str, ...], Open] | None:
+        """:meth:`resolved`, None where a facing is left open to no facing at all: a turn after the opponent's
+        answer to the class the unit had already (:attr:`enumeration.Step.turned`), which changes nothing."""
+        found = self.resolved(step, state, nxt, line, open_)
+        if step.turned is not None and not all(facings for _, facings in found[1]):
+            return None
+        return found
+
     def shared(self, state: State, step: Step, opens: tuple[Open, ...]) -> Open | None:
         """:func:`_common` for a step's branches, remembered per the branches' open facings (asked only where the
         state has deferred units: elsewhere nothing is open, ``()``)."""
@@ -232,13 +241,14 @@ class _AndOr:
                 # The facings written into the step's lines depend on the facings left open below, so the lines
                 # keep their order only by length: once one is not kept, no longer one of that play is (one as
                 # long may still be, another facing written may sort first).
-                resolved = self.resolved
+                possible = self.possible
                 for ends, lines in branch_plays[0].items():
                     refused = None
                     for line, open_ in lines:
                         if refused is not None and len(line) > refused:
                             break
-                        if not add(found, ends, *resolved(step, state, nxt, line, open_)) and refused is None:
+                        written = possible(step, state, nxt, line, open_)
+                        if written is not None and not add(found, ends, *written) and refused is None:
                             refused = len(line)
                 continue
             # Each branch's plays, each with its lines per set of open facings, written as the comment lines they

@@ -400,6 +400,9 @@ class Step:
     #: Per action line, the hex (in the next state) of the unit whose deferred facing ends that line, or None: the
     #: line carries a placeholder facing until the end of the turn chooses it (see :func:`resolve`). Empty: none.
     fill: tuple[Hex | None, ...] = ()
+    #: The hex of a unit whose deferred facing the step turns on its hex after the opponent's answer (it stays
+    #: deferred, :attr:`State.turnable`): the facing it had must lie outside the one it turns to (:func:`resolve`).
+    turned: Hex | None = None
 
 
 @dataclass
@@ -532,6 +535,11 @@ def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
     filled = set(step.fill)
     kept = tuple(sorted(((h, open_[h] if h in child.free and h not in filled and h in open_ else ANY_FACING)
                          for h in parent.free), key=lambda item: item[0].label))
+    if step.turned is not None:
+        # A turn writes the facing it turns to, and is a turn only from a facing outside that one's class: the
+        # facing before it is one of the others (none left: the turn changes nothing, and is no line).
+        turned_to = open_.get(step.turned, ANY_FACING)
+        kept = tuple((h, ANY_FACING - turned_to if h == step.turned else facings) for h, facings in kept)
     return tuple(texts) + line, kept
 
 
@@ -890,7 +898,7 @@ class Enumerator:
             branches = step.branches
             canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
             if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
-                steps[index] = Step(step.action, canonical, step.fill)
+                steps[index] = replace(step, branches=canonical)
         found = self.memo.cores[core] = (steps, runs, sources)
         return found
 
@@ -1158,7 +1166,8 @@ class Enumerator:
                                 _respent(used, source, target) | {Spent(target, "mobility")}, False,
                                 _follow(watched, source, target) if watched else watched, state.battles_done,
                                 state.over, frozenset(), _refreed(free, source, target, freed), turnable - {source})
-                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
+                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else (),
+                                               source if freed and target == source else None)))
         else:
             hand = _without(state.hand, [tile])
             for unit in movers:
@@ -1170,7 +1179,8 @@ class Enumerator:
                                 _follow(watched, source, target) if watched else watched,
                                 state.battles_done + (full and not state.over), full or state.over, frozenset(),
                                 _refreed(free, source, target, freed), turnable - {source})
-                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
+                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else (),
+                                               source if freed and target == source else None)))
         return found
 
     def _plain_movers(self, position: Position, tile: Tile | None) -> list[Unit]:
@@ -1203,7 +1213,8 @@ class Enumerator:
         a placeholder; a turn on the spot stays a move per facing (the facing it had is not one of them), and a unit
         whose facing is deferred already (``free``) has no turn on the spot to make, unless the opponent has
         answered since its facing was chosen (``answered``: :attr:`State.turnable`): a turn after the answer may
-        face it differently on each branch, to any facing, its placeholder's too (the facing it had may be any)."""
+        face it differently on each branch, so it is one result, the unit deferred again where it stands
+        (:attr:`Step.turned`: the facing it had must lie outside the class it turns to)."""
         key = (position, unit.hex, tile, free, free and answered)
         found = self.memo.plain.get(key)
         if found is not None:
@@ -1213,12 +1224,10 @@ class Enumerator:
         source = unit.hex
         board_full = self.actions.board_full
         defer = self.defer and deferrable(unit.tile)
-        turns: Iterable[tuple[Hex, Direction]] = self.actions._turns(position, unit, self.memo.reach[position, tile])
-        if defer and free and answered:
-            turns = [*((source, facing) for facing in self.actions.distinct_facings(unit.tile)),
-                     *((target, facing) for target, facing in turns if target != source)]
-        for target, facing in turns:
-            freed = defer and target != source
+        for target, facing in self.actions._turns(position, unit, self.memo.reach[position, tile]):
+            # A turn on the spot of a unit faced before the opponent's answer: one result, its facing deferred
+            # again (the line's facing is written from the ends; Step.turned).
+            freed = defer and (target != source or (free and answered))
             if freed and found and found[-1][0] == target:
                 continue  # one placeholder facing per target (the turn rules list a target's facings together)
             if defer and free and target == source and not answered:
