@@ -219,10 +219,10 @@ _EITHER_SIDE = "\0either side"
 
 def _edge_reader(position: Position) -> Callable[[Unit], tuple]:
     """How :func:`effective_key` reads a unit's effective edges on this board (any facing of a unit of it): the plain
-    line test, or the wide one where expansion rules reach further (:func:`_effective_edges_wide`).
+    line test, or the wide one where expansion rules reach further (:func:`_wide_reader`).
 
     Where a takeover is the only widening, the wide reading is the plain test with every unit on the board read as
-    an enemy of every other and as one any link affects (:func:`_effective_edges_wide`, ``takeover``): made so
+    an enemy of every other and as one any link affects (:func:`_wide_reader`, ``takeover``): made so
     from the plain test's tables, which are several times faster."""
     lines = _lines(position.board)
     scoper = any(u.tile.module is not None and u.tile.module.type == "take-over-enemy-modules"
@@ -245,7 +245,7 @@ _ALWAYS_ACTIVE = frozenset({"rocket", "redirect-entrance", "redirect-exit", "tra
 @cache
 def _widenings(tile: Tile) -> frozenset[str]:
     """The rules a tile brings that reach past the plain line test of :func:`effective_edges`
-    (:func:`_effective_edges_wide` says what each keeps)."""
+    (:func:`_wide_reader` says what each keeps)."""
     found = set(tile.abilities & {"redirect", "spy"})
     module = tile.module
     if module is not None:
@@ -271,9 +271,12 @@ def _widened(position: Position) -> frozenset[str] | None:
     return found or None
 
 
-def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, scoper: bool,
-                          wide: frozenset[str]) -> tuple:
-    """:func:`effective_edges` where expansion rules reach further; each widening keeps more icons, never fewer.
+def _wide_reader(position: Position, lines_by_hex: dict, scoper: bool, wide: frozenset[str]
+                 ) -> Callable[[Unit], tuple]:
+    """:func:`effective_edges` where expansion rules reach further, for any unit (any facing) of one position; each
+    widening keeps more icons, never fewer. What the widenings ask is read once per position, and each line walked
+    once per edge (a draft of the generator against the Doomsday Machine asks this of hundreds of thousands of
+    units).
 
     A Quartermaster may turn a melee attack into a ranged one (PL Kwatermistrz): a melee icon acts on any enemy on
     its line. A friendly shot entering a redirector turns (RULINGS 50): a shot or beam acts towards a redirector
@@ -287,14 +290,6 @@ def _effective_edges_wide(position: Position, lines_by_hex: dict, unit: Unit, sc
     board every unit may be either side: each icon towards any unit is kept (a blow, net or link towards an
     adjacent unit, a shot or armor along a line holding one). Only icons towards nothing are blank, as
     everywhere: nothing enters a hex or a line during a battle."""
-    return _wide_reader(position, lines_by_hex, scoper, wide)(unit)
-
-
-def _wide_reader(position: Position, lines_by_hex: dict, scoper: bool, wide: frozenset[str]
-                 ) -> Callable[[Unit], tuple]:
-    """:func:`_effective_edges_wide` for any unit (any facing) of one position: what the widenings ask is read once,
-    and each line walked once per edge (a draft of the generator against the Doomsday Machine asks this of
-    hundreds of thousands of units)."""
     at = position._by_hex.get
     takeover, teams = "takeover" in wide, "teams" in wide
     turning_melee, redirecting, spying = "quartermaster" in wide, "redirect" in wide, "spy" in wide
