@@ -211,11 +211,13 @@ class HqBound:
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         # A Castling or a Rotation in hand: how many units each use moves or turns.
-        movers = [moving_instants()[t.name] for t in hand if t.kind is Kind.INSTANT and t.name in moving_instants()]
-        turned, moved = self._frees(state, hand, moves or bool(movers), pushes)
+        instants = moving_instants()
+        movers = [instants[t.name] for t in hand if t.kind is Kind.INSTANT and t.name in instants]
+        own_moves = moves or bool(movers)  # an instant in hand moves or turns a unit of the player's
+        turned, moved = self._frees(state, hand, own_moves, pushes)
         free = state.free | turned  # a unit that may still be turned where it stands: its best facing there
         redirectors = self._redirectors(position)
-        if self.redirecting and not state.over and self._redirector_may_come(state, hand, moved, moves or bool(movers),
+        if self.redirecting and not state.over and self._redirector_may_come(state, hand, moved, own_moves,
                                                                                  redirectors):
             # A redirector placed, or moved, onto the line of any shot of the player's may turn it anywhere.
             if any(self._shoots(u.tile) for u in position.units if self._mine(u)) or any(

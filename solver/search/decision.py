@@ -127,7 +127,7 @@ class _AndOr:
         self.steps_of = {id(state): steps for state, steps in graph.steps.items()}
         # What a step writes before a line, and leaves open above it, per set of facings open below it; and the
         # facings open on every branch of a step, per branch's: the same few, asked for millions of lines.
-        self._resolved: dict[tuple[int, Open], tuple[tuple[str, ...], Open]] = {}
+        self._resolved: dict[tuple[int, Open], tuple[tuple[str, ...], Open] | None] = {}
         self._shared: dict[tuple[int, tuple[Open, ...]], Open | None] = {}
         # How many steps above still read each state's plays: once none does, they are dropped (a big card's
         # states hold millions of lines, and only the root's are wanted).
@@ -138,25 +138,18 @@ class _AndOr:
                     self.readers[id(nxt)] = self.readers.get(id(nxt), 0) + 1
 
     def resolved(self, step: Step, state: State, nxt: State, line: tuple[str, ...],
-                 open_: Open) -> tuple[tuple[str, ...], Open]:
+                 open_: Open) -> tuple[tuple[str, ...], Open] | None:
         """:func:`enumeration.resolve`, the step's own lines remembered per set of open facings (a step belongs to
-        the states of one core, which defer the same units)."""
+        the states of one core, which defer the same units). None where a unit is left open to no facing at all:
+        a turn after the opponent's answer to the class the unit had already, which changes nothing."""
         if not state.free and not step.fill:
             return step.action + line, ()
         key = (id(step), open_)
-        found = self._resolved.get(key)
-        if found is None:
-            found = self._resolved[key] = resolve(step, state, nxt, (), open_)
-        return found[0] + line, found[1]
-
-    def possible(self, step: Step, state: State, nxt: State, line: tuple[str, ...], open_: Open
-                 ) -> tuple[tuple[str, ...], Open] | None:
-        """:meth:`resolved`, None where a facing is left open to no facing at all: a turn after the opponent's
-        answer to the class the unit had already (:attr:`enumeration.Step.turned`), which changes nothing."""
-        found = self.resolved(step, state, nxt, line, open_)
-        if step.turned is not None and not all(facings for _, facings in found[1]):
-            return None
-        return found
+        if key not in self._resolved:
+            written = resolve(step, state, nxt, (), open_)
+            self._resolved[key] = written if all(facings for _, facings in written[1]) else None
+        found = self._resolved[key]
+        return None if found is None else (found[0] + line, found[1])
 
     def shared(self, state: State, step: Step, opens: tuple[Open, ...]) -> Open | None:
         """:func:`_common` for a step's branches, remembered per the branches' open facings (asked only where the
@@ -241,13 +234,13 @@ class _AndOr:
                 # The facings written into the step's lines depend on the facings left open below, so the lines
                 # keep their order only by length: once one is not kept, no longer one of that play is (one as
                 # long may still be, another facing written may sort first).
-                possible = self.possible
+                resolved = self.resolved
                 for ends, lines in branch_plays[0].items():
                     refused = None
                     for line, open_ in lines:
                         if refused is not None and len(line) > refused:
                             break
-                        written = possible(step, state, nxt, line, open_)
+                        written = resolved(step, state, nxt, line, open_)
                         if written is not None and not add(found, ends, *written) and refused is None:
                             refused = len(line)
                 continue

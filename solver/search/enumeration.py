@@ -395,9 +395,6 @@ class Step:
     #: Per action line, the hex (in the next state) of the unit whose deferred facing ends that line, or None: the
     #: line carries a placeholder facing until the end of the turn chooses it (see :func:`resolve`). Empty: none.
     fill: tuple[Hex | None, ...] = ()
-    #: The hex of a unit whose deferred facing the step turns on its hex after the opponent's answer (it stays
-    #: deferred, :attr:`State.turnable`): the facing it had must lie outside the one it turns to (:func:`resolve`).
-    turned: Hex | None = None
 
 
 @dataclass
@@ -530,11 +527,12 @@ def resolve(step: Step, parent: State, child: State, line: tuple[str, ...],
     filled = set(step.fill)
     kept = tuple(sorted(((h, open_[h] if h in child.free and h not in filled and h in open_ else ANY_FACING)
                          for h in parent.free), key=lambda item: item[0].label))
-    if step.turned is not None:
-        # A turn writes the facing it turns to, and is a turn only from a facing outside that one's class: the
-        # facing before it is one of the others (none left: the turn changes nothing, and is no line).
-        turned_to = open_.get(step.turned, ANY_FACING)
-        kept = tuple((h, ANY_FACING - turned_to if h == step.turned else facings) for h, facings in kept)
+    turned = filled & parent.free
+    if turned:
+        # A unit deferred already and filled where it stands: a turn on its hex after the opponent's answer
+        # (State.turnable). It writes the facing it turns to, and is a turn only from a facing outside that one's
+        # class: the facing before it is one of the others (none left: the turn changes nothing, and is no line).
+        kept = tuple((h, ANY_FACING - open_.get(h, ANY_FACING) if h in turned else facings) for h, facings in kept)
     return tuple(texts) + line, kept
 
 
@@ -1161,8 +1159,7 @@ class Enumerator:
                                 _respent(used, source, target) | {Spent(target, "mobility")}, False,
                                 _follow(watched, source, target) if watched else watched, state.battles_done,
                                 state.over, frozenset(), _refreed(free, source, target, freed), turnable - {source})
-                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else (),
-                                               source if freed and target == source else None)))
+                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
         else:
             hand = _without(state.hand, [tile])
             for unit in movers:
@@ -1174,8 +1171,7 @@ class Enumerator:
                                 _follow(watched, source, target) if watched else watched,
                                 state.battles_done + (full and not state.over), full or state.over, frozenset(),
                                 _refreed(free, source, target, freed), turnable - {source})
-                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else (),
-                                               source if freed and target == source else None)))
+                    found.append((source, Step((text,), (("", nxt),), (target,) if freed else ())))
         return found
 
     def _plain_movers(self, position: Position, tile: Tile | None) -> list[Unit]:
@@ -1209,7 +1205,7 @@ class Enumerator:
         whose facing is deferred already (``free``) has no turn on the spot to make, unless the opponent has
         answered since its facing was chosen (``answered``: :attr:`State.turnable`): a turn after the answer may
         face it differently on each branch, so it is one result, the unit deferred again where it stands
-        (:attr:`Step.turned`: the facing it had must lie outside the class it turns to)."""
+        (:func:`resolve`: the facing it had must lie outside the class it turns to)."""
         key = (position, unit.hex, tile, free, free and answered)
         found = self.memo.plain.get(key)
         if found is not None:
@@ -1221,7 +1217,7 @@ class Enumerator:
         defer = self.defer and deferrable(unit.tile)
         for target, facing in self.actions._turns(position, unit, self.memo.reach[position, tile]):
             # A turn on the spot of a unit faced before the opponent's answer: one result, its facing deferred
-            # again (the line's facing is written from the ends; Step.turned).
+            # again (the line's facing is written from the ends: resolve).
             freed = defer and (target != source or (free and answered))
             if freed and found and found[-1][0] == target:
                 continue  # one placeholder facing per target (the turn rules list a target's facings together)
