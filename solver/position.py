@@ -245,6 +245,12 @@ class Position:
     def _by_hex(self) -> dict[Hex, Unit]:
         return {u.hex: u for u in self.units}
 
+    def forget_lookups(self) -> None:
+        """Drop the lookup tables worked out from the units (:attr:`_by_hex`); asked again, they are worked out
+        again. The search calls it on a state's position once the state is expanded: a big card keeps hundreds of
+        thousands of positions, each table a few hundred bytes, read again for few of them (bench/scale-play3)."""
+        self.__dict__.pop("_by_hex", None)
+
     def unit_at(self, hex_: Hex) -> Unit | None:
         return self._by_hex.get(hex_)
 

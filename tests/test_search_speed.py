@@ -365,3 +365,29 @@ def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_c
         assert alone.completions(state, bounded=True) == remembered[state]
     assert alone.ends_cut == shared.ends_cut > 0
     assert alone.ends_cut_at == shared.ends_cut_at
+
+
+def test_a_listed_graph_keeps_one_object_per_distinct_position_set_action_and_identity():
+    """Issue 27 (memory: bench/scale-play3 under 1 GB): the states of the graph share their equal positions and
+    sets, the steps their equal action texts, and an end's play identity (an object with its hash) is equal to the
+    plain tuple it stands for and hashes alike, so that the tables that compare them find each other."""
+    from solver.search.enumeration import Enumerator, Identity
+
+    puzzle = notation.load(str(HERE.parent / "puzzles" / "10-about-face.nhex"))  # a Move tile: orders meet
+    enumerator = Enumerator(puzzle, bound=True, free_facings=True)
+    graph = enumerator.build()
+    states = set(graph.steps) | {nxt for steps in graph.steps.values() for step in steps for _, nxt in step.branches}
+    positions: dict = {}
+    sets: dict = {}
+    for state in states:
+        assert positions.setdefault(state.position, state.position) is state.position
+        for value in (state.used, state.placed, state.free, state.turnable):
+            assert sets.setdefault(value, value) is value
+    assert len(positions) < len(states)  # (a position reached with different tiles left is one object)
+    texts: dict = {}
+    for step in (step for steps in graph.steps.values() for step in steps):
+        assert texts.setdefault(step.action, step.action) is step.action
+    end = next(iter(states)).position
+    plain = play_identity(end)
+    assert Identity(plain) == plain and hash(Identity(plain)) == hash(plain)
+    assert Identity(plain) == Identity(plain) and Identity(plain) != Identity((plain[0], "nobody"))

@@ -157,13 +157,13 @@ def play_identity(position: Position) -> tuple:
     return (effective_key(position), position.to_move)
 
 
-def remembered_play_identity(cache: dict[Position, tuple] | None = None) -> Callable[[Position], tuple]:
+def remembered_play_identity(cache: dict[Position, Identity] | None = None) -> Callable[[Position], Identity]:
     """:func:`play_identity`, remembered per position for one search (it is asked about each end many times), in
     ``cache`` if given (the enumeration writes there the identities of the ends it makes: :meth:`Enumerator.completions`)."""
     if cache is None:
         cache = {}
 
-    def identity(position: Position) -> tuple:
+    def identity(position: Position) -> Identity:
         found = cache.get(position)
         if found is None:
             found = cache[position] = Identity(play_identity(position))
@@ -172,15 +172,28 @@ def remembered_play_identity(cache: dict[Position, tuple] | None = None) -> Call
     return identity
 
 
-class Identity(tuple):
-    """A play identity that computes its hash once: the decision puts each end's identity in sets and tables many
-    times, and a tuple of tuples hashes all of its parts each time. Equal to the plain tuple, with its hash."""
+class Identity:
+    """A play identity (:func:`play_identity`'s tuple) that computes its hash once: the decision puts each end's
+    identity in sets and tables many times, and a tuple of tuples hashes all of its parts each time. Equal to the
+    plain tuple, with its hash. Not a tuple subclass with the hash in its ``__dict__``: a big card keeps hundreds of
+    thousands, and such a dictionary took four times the object (bench/scale-play3)."""
+
+    __slots__ = ("value", "_hash")
+
+    def __init__(self, value: tuple) -> None:
+        self.value = value
+        self._hash = hash(value)
 
     def __hash__(self) -> int:
-        cached = self.__dict__.get("hash")
-        if cached is None:
-            cached = self.__dict__["hash"] = tuple.__hash__(self)
-        return cached
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Identity):
+            return self._hash == other._hash and self.value == other.value
+        return self.value == other
+
+    def __repr__(self) -> str:
+        return f"Identity({self.value!r})"
 
 
 def _besides_units(position: Position) -> tuple:
@@ -345,7 +358,7 @@ def _wide_reader(position: Position, lines_by_hex: dict, scoper: bool, wide: fro
 # --- the state graph -------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a big card's graph holds half a million states (bench/scale-play3)
 class State:
     """A moment of the player's turn."""
 
@@ -365,28 +378,33 @@ class State:
     #: pushed unit goes, how the wounded side uses its Medics): a turn on the spot after the answer may face such a
     #: unit differently on each branch, so it is listed for them (:meth:`Enumerator._plain_results`).
     turnable: frozenset[Hex] = frozenset()
+    #: The hash, worked out once: the search keys several tables by states, a million times on a big card (the
+    #: fields never change). Not part of the state's value.
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
-        # Cached: the search keys several tables by states, a million times on a big card (the fields never change).
-        cached = self.__dict__.get("_hash")
+        cached = self._hash
         if cached is None:
-            cached = self.__dict__["_hash"] = hash((self.position, self.hand, self.played, self.used,
-                                                     self.after_batch, self.watched, self.battles_done, self.over,
-                                                     self.placed, self.free, self.turnable))
+            cached = hash((self.position, self.hand, self.played, self.used, self.after_batch, self.watched,
+                           self.battles_done, self.over, self.placed, self.free, self.turnable))
+            object.__setattr__(self, "_hash", cached)
         return cached
 
 
+#: No hexes: one object for the cores' (:meth:`Enumerator.steps`; every ``frozenset()`` is a new object).
+_NO_HEXES: frozenset = frozenset()
+#: The fields of a state that are sets (:meth:`Enumerator._interned`).
+_STATE_SETS = ("used", "placed", "free", "turnable")
 _STATE_FIELDS = ("position", "hand", "played", "used", "after_batch", "watched", "battles_done", "over", "placed",
                  "free", "turnable")
 
 
 def _next(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` for a state, without its checks (the enumeration makes one per action)."""
-    values = state.__dict__
-    return State(**{**{name: values[name] for name in _STATE_FIELDS}, **changes})
+    return State(**{**{name: getattr(state, name) for name in _STATE_FIELDS}, **changes})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a big card's graph holds a million steps (bench/scale-play3)
 class Step:
     """One edge of the graph: the player's action, and what it leads to for each answer of the opponent."""
 
@@ -552,11 +570,22 @@ class ListingMemo:
     #: Where one unit may go in a position, and what each move gives (:meth:`Enumerator._plain_results`).
     plain: dict[tuple[Position, Hex, Tile | None, bool, bool], list[tuple[Hex, str, Position, bool, bool]]] = field(
         default_factory=dict)
-    #: One object per end made (states that share a position share its ends).
-    kept_ends: dict[Position, Position] = field(default_factory=dict)
+    #: One object per distinct position made: the states', their ends' (states that share a position share its ends)
+    #: and the moves' results (:meth:`Enumerator._plain_results`), which are the positions of states met before.
+    positions: dict[Position, Position] = field(default_factory=dict)
     #: The ends of stopping, per what :meth:`Enumerator.completions` reads of a state (its position, its deferred
     #: units, the battles done, whether the bound cuts): the ends, how many were cut and their margin bound.
     completions: dict[tuple, tuple[tuple[Completion, ...], int, int | None]] = field(default_factory=dict)
+    #: One object per distinct set of hexes or free moves held by a state (each set is an object of 216 bytes or
+    #: more, the empty one too, and the states of a big card hold a million of them: bench/scale-play3).
+    sets: dict[frozenset, frozenset] = field(default_factory=dict)
+    #: One object per distinct action text of a step (:meth:`Enumerator.core_steps`).
+    texts: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    #: The same for the hexes a step's lines leave a deferred facing to (:attr:`Step.fill`).
+    fills: dict[tuple[Hex | None, ...], tuple[Hex | None, ...]] = field(default_factory=dict)
+    #: One object per distinct unit entry of an end's play identity (:meth:`Enumerator._facing_classes`): the ends of
+    #: a big card hold millions, of a few thousand distinct values.
+    entries: dict[tuple, tuple] = field(default_factory=dict)
 
 
 class Enumerator:
@@ -616,7 +645,7 @@ class Enumerator:
                       and not self.actions.has_transport(puzzle.position)
                       and not any(t.module is not None and t.module.type == "grant-mobility" for t in puzzle.offer))
         #: Where :meth:`completions` writes the play identities of the ends it makes (the solver's table), if given.
-        self.identities: dict[Position, tuple] | None = None
+        self.identities: dict[Position, Identity] | None = None
         #: perf_counter() time at which :meth:`build` gives up (raises _OutOfTime), checked between results,
         #: so that --max-time stops within a small fraction of a second even inside one big state's steps.
         self.deadline: float | None = None
@@ -655,6 +684,13 @@ class Enumerator:
         self.memo = other.memo
         if self.bound is not None and other.bound is not None:
             self.bound = other.bound
+
+    def forget_listing(self) -> None:
+        """Drop what the listing remembered (:class:`ListingMemo`) and the bound's tables, once the graph is listed
+        and no later search of the card will take them up (:meth:`share_listing`): the graph keeps what it needs,
+        and the decision that follows reuses the memory (bench/scale-play3: 0.3 s, and some 150 MB it would add)."""
+        self.memo = ListingMemo()
+        self.bound = None
 
     def completions(self, state: State, bounded: bool = False) -> tuple[Completion, ...]:
         """The ends of the turn that stopping in ``state`` gives: the state's position itself, or with deferred
@@ -732,7 +768,7 @@ class Enumerator:
             turned = {class_.hex: class_.unit for class_ in chosen}
             end = position.with_units_in_order(tuple(turned.get(u.hex, u) for u in units))
             # One object per end kept: states that share a position share its ends (a big card keeps millions).
-            end = self.memo.kept_ends.setdefault(end, end)
+            end = self.memo.positions.setdefault(end, end)
             if self.identities is not None and end not in self.identities:
                 entries = list(base)
                 for class_ in chosen:
@@ -761,7 +797,8 @@ class Enumerator:
         edges_of = _edge_reader(position)
         # The play identity of each end is made here too, from the placeholder position's: only the deferred
         # units' entries differ (effective_key).
-        base = list(effective_key(position))
+        entries = self.memo.entries
+        base = [entries.setdefault(entry, entry) for entry in effective_key(position)]
         index_of = {u.hex: i for i, u in enumerate(position.units)}
         per_unit = []
         for hex_ in sorted(free, key=lambda h: h.label):
@@ -775,7 +812,8 @@ class Enumerator:
             choices = []
             for edges, facings in classes.items():
                 facing = least_facing(frozenset(facings))
-                choices.append(FacingClass(hex_, facing, frozenset(facings), entry + (edges, unit.prizes, unit.venom),
+                full = entry + (edges, unit.prizes, unit.venom)
+                choices.append(FacingClass(hex_, facing, frozenset(facings), entries.setdefault(full, full),
                                            Unit(unit.hex, unit.tile, facing, unit.wounds, unit.hp, unit.venom,
                                                 unit.owner, unit.prizes)))
             per_unit.append(choices)
@@ -817,7 +855,7 @@ class Enumerator:
     def _build(self, on_state: Callable[[int], None] | None,
                on_expanded: Callable[[State], None] | None = None) -> Graph:
         root = self.start()
-        self.memo.states.setdefault(root, root)
+        root = self._interned(root)
         graph = self.graph = Graph(root)
         stack = [root]
         while stack:
@@ -836,6 +874,7 @@ class Enumerator:
                 on_state(len(graph.steps))
             if on_expanded:
                 on_expanded(state)
+            state.position.forget_lookups()
             for step in steps:
                 for _, nxt in step.branches:
                     if nxt not in graph.steps and nxt not in self.pruned:
@@ -851,7 +890,7 @@ class Enumerator:
         allow: the graph is the same, and a position reached both after a placement run and after a free move
         (the same tiles placed and unit moved, in the other order) is worked out once."""
         core = state if not state.after_batch and not state.placed else _next(state, after_batch=False,
-                                                                                placed=frozenset())
+                                                                                placed=_NO_HEXES)
         found, runs, sources = self.core_steps(core)
         spared = state.placed
         if spared and state.watched:
@@ -885,15 +924,33 @@ class Enumerator:
         if self.families:
             steps = [self.opponent_turns(step) for step in steps]
         # One object per distinct state, so that the tables keyed by states (the graph, the decision's memos) find
-        # it by identity instead of comparing it field by field with an equal one.
-        interned = self.memo.states
+        # it by identity instead of comparing it field by field with an equal one; and one per distinct action
+        # text (the same move is listed from many states).
+        texts, fills = self.memo.texts, self.memo.fills
         for index, step in enumerate(steps):
             branches = step.branches
-            canonical = tuple((label, interned.setdefault(nxt, nxt)) for label, nxt in branches)
-            if any(a[1] is not b[1] for a, b in zip(branches, canonical)):
-                steps[index] = replace(step, branches=canonical)
+            canonical = tuple((label, self._interned(nxt)) for label, nxt in branches)
+            action = texts.setdefault(step.action, step.action)
+            fill = fills.setdefault(step.fill, step.fill)
+            if action is not step.action or fill is not step.fill or any(
+                    a[1] is not b[1] for a, b in zip(branches, canonical)):
+                steps[index] = Step(action, canonical, fill)
         found = self.memo.cores[core] = (steps, runs, sources)
         return found
+
+    def _interned(self, state: State) -> State:
+        """The one object standing for ``state`` (see :meth:`core_steps`); a state met for the first time is kept
+        with its sets shared with the states before it."""
+        known = self.memo.states.get(state)
+        if known is not None:
+            return known
+        sets = self.memo.sets
+        object.__setattr__(state, "position", self.memo.positions.setdefault(state.position, state.position))
+        for name in _STATE_SETS:
+            value = getattr(state, name)
+            object.__setattr__(state, name, sets.setdefault(value, value))
+        self.memo.states[state] = state
+        return state
 
     def opponent_turns(self, step: Step) -> Step:
         """A takeover the player's action causes lets the taking army turn the unit at once (RULINGS 18): each
@@ -1227,6 +1284,7 @@ class Enumerator:
                 facing = self.actions.distinct_facings(unit.tile)[0]
             moved = Unit(target, unit.tile, facing, unit.wounds, unit.hp, unit.venom, unit.owner, unit.prizes)
             after = position.with_units([moved if u.hex == source else u for u in position.units])
+            after = self.memo.positions.setdefault(after, after)
             text = str(Move(source, target, facing)) if tile is None else str(Use(tile, (source, target), facing))
             found.append((target, text, after, tile is not None and board_full(after), freed))
         self.memo.plain[key] = found

@@ -342,7 +342,7 @@ class Listing:
     @classmethod
     def of(cls, puzzle: Puzzle, on_state: Callable[[int], None] | None = None) -> Listing:
         enumerator = search.Enumerator(puzzle, free_facings=True)
-        identities: dict[Position, tuple] = {}
+        identities: dict[Position, search.Identity] = {}
         enumerator.identities = identities  # the ends' identities, made with the ends
         graph = enumerator.build(on_state=on_state)
         return cls(enumerator, graph, search.remembered_play_identity(identities))

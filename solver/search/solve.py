@@ -28,8 +28,8 @@ from ..notation.cards import Puzzle
 from ..position import Position
 from .decision import (_DUALS_KEPT, Report, Solution, Try, count_paths, every_order, find_tries, least_lines,
                        post_order, winning_plays)
-from .enumeration import (Enumerator, Graph, State, _OutOfTime, _without_cyclic_gc, effective_key, normalised,
-                          play_identity, remembered_play_identity, evaluation_key, evaluation_key_of)
+from .enumeration import (Enumerator, Graph, Identity, State, _OutOfTime, _without_cyclic_gc, effective_key,
+                          normalised, play_identity, remembered_play_identity, evaluation_key, evaluation_key_of)
 from .evaluation import (Card, Ending, Evaluation, Verdict, battles_after, card_of, evaluate, goal_holds)
 
 #: The most winning plays a report lists without --max-solutions: where the opponent answers during the turn, a
@@ -40,7 +40,7 @@ _MOST_PLAYS = 10_000
 _NO_PRUNING = -(10 ** 9)
 
 #: The names the rest of nhex reads here (the search's public face; the generator reads the parts through it).
-__all__ = ["Card", "Ending", "Enumerator", "Graph", "Report", "Solution", "Solver", "State", "Try", "Verdict",
+__all__ = ["Card", "Ending", "Enumerator", "Graph", "Identity", "Report", "Solution", "Solver", "State", "Try", "Verdict",
            "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "evaluation_key_of", "goal_holds",
            "normalised", "play_identity", "post_order", "remembered_play_identity", "solve", "winning_plays"]
 
@@ -74,7 +74,7 @@ class Solver:
         self._graph_kept: Enumerator | None = None  # see solve()
         self._tables_kept: tuple | None = None
         self.card = card_of(puzzle)
-        self._identities: dict[Position, tuple] = {}
+        self._identities: dict[Position, Identity] = {}
         #: Each evaluation key played out by an earlier search of this card, with its verdict: a later search (the
         #: tries') plays out only what the earlier did not.
         self._played: dict[tuple, Verdict] = {}
@@ -234,8 +234,10 @@ class Solver:
                 for key, found in work.items():
                     if isinstance(found, Verdict):
                         positions += 1
-                    elif found < len(verdicts):
+                    elif found < len(verdicts) and self.tries:  # (only the tries' searches come later)
                         self._played[key] = verdicts[found]
+            if not self.tries:  # no later search takes the listing up: its tables go before the decision's are made
+                enumerator.forget_listing()
             report = self.decide(graph, value, positions, started, stopped, len(enumerator.pruned),
                                  enumerator.ends_cut)
         self._tables_kept = (keys, value)  # freed with the solver, not before the report (as the graph)
@@ -262,8 +264,8 @@ class Solver:
             stopped = stopped or (f"--max-time {self.max_time:g} s reached while listing the winning plays: the "
                                   f"{min(len(winning), most)} listed are proven, not every winning play is listed")
         solutions = []
-        by_key: dict[tuple, list[Verdict]] = {}
-        positions_of: dict[tuple, set[Position]] = {}
+        by_key: dict[Identity, list[Verdict]] = {}
+        positions_of: dict[Identity, set[Position]] = {}
         wanted: set = set().union(*winning)  # the ends of the winning plays: the only ones a solution reads
         for state_ends in value.values():
             for end, _, verdict in state_ends:
@@ -290,7 +292,7 @@ class Solver:
             report.contains_intended = self.finds_intended(solutions, effective)
         return report
 
-    def finds_intended(self, solutions: list[Solution], effective: Callable[[Position], tuple]) -> bool:
+    def finds_intended(self, solutions: list[Solution], effective: Callable[[Position], Identity]) -> bool:
         """Whether the card's own solution is among the winning plays: it is played out on the card's position
         and its end compared with theirs, so that an equivalent facing or another order still counts."""
         from ..turns import actions
