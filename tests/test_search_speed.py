@@ -129,12 +129,12 @@ def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_ru
 
 
 def _same_moves(fast, rules, walks: int) -> int:
-    """Assert that two enumerators list the same free moves and instants, in the same order, on every state of
-    ``walks`` random walks of ``fast``; how many steps were compared."""
+    """Assert that two enumerators list the same free moves, instants and placement runs, in the same order, on every
+    state of ``walks`` random walks of ``fast``; how many steps were compared."""
     compared = 0
     for state in _walk(fast, walks):
-        mine = fast.free_moves(state) + fast.instants(state)
-        theirs = rules.free_moves(state) + rules.instants(state)
+        mine = fast.free_moves(state) + fast.instants(state) + fast.placement_runs(state)
+        theirs = rules.free_moves(state) + rules.instants(state) + rules.placement_runs(state)
         assert [(s.action, s.branches) for s in mine] == [(s.action, s.branches) for s in theirs]
         compared += len(mine)
     return compared
@@ -163,9 +163,9 @@ d2 moloch:hybrid S
                          ids=["card-16", "card-19", "doomsday-level4", "smart-hq"])
 def test_the_moves_of_an_hq_family_listed_by_the_family_are_what_the_turn_rules_list(text):
     """On a plain board whose only ability families are HQs' moves (the Doomsday HQ's rotation, ES Doomsday CG and
-    RULINGS 55; the Smart HQ's move, RULINGS 21), the search lists Mobility moves as on a plain board and asks the
-    families for their own moves instead of listing the whole turn (Enumerator.plain_families): the very steps the
-    turn rules give, in the same order."""
+    RULINGS 55; the Smart HQ's move, RULINGS 21), the search lists Mobility moves and placements as on a plain board
+    and asks the families for their own moves instead of listing the whole turn (Enumerator.plain_families): the
+    very steps the turn rules give, in the same order."""
     from solver.search.solve import Enumerator
 
     puzzle = notation.parse(text)

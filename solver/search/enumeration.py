@@ -606,6 +606,10 @@ class Enumerator:
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
         points = hooks.turn_points_of(frozenset(tiles | set(puzzle.offer)))
         self.families = bool(points.turn_actions or points.arrived or points.spent)
+        #: Whether a takeover may give the opponent a turn during the player's (:meth:`opponent_turns`): only with a
+        #: tile that takes units over on the board or in the offer (no other tile comes into play this turn).
+        self.takeovers = any(t.module is not None and t.module.type == "control-takeover"
+                             for t in tiles | set(puzzle.offer))
         # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
         # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
         # are those of the card's position: a turn adds none of them without a family (which turns this off).
@@ -921,7 +925,7 @@ class Enumerator:
         granted = self.granted(core)
         steps += granted
         sources += [None] * len(granted)
-        if self.families:
+        if self.takeovers:
             steps = [self.opponent_turns(step) for step in steps]
         # One object per distinct state, so that the tables keyed by states (the graph, the decision's memos) find
         # it by identity instead of comparing it field by field with an equal one; and one per distinct action
@@ -957,15 +961,17 @@ class Enumerator:
         way it may is one more branch of the opponent's choice."""
         from ..abilities.takeover import ControlTakeover
         branches = []
+        turns = False
         for label, nxt in step.branches:
             if not any(u.tile.module is not None and u.tile.module.type == "control-takeover"
                                    for u in nxt.position.units):
                 branches.append((label, nxt))
                 continue
+            turns = True
             for turn, position, used in ControlTakeover().pending_turns(nxt.position, self.player, nxt.used):
                 branches.append(("; ".join(filter(None, (label, turn))),
                                  _next(nxt, position=self._norm(position), used=used)))
-        return replace(step, branches=tuple(branches))
+        return replace(step, branches=tuple(branches)) if turns else step
 
     def placement_runs(self, state: State) -> list[Step]:
         """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes."""
@@ -1035,9 +1041,11 @@ class Enumerator:
             for _, (hex_, _) in zip(tiles, cells):
                 position = self.actions.arrived(position, hex_)
         used = state.used
-        if self.families:
+        if self.families and not self.plain_families:
             # Through the turn rules, one tile after another (a unit placed on a Mine); what the run has used is
-            # reckoned from the position before the run (a takeover is "just made" by the run as a whole).
+            # reckoned from the position before the run (a takeover is "just made" by the run as a whole). Not where
+            # the only families are the HQs' moves (plain_families): they claim no placement, spend nothing on one
+            # and nothing acts on arrival there, so a placement is the unit put on its hex, as on a plain board.
             before = state.position.replaced(hands=((self.player, tuple(tiles)),), to_move=self.player)
             position = before
             for tile, (hex_, facing) in zip(tiles, cells):
