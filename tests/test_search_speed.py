@@ -110,15 +110,33 @@ def _walk(enumerator, walks: int):
             state = chooser.choice(chooser.choice(steps).branches)[1]
 
 
+ENEMY_TRANSPORT = '''
+puzzle "enemy transport"
+player outpost
+offer outpost:move outpost:runner outpost:recon-center
+play 2
+goal alive b4
+c5 outpost:hq hp=5
+c1 hegemony:hq hp=5
+b4 outpost:mobile-armor N
+d4 outpost:runner N
+d3 hegemony:net-fighter S
+b3 hegemony:transport S
+a2 hegemony:guard S
+'''
+
+
 @pytest.mark.parametrize("text", [MOVERS.format(recon="all"), MOVERS.format(recon="move-tile"),
-                                  (HERE.parent / "bench" / "scale-play2.nhex").read_text()],
-                         ids=["recon-all", "recon-move-tile", "scale-play2"])
+                                  (HERE.parent / "bench" / "scale-play2.nhex").read_text(), ENEMY_TRANSPORT],
+                         ids=["recon-all", "recon-move-tile", "scale-play2", "enemy-transport"])
 def test_mobility_and_the_move_tile_listed_on_a_plain_board_are_what_the_turn_rules_list(text):
     """The Mobility moves and the Move tile's uses that the search lists by itself on a plain board (Enumerator.
     plain_moves) must be the very steps the turn rules give, in the same order: the Runner on d4 is netted by the
     Net Fighter (3E NET: it 'cannot ... move'), a Recon Center placed makes moves 2 hexes (ES/PL Recon Center:
     every move, or only the Move tile's under option recon-center-moves=move-tile), the Mobile Armor's spent
-    Mobility follows it when the Move tile moves it (3E MOBILITY: once a turn), and the goal watches it."""
+    Mobility follows it when the Move tile moves it (3E MOBILITY: once a turn), and the goal watches it. An enemy's
+    Transport next to the player's units changes none of their moves (it grants moves to its own side: 3E MODULES,
+    PL HEGEMONIA Transport)."""
     from solver.search.solve import Enumerator
 
     puzzle = notation.parse(text)
@@ -159,8 +177,10 @@ d2 moloch:hybrid S
                                   (HERE.parent / "puzzles" / "19-over-the-top.nhex").read_text(),
                                   (HERE.parent / "puzzles" / "generated" /
                                    "doomsday-vs-moloch-level4-71-0-1.nhex").read_text(),
-                                  SMART_HQ_MOVES],
-                         ids=["card-16", "card-19", "doomsday-level4", "smart-hq"])
+                                  SMART_HQ_MOVES,
+                                  (HERE.parent / "puzzles" / "generated" /
+                                   "smart-vs-hegemony-level3-43-0-0.nhex").read_text()],
+                         ids=["card-16", "card-19", "doomsday-level4", "smart-hq", "smart-hq-enemy-transport"])
 def test_the_moves_of_an_hq_family_listed_by_the_family_are_what_the_turn_rules_list(text):
     """On a plain board whose only ability families are HQs' moves (the Doomsday HQ's rotation, ES Doomsday CG and
     RULINGS 55; the Smart HQ's move, RULINGS 21), the search lists Mobility moves and placements as on a plain board

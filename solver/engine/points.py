@@ -235,6 +235,14 @@ class Ability:
         family's; None when it is not. Raises IllegalAction naming the rule an action of its own breaks."""
         return None
 
+    def turn_outcomes(self, position: Position, army: str, used: frozenset[Spent]
+                      ) -> list[tuple[Action, tuple[tuple[str, Position], ...]]] | None:
+        """The legal actions among :meth:`turn_actions` (``every_destination`` False), in its order, each with its
+        :meth:`turn_results`, where the family lists them faster together than one by one (what the results check
+        of an action, read once for all); None: list them one by one. The search asks it where this family alone
+        claims results (tests/test_search_speed.py compares the two)."""
+        return None
+
     def turn_over(self, position: Position, used: frozenset[Spent]) -> bool:
         """Whether ``used`` shows that this family has ended the turn but for its own actions (after buying
         Energy only more purchases follow): the turn rules then list only the families' actions."""

@@ -944,7 +944,8 @@ class Enumerator:
 
     def _interned(self, state: State) -> State:
         """The one object standing for ``state`` (see :meth:`core_steps`); a state met for the first time is kept
-        with its sets shared with the states before it."""
+        with its position and sets shared with the states before it (equal values put in place of its own: neither
+        the state's value nor its hash changes, and a big card's graph holds one object for each distinct value)."""
         known = self.memo.states.get(state)
         if known is not None:
             return known
@@ -1159,6 +1160,7 @@ class Enumerator:
             return self.plain_moves(state, None, frozenset())
         position = _turn_of(state.position, (), self.player)
         listed: Iterable[Action] | None = None
+        outcomes: list[tuple[Action, tuple[tuple[str, Position], ...]]] | None = None
         if not extras and self.plain_families and self._plain_board(state.position):
             # A plain board whose only families are HQs' moves (spare_placed: the Doomsday HQ's rotation, the Smart
             # HQ's move), which act on `by hq` moves alone: Mobility moves are plain, and the families list their
@@ -1167,14 +1169,19 @@ class Enumerator:
             found = self.plain_moves(state, None, frozenset())
             if self.actions.board_full(position):
                 return found
-            listed = [action for family in hooks.turn_points(position).turn_actions
-                      for action in family.turn_actions(position, self.player, state.used, False)]
+            points = hooks.turn_points(position)
+            if len(points.turn_actions) == 1 and points.turn_results == points.turn_actions:
+                # One family lists these moves and alone claims results: it may give them with their results.
+                outcomes = points.turn_actions[0].turn_outcomes(position, self.player, state.used)
+            if outcomes is None:
+                listed = [action for family in points.turn_actions
+                          for action in family.turn_actions(position, self.player, state.used, False)]
         else:
             found = []
         for action, used, results in self.legal_outcomes(
                 state, position,
                 lambda action: isinstance(action, Move) or (extras and not isinstance(action, (Discard, Place, Use))),
-                listed):
+                listed, outcomes):
             branches = []
             for label, after in results:
                 after = after.replaced(hands=state.position.hands, to_move=state.position.to_move)
@@ -1190,12 +1197,17 @@ class Enumerator:
 
     def _plain(self, position: Position) -> bool:
         """Whether :meth:`plain_moves` may list this position's moves: a plain board (``self.plain``) without a
-        Transport, whose links grant moves and whose own moves are restricted (transport-movable)."""
+        Transport of the player's, whose links grant moves and whose own moves are restricted (transport-movable)."""
         return self.plain and self._plain_board(position)
 
     def _plain_board(self, position: Position) -> bool:
-        """No Transport on the board (see :meth:`_plain`)."""
-        return not self.actions.has_transport(position)
+        """No Transport of the player's on the board (see :meth:`_plain`). An enemy's grants moves to its own side
+        only (``actions._transport_table``), which does not move in the player's turn, and neither Mobility nor the
+        Move tile moves an enemy unit; no unit changes sides on these boards (a takeover is a family that rules
+        them out)."""
+        player = self.player
+        return not any(u.tile.module is not None and u.tile.module.type == "grant-mobility" and u.army == player
+                       for u in position.units)
 
     def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
         """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through
@@ -1299,12 +1311,21 @@ class Enumerator:
         return found
 
     def legal_outcomes(self, state: State, position: Position, keep: Callable[[Action], bool],
-                       listed: Iterable[Action] | None = None
+                       listed: Iterable[Action] | None = None,
+                       outcomes: list[tuple[Action, tuple[tuple[str, Position], ...]]] | None = None
                        ) -> Iterator[tuple[Any, frozenset, tuple[tuple[str, Position], ...]]]:
         """The player's legal actions in ``position`` that ``keep`` selects, each with the grants it spends and its
         results (one per answer of the opponent); the free moves, procedures and family placements all read this.
-        ``listed``: the actions to take instead of all the player's (a subset the caller has listed itself).
+        ``listed``: the actions to take instead of all the player's (a subset the caller has listed itself);
+        ``outcomes``: the legal ones with their results, as a family lists them (``Ability.turn_outcomes``).
         The action is typed ``Any``: ``keep`` chose its kind, which each caller then reads."""
+        if outcomes is not None:
+            for action, results in outcomes:
+                if keep(action):
+                    self._check_time()
+                    self.listed += 1
+                    yield action, self.actions.spend(position, action, self.player, state.used), results
+            return
         if listed is None:
             listed = self.actions.player_actions(position, self.player, state.used)
         for action in listed:
