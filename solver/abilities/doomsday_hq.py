@@ -69,6 +69,18 @@ class DoomsdayHQRotation(Ability):
                 if not _same_look(unit.tile, facing, unit.facing):
                     yield Move(unit.hex, unit.hex, facing, "hq")
 
+    def turn_outcomes(self, position: Position, army: str, used: frozenset[Spent]
+                      ) -> list[tuple[Action, tuple[tuple[str, Position], ...]]] | None:
+        # turn_actions lists only the rotations _problem allows (the same checks, read once): each with its result,
+        # as turn_results makes it.
+        found: list[tuple[Action, tuple[tuple[str, Position], ...]]] = []
+        for action in self.turn_actions(position, army, used, False):
+            assert isinstance(action, Move) and action.facing is not None
+            facing = action.facing
+            units = tuple(replace(u, facing=facing) if u.hex == action.source else u for u in position.units)
+            found.append((action, (("", position.replaced(units=units)),)))
+        return found
+
     def turn_results(self, position: Position, action: Action, army: str,
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
         if not isinstance(action, Move) or action.by != "hq":
