@@ -25,7 +25,7 @@ from ..tiles import Kind
 from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..hexes import Hex
+    from ..hexes import Direction, Hex
     from ..turns.actions import Spent
     from ..position import Action, Position, Unit
 
@@ -76,9 +76,7 @@ class DoomsdayHQRotation(Ability):
         found: list[tuple[Action, tuple[tuple[str, Position], ...]]] = []
         for action in self.turn_actions(position, army, used, False):
             assert isinstance(action, Move) and action.facing is not None
-            facing = action.facing
-            units = tuple(replace(u, facing=facing) if u.hex == action.source else u for u in position.units)
-            found.append((action, (("", position.replaced(units=units)),)))
+            found.append((action, (("", _rotated(position, action.source, action.facing)),)))
         return found
 
     def turn_results(self, position: Position, action: Action, army: str,
@@ -93,10 +91,8 @@ class DoomsdayHQRotation(Ability):
         problem = _problem(position, action, army, hq, used)
         if problem is not None:
             raise IllegalAction(str(action), problem)
-        facing = action.facing
-        assert facing is not None  # _problem refuses a rotation without a facing
-        units = tuple(replace(u, facing=facing) if u.hex == action.source else u for u in position.units)
-        return (("", position.replaced(units=units)),)
+        assert action.facing is not None  # _problem refuses a rotation without a facing
+        return (("", _rotated(position, action.source, action.facing)),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         if isinstance(action, Move) and action.by == "hq":
@@ -106,6 +102,11 @@ class DoomsdayHQRotation(Ability):
 
                 return used | {Spent(hq.hex, SOURCE)}
         return used
+
+
+def _rotated(position: Position, hex_: Hex, facing: Direction) -> Position:
+    """The position with the unit on ``hex_`` turned to ``facing``."""
+    return position.replaced(units=tuple(replace(u, facing=facing) if u.hex == hex_ else u for u in position.units))
 
 
 def _granting_hq(position: Position, army: str) -> Unit | None:

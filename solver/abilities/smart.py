@@ -31,10 +31,10 @@ from the hand; its effect lies in the opponent's next turn, which the position d
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from ..errors import IllegalAction
-from ..hexes import Hex
+from ..hexes import Direction, Hex
 from ..position import Move, Place, Use
 from ..tiles import Kind
 from ..engine.points import Ability
@@ -58,6 +58,13 @@ SWAP_A_BOARD_TILE = "Transporter: only a board tile (unit or module) from the ha
 def _grants(unit: Unit) -> bool:
     module = unit.tile.module
     return unit.is_hq and module is not None and module.type == HQ_MOVE
+
+
+def _moved_to(position: Position, source: Hex, target: Hex, facing: Direction | None) -> Position:
+    """The position after the HQ's move of the unit on ``source``: moved, then what acts on its arrival."""
+    from ..turns import actions
+    moved = position.replaced(units=actions._moved(position, source, target, facing))
+    return actions._arrived(moved, target)
 
 
 class SmartHQ(Ability):
@@ -86,37 +93,37 @@ class SmartHQ(Ability):
                 return True
         return False
 
+    def _moves(self, position: Position, army: str, used: frozenset[Spent], nets: frozenset[Hex],
+               reach: int) -> Iterator[tuple[Unit, Hex, Direction]]:
+        """Each unit the HQ lets move now (a movable unit next to it that has not taken this move), with each hex
+        and facing it may end on."""
+        from ..turns import actions
+        for unit in list(actions._movable(position, army, nets)):
+            if actions.Spent(unit.hex, "hq") in used or not self._granted(position, army, unit):
+                continue
+            for target, facing in actions._turns(position, unit, reach):
+                yield unit, target, facing
+
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
         from ..turns import actions
         nets = actions.netted(position)
         reach = actions._recon_reach(position, army, nets, False)
-        for unit in list(actions._movable(position, army, nets)):
-            if actions.Spent(unit.hex, "hq") in used or not self._granted(position, army, unit):
-                continue
-            for target, facing in actions._turns(position, unit, reach):
-                yield Move(unit.hex, target, facing, "hq")
+        for unit, target, facing in self._moves(position, army, used, nets, reach):
+            yield Move(unit.hex, target, facing, "hq")
 
     def turn_outcomes(self, position: Position, army: str, used: frozenset[Spent]
                       ) -> list[tuple[Action, tuple[tuple[str, Position], ...]]] | None:
         # turn_actions and turn_results in one pass: the nets, the Recon Center's reach and each unit's own checks
-        # read once, not once per move (the Smart level-3 card's listing spent a third of its time on them).
+        # read once, not once per move (the Smart level-3 card's listing spent a third of its time on them). The
+        # mover checks of turn_results are _movable's; the step's are made here.
         from ..turns import actions
         actions._supported(position)
         nets = actions.netted(position)
         reach = actions._recon_reach(position, army, nets, False)
-        found: list[tuple[Action, tuple[tuple[str, Position], ...]]] = []
-        for unit in list(actions._movable(position, army, nets)):
-            if actions.Spent(unit.hex, "hq") in used or not self._granted(position, army, unit):
-                continue
-            if actions._mover_problem(position, army, unit.hex, nets, actions.FREE_MOVE_OWN) is not None:
-                continue
-            for target, facing in actions._turns(position, unit, reach):
-                if actions._step_problem(position, unit, target, facing, reach) is not None:
-                    continue
-                moved = position.replaced(units=actions._moved(position, unit.hex, target, facing))
-                found.append((Move(unit.hex, target, facing, "hq"), (("", actions._arrived(moved, target)),)))
-        return found
+        return [(Move(unit.hex, target, facing, "hq"), (("", _moved_to(position, unit.hex, target, facing)),))
+                for unit, target, facing in self._moves(position, army, used, nets, reach)
+                if actions._step_problem(position, unit, target, facing, reach) is None]
 
     def turn_results(self, position: Position, action: Action, army: str,
                      used: frozenset[Spent]) -> tuple[tuple[str, Position], ...] | None:
@@ -138,8 +145,7 @@ class SmartHQ(Ability):
                                         actions._recon_reach(position, army, nets, False))
         if problem is not None:
             raise IllegalAction(str(action), problem)
-        moved = position.replaced(units=actions._moved(position, action.source, action.target, action.facing))
-        return (("", actions._arrived(moved, action.target)),)
+        return (("", _moved_to(position, action.source, action.target, action.facing)),)
 
     def spent(self, position: Position, action: Action, army: str, used: frozenset[Spent]) -> frozenset[Spent]:
         if isinstance(action, Move) and action.by == "hq":

@@ -391,6 +391,11 @@ class State:
         return cached
 
 
+def _takes_over(tile: Tile) -> bool:
+    """Whether a tile takes enemy units over (the Vegas HQ, an Agitator: RULINGS 18)."""
+    return tile.module is not None and tile.module.type == "control-takeover"
+
+
 #: No hexes: one object for the cores' (:meth:`Enumerator.steps`; every ``frozenset()`` is a new object).
 _NO_HEXES: frozenset = frozenset()
 #: The fields of a state that are sets (:meth:`Enumerator._interned`).
@@ -608,8 +613,7 @@ class Enumerator:
         self.families = bool(points.turn_actions or points.arrived or points.spent)
         #: Whether a takeover may give the opponent a turn during the player's (:meth:`opponent_turns`): only with a
         #: tile that takes units over on the board or in the offer (no other tile comes into play this turn).
-        self.takeovers = any(t.module is not None and t.module.type == "control-takeover"
-                             for t in tiles | set(puzzle.offer))
+        self.takeovers = any(_takes_over(t) for t in tiles | set(puzzle.offer))
         # Whether a unit just placed may be spared its free move (see :meth:`free_moves`): only on a plain board,
         # where nothing but Mobility and a Transport moves units and nothing acts on arrival. The features checked
         # are those of the card's position: a turn adds none of them without a family (which turns this off).
@@ -964,8 +968,7 @@ class Enumerator:
         branches = []
         turns = False
         for label, nxt in step.branches:
-            if not any(u.tile.module is not None and u.tile.module.type == "control-takeover"
-                                   for u in nxt.position.units):
+            if not any(_takes_over(u.tile) for u in nxt.position.units):
                 branches.append((label, nxt))
                 continue
             turns = True
@@ -1205,9 +1208,7 @@ class Enumerator:
         only (``actions._transport_table``), which does not move in the player's turn, and neither Mobility nor the
         Move tile moves an enemy unit; no unit changes sides on these boards (a takeover is a family that rules
         them out)."""
-        player = self.player
-        return not any(u.tile.module is not None and u.tile.module.type == "grant-mobility" and u.army == player
-                       for u in position.units)
+        return not self.actions.has_transport(position, self.player)
 
     def plain_moves(self, state: State, tile: Tile | None, spared: frozenset[Hex]) -> list[tuple[Hex | None, Step]]:
         """The Mobility moves (``tile`` None) or the Move tile's uses on a plain board, without going through

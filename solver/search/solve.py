@@ -40,9 +40,10 @@ _MOST_PLAYS = 10_000
 _NO_PRUNING = -(10 ** 9)
 
 #: The names the rest of nhex reads here (the search's public face; the generator reads the parts through it).
-__all__ = ["Card", "Ending", "Enumerator", "Graph", "Identity", "Report", "Solution", "Solver", "State", "Try", "Verdict",
-           "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "evaluation_key_of", "goal_holds",
-           "normalised", "play_identity", "post_order", "remembered_play_identity", "solve", "winning_plays"]
+__all__ = ["Card", "Ending", "Enumerator", "Graph", "Identity", "Report", "Solution", "Solver", "State", "Try",
+           "Verdict", "battles_after", "card_of", "effective_key", "evaluate", "evaluation_key", "evaluation_key_of",
+           "goal_holds", "normalised", "play_identity", "post_order", "remembered_play_identity", "solve",
+           "winning_plays"]
 
 def _may_outrank(enumerator: Enumerator, weakest: Try) -> bool:
     """Whether a play the bound cut might rank among the tries above ``weakest`` (ranked by margin, then by fewer

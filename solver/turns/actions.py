@@ -365,10 +365,11 @@ def _fixed(position: Position, unit: Unit) -> bool:
     return module is not None and module.type == "grant-mobility" and not position.rules.enabled("transport-movable")
 
 
-def has_transport(position: Position) -> bool:
-    """Whether a Transport (a module granting Mobility) stands on the board: without one, no unit is moved by one
-    (asked before any link is read: the solver asks it of every state)."""
-    return any(u.tile.module is not None and u.tile.module.type == "grant-mobility" for u in position.units)
+def has_transport(position: Position, army: str | None = None) -> bool:
+    """Whether a Transport (a module granting Mobility) stands on the board, of ``army``'s if given: without one, no
+    unit is moved by one (asked before any link is read: the solver asks it of every state)."""
+    return any(u.tile.module is not None and u.tile.module.type == "grant-mobility"
+               and (army is None or u.army == army) for u in position.units)
 
 
 def _transport_table(position: Position, army: str, nets: frozenset[Hex]) -> dict[Hex, list[Hex]]:
