@@ -7,14 +7,15 @@ cards depend on the seed only, so the figures are repeatable up to the machine's
 played out (a work counter, not a time) is printed too.
 
 ``--each`` times every card on its own instead (issue 15: "a level-3 or level-4 card in under 60 s on two
-cores, median over ten seeds"): card *i* is ``generate_one`` with the seed ``SEED:i:0``, run ``--jobs`` at a
-time; each line gives its wall and CPU seconds and drafts, and the last line the medians. CPU seconds are
-what a card costs whatever else the machine runs.
+cores, median over ten seeds"): card *i* is ``nhex generate --count 1 --seed SEED-i --jobs J``, one card made
+by ``--jobs`` workers (their climbs at once); each line gives its wall and CPU seconds (the workers'), its
+drafts and attempts, and the last line the medians. The cards are made one after the other.
 
     python bench/bench_generate.py --each --level 3 --count 10 --jobs 2 --player moloch
 
-``--each --budget N`` stops every card after N drafts: the same work in any version, so its CPU seconds compare
-the speed of the draft pipeline (enumeration, battles, tuning) between two checkouts.
+``--each --budget N`` times ``generate_one`` with the seed ``SEED:i:0`` instead, stopped after N drafts and run
+``--jobs`` at a time: the same work in any version, so its CPU seconds compare the speed of the draft pipeline
+(enumeration, battles, tuning) between two checkouts.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
-from solver.search.generate import ARMIES, generate, generate_one  # noqa: E402
+from solver.search.generate import ARMIES, NoCard, generate, generate_one  # noqa: E402
 
 #: The opponent each army meets in the benchmark (every army once as the player, once as the opponent).
 OPPONENT = {"moloch": "outpost", "outpost": "borgo", "borgo": "hegemony", "hegemony": "moloch",
@@ -45,6 +46,35 @@ def _one(args: tuple[str, str, int, str, int | None]) -> tuple[str, float, float
     wall, cpu = time.perf_counter(), time.process_time()
     made = generate_one(player, opponent, level, seed, budget=budget, on_candidate=count)
     return seed, time.perf_counter() - wall, time.process_time() - cpu, drafts[0], made is not None
+
+
+def each_card(args: argparse.Namespace) -> None:
+    """One card at a time, made by ``--jobs`` workers (what a user waits for with ``--count 1``)."""
+    import resource
+    import statistics
+
+    def cpu() -> float:
+        own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+    walls, cpus = [], []
+    for player in args.player:
+        opponent = OPPONENT[player]
+        for i in range(args.count):
+            seed = f"{args.seed}-{i}"
+            wall, used = time.perf_counter(), cpu()
+            try:
+                (made,) = generate(player, opponent, args.level, 1, seed, jobs=args.jobs)
+                found = f"{made.candidates:4} drafts, attempt {made.seed.rsplit(':', 1)[1]}"
+            except NoCard:
+                found = "NO CARD"
+            walls.append(time.perf_counter() - wall)
+            cpus.append(cpu() - used)
+            print(f"{player:9} vs {opponent:9} seed {seed:10} level {args.level}: {walls[-1]:7.1f} s wall "
+                  f"{cpus[-1]:7.1f} s cpu, {found}", flush=True)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"median over {len(walls)} cards: {statistics.median(walls):.1f} s wall, "
+          f"{statistics.median(cpus):.1f} s cpu per card ({args.jobs} jobs); peak RSS of a worker {workers:.0f} MB")
 
 
 def each(args: argparse.Namespace) -> None:
@@ -81,7 +111,7 @@ def main() -> None:
                              "the draft pipeline's speed between versions; the cards found then are few)")
     args = parser.parse_args()
     if args.each:
-        each(args)
+        (each if args.budget else each_card)(args)
         return
     worst = 0.0
     for player in args.player:

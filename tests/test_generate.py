@@ -194,6 +194,55 @@ def test_rotated_duplicates_are_replaced(monkeypatch: pytest.MonkeyPatch) -> Non
     assert calls == ["s:0:0", "s:1:0", "s:1:1"]
 
 
+def _slow_attempts(made: object, log: Path, results: dict[str, tuple[float, bool]]):
+    """A stand-in for ``generate_one`` for the tests of attempts run ahead: each seed sleeps, plays out three drafts
+    and makes the card or not as ``results`` says, and is logged to a file (the calls come from worker processes)."""
+    import time
+
+    def fake(player: str, opponent: str, level: int, seed: object, *, on_candidate=None, **options: object):
+        with log.open("a") as out:
+            out.write(f"{seed}\n")
+        wait, makes = results.get(str(seed), (30.0, False))
+        time.sleep(wait)
+        for _ in range(3):
+            on_candidate("draft")
+        return replace(made, seed=str(seed)) if makes else None
+
+    return fake
+
+
+def test_with_two_workers_a_later_attempt_runs_ahead_but_the_first_good_attempt_is_the_card(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: one card on two cores has two climbs going at once. Attempt 1 makes a card first, but attempt 0
+    makes one too, later: the card is attempt 0's, as with one worker, and the run does not wait for attempt 2."""
+    import time
+
+    made = generate_one("moloch", "hegemony", 1, "dup")
+    assert made is not None
+    log = tmp_path / "calls"
+    monkeypatch.setattr(generate_module, "generate_one",
+                        _slow_attempts(made, log, {"s:0:0": (1.0, True), "s:0:1": (0.0, True)}))
+    started = time.perf_counter()
+    (card,) = generate("moloch", "hegemony", 1, 1, "s", jobs=2)
+    assert card.seed == "s:0:0" and card.candidates == 3
+    assert time.perf_counter() - started < 15.0  # attempt 2 (30 s) was stopped, not waited for
+    calls = log.read_text().split()
+    assert {"s:0:0", "s:0:1", "s:0:2"} <= set(calls)  # attempt 1 ran beside attempt 0, then attempt 2
+
+
+def test_a_card_made_ahead_of_time_waits_for_the_earlier_attempts_to_fail_and_counts_their_drafts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = generate_one("moloch", "hegemony", 1, "dup")
+    assert made is not None
+    log = tmp_path / "calls"
+    monkeypatch.setattr(generate_module, "generate_one", _slow_attempts(
+        made, log, {"s:0:0": (1.0, False), "s:0:1": (0.0, False), "s:0:2": (0.0, True), "s:0:3": (0.0, True)}))
+    (card,) = generate("moloch", "hegemony", 1, 1, "s", jobs=2)
+    assert card.seed == "s:0:2" and card.candidates == 9  # three attempts of three drafts
+    (alone,) = generate("moloch", "hegemony", 1, 1, "s", jobs=1)
+    assert alone.seed == card.seed
+
+
 def test_canonical_text_is_the_same_under_rotation_but_not_mirroring() -> None:
     card = parse(COOKED.replace("a1 moloch:hq", "b1 moloch:hq").replace("c3 outpost:hq", "c4 outpost:hq"), "<c>")
     for k in range(6):

@@ -61,8 +61,13 @@ FULL = 20
 MARGIN_GAP = 2
 #: Rival plays few enough that the generator tries to block them one by one (a unit on the hex they use).
 BLOCKABLE = 6
-#: Drafts (and mutations) played out per attempt at a card, by level; then the next attempt starts afresh.
+#: Drafts (and mutations) played out by :func:`generate_one` by default, by level (its climbs one after another).
 BUDGET = {1: 400, 2: 400, 3: 200, 4: 150}
+#: Drafts in one hill climb: after this many mutations without a card a fresh draft is drawn. An attempt of
+#: :func:`generate` is one climb, so that two cores climb two at once for one card (issue 27).
+CLIMB = 25
+#: Attempts (climbs) at one card before :func:`generate` gives it up, by level: the drafts of 20 budgets.
+ATTEMPTS = {level: 20 * drafts // CLIMB for level, drafts in BUDGET.items()}
 #: Units on the board at most, HQs included: a card keeps room to play in (7 empty hexes at least).
 MAX_UNITS = 12
 #: Drafts whose turn lists more states are dropped before they are played out (they take long and rarely tune): the
@@ -1064,7 +1069,7 @@ def _steer(rng: random.Random, draft: Draft, tuning: Tuning, level: int) -> Draf
 
 
 def generate_one(player: str, opponent: str, level: int, seed: object, *, budget: int | None = None,
-                 restart: int = 25, on_candidate: Callable[[str], None] | None = None) -> Generated | None:
+                 restart: int = CLIMB, on_candidate: Callable[[str], None] | None = None) -> Generated | None:
     """One card from one seed: drafts, mutations and tuning until a card passes every test (or ``budget`` runs out).
 
     The draft is mutated while that does not add plays close to the best one (a hill climb on the number of
@@ -1141,7 +1146,8 @@ def _count_draft(_reason: str) -> None:
 
 
 def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated | None, int]:
-    """One attempt at one card (a pure job for solver/search/dispatch.py), with the number of drafts it played out."""
+    """One attempt at one card, a single hill climb of :data:`CLIMB` drafts (a pure job for
+    solver/search/dispatch.py), with the number of drafts it played out."""
     player, opponent, level, seed, index, attempt = args
     drafts = [0]
 
@@ -1149,7 +1155,7 @@ def _job(args: tuple[str, str, int, str, int, int]) -> tuple[int, int, Generated
         drafts[0] += 1
         _count_draft(reason)
 
-    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", on_candidate=counted)
+    made = generate_one(player, opponent, level, f"{seed}:{index}:{attempt}", budget=CLIMB, on_candidate=counted)
     return index, attempt, made, drafts[0]
 
 
@@ -1192,12 +1198,19 @@ AHEAD = 2
 
 def generate(player: str, opponent: str, level: int, count: int, seed: object, *, jobs: int = 1,
              on_card: Callable[[Generated], None] | None = None, on_drafts: Callable[[int], None] | None = None,
-             max_attempts: int = 20, scheduler: str | None = None,
+             max_attempts: int | None = None, scheduler: str | None = None,
              stored: Callable[[int], tuple[int, str] | None] | None = None, wait_workers: float | None = None,
              say: Callable[[str], None] | None = None) -> list[Generated]:
     """``count`` distinct cards. Card ``i`` is the first of its attempts ``(seed, i, 0), (seed, i, 1), …`` that
     is not a rotation of an earlier card, so the result depends on the seed only, not on ``jobs`` nor on
-    ``scheduler`` (a Dask cluster's address: the attempts run there, solver/search/dispatch.py).
+    ``scheduler`` (a Dask cluster's address: the attempts run there, solver/search/dispatch.py). An attempt is one
+    hill climb (:data:`CLIMB` drafts); a card is given up (:class:`NoCard`) after ``max_attempts`` (by default
+    :data:`ATTEMPTS` of the level).
+
+    A worker with no card to start runs a later attempt of the first card not yet decided, ahead of time: with
+    two cores, one card has two climbs going at once. What such an attempt finds waits until every earlier
+    attempt of its card has failed, so the cards are those of one worker; the run stops, and the attempts still
+    running are dropped, as soon as the last card is decided.
 
     The cards are made one after the other, a few ahead (the workers, times :data:`AHEAD`), and ``on_card``
     hears of each as it is decided, in order: memory does not grow with ``count`` (issue 25), but for the texts
@@ -1218,6 +1231,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
         player, opponent = mirror_pair(player)
     if level not in SHAPES:
         raise NhexError(f"level {level} is not one of 1, 2, 3, 4")
+    attempts = ATTEMPTS[level] if max_attempts is None else max_attempts
     counter = mp_context().Value("l", 0)
     dispatcher = open_dispatcher(jobs, scheduler, initializer=_start_worker, initargs=(counter,),
                                  wait_workers=WAIT_WORKERS if wait_workers is None else wait_workers, say=say)
@@ -1236,7 +1250,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
 
     window = max(1, dispatcher.workers)
     attempt: dict[int, int] = {}  # the attempt each started card is at, from `decided` on
-    done: dict[tuple[int, int], Generated | None] = {}  # attempts come back, not yet decided
+    done: dict[tuple[int, int], tuple[Generated | None, int]] = {}  # attempts come back (and their drafts)
     running: set[tuple[int, int]] = set()
     seen: set[str] = set()  # the canonical texts of the cards decided: a later rotation of one is not a new card
     chosen: list[Generated] = []
@@ -1252,44 +1266,62 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
         if started < count and started - decided < window * AHEAD:
             index, started = started, started + 1
             kept = stored(index) if stored is not None else None
-            if kept is not None and 0 <= kept[0] < max_attempts:
+            if kept is not None and 0 <= kept[0] < attempts:
                 attempt[index] = kept[0]
                 running.add((index, kept[0]))
                 return (player, opponent, level, str(seed), index, kept[0], kept[1])
             attempt[index] = 0
             running.add((index, 0))
             return (player, opponent, level, str(seed), index, 0)
+        if decided < started:  # ahead of time: the first attempt of the first undecided card not yet asked for
+            ahead = next((tried for tried in range(attempt[decided] + 1, attempts)
+                          if (decided, tried) not in done and (decided, tried) not in running), None)
+            if ahead is not None:
+                running.add((decided, ahead))
+                return (player, opponent, level, str(seed), decided, ahead)
         return None
 
     def decide() -> None:
         """Decide every card whose current attempt is back, in order."""
         nonlocal decided
         while decided < started and (decided, attempt[decided]) in done:
-            made = done.pop((decided, attempt[decided]))
+            made, _ = done[decided, attempt[decided]]
             text = canonical(made.puzzle) if made is not None else None
             if text is not None and text not in seen:
+                assert made is not None
                 seen.add(text)
+                # The card's drafts are those of its attempts up to this one; later ones run ahead are dropped.
+                tried = [key for key in done if key[0] == decided]
+                drafts = sum(done.pop(key)[1] for key in tried if key[1] <= attempt[decided])
+                for key in tried:
+                    done.pop(key, None)
+                if not made.kept:
+                    made = replace(made, candidates=drafts)
                 del attempt[decided]
                 decided += 1
                 if on_card:  # the caller keeps what it needs of each card: nothing is kept here
-                    on_card(made)  # type: ignore[arg-type]  # text is None when made is
+                    on_card(made)
                 else:
-                    chosen.append(made)  # type: ignore[arg-type]
+                    chosen.append(made)
                 continue
             attempt[decided] += 1
-            if attempt[decided] >= max_attempts:
-                raise NoCard(f"no new card after {max_attempts} attempts at card {decided + 1} (seed {seed})")
+            if attempt[decided] >= attempts:
+                raise NoCard(f"no new card after {attempts} attempts at card {decided + 1} (seed {seed})")
 
     try:
         for index, tried, made, drafts, checked in dispatcher.stream(_any_job, next_task, window=window,
                                                                      idle=report):
             running.discard((index, tried))
             returned[0] += drafts
+            if index < decided:
+                continue  # an attempt run ahead of time for a card decided since
             if checked and made is None:
                 attempt[index] = 0  # the stored card is not the one its name says: the card is made afresh
                 continue
-            done[index, tried] = made
+            done[index, tried] = (made, drafts)
             decide()
+            if decided == count:
+                break  # attempts still running ahead of time are not needed: closing the dispatcher stops them
         decide()
         return chosen
     finally:
