@@ -57,9 +57,9 @@ def each_card(args: argparse.Namespace) -> None:
         own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
-    walls, cpus = [], []
     for player in args.player:
         opponent = OPPONENT[player]
+        walls, cpus = [], []
         for i in range(args.count):
             seed = f"{args.seed}-{i}"
             wall, used = time.perf_counter(), cpu()
@@ -72,9 +72,10 @@ def each_card(args: argparse.Namespace) -> None:
             cpus.append(cpu() - used)
             print(f"{player:9} vs {opponent:9} seed {seed:10} level {args.level}: {walls[-1]:7.1f} s wall "
                   f"{cpus[-1]:7.1f} s cpu, {found}", flush=True)
+        print(f"{player:9} vs {opponent:9} median over {len(walls)} cards: {statistics.median(walls):.1f} s wall, "
+              f"{statistics.median(cpus):.1f} s cpu per card ({args.jobs} jobs)", flush=True)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"median over {len(walls)} cards: {statistics.median(walls):.1f} s wall, "
-          f"{statistics.median(cpus):.1f} s cpu per card ({args.jobs} jobs); peak RSS of a worker {workers:.0f} MB")
+    print(f"peak RSS of a worker {workers:.0f} MB")
 
 
 def each(args: argparse.Namespace) -> None:

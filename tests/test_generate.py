@@ -33,6 +33,8 @@ from solver.search.generate import (
 from solver.notation.text import load, parse, write
 from solver.search import solve as search
 from solver.search.solve import Solver
+from solver.hexes import STANDARD, Hex
+from solver.tiles import tile
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = sorted((ROOT / "puzzles" / "generated").glob("*.nhex"))
@@ -629,3 +631,51 @@ def test_blocking_takes_a_hex_some_rival_does_without_before_one_every_rival_nee
         (unit,) = trial.units
         blocked.add(unit.hex.label)
     assert blocked == {"b2", "c3"}
+
+
+def test_rivals_on_the_same_hexes_with_other_tiles_are_told_apart_by_swapping_a_tile_only_some_play() -> None:
+    """Two rival plays put a Crusher or a Swarm on c5 and Vines on e2 (a Neojungle draft that stayed at two rivals
+    for twenty mutations): a unit on c5 or e2 would block both. The block swaps the Crusher or the Swarm for another
+    offered tile instead, never the Vines that both play, and adds no unit."""
+    draft = Draft("neojungle", "doomsday", (), tuple(
+        sorted((tile(f"neojungle:{name}") for name in ("crusher", "swarm", "vines")), key=lambda t: t.key)), 2)
+    rivals = (("place neojungle:crusher c5 NE", "place neojungle:vines e2 N"),
+              ("place neojungle:swarm c5 N", "place neojungle:vines e2 N"))
+    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    swapped = set()
+    for seed in range(40):
+        trial = generate_module._block(random.Random(seed), draft, tuning)
+        assert trial.units == ()
+        (gone,) = set(draft.offer) - set(trial.offer)
+        assert len(trial.offer) == 3 and tile("neojungle:vines") in trial.offer
+        swapped.add(gone.name)
+    assert swapped == {"crusher", "swarm"}
+
+
+def test_the_climb_ranks_a_draft_it_cannot_play_out_below_any_it_can() -> None:
+    """A Neojungle climb went from 300 rival plays to a draft over MAX_STATES (then counted 99) and stayed there for
+    twenty mutations: every playable mutation of it ranked worse. The unplayable draft now ranks below all."""
+    crowded = generate_module.Tuning(False, "300 plays within 1 of the best", generate_module.RIVALS)
+    too_many = generate_module.Tuning(False, "over the limit", generate_module.UNPLAYABLE, too_many=True)
+    assert generate_module._score(too_many, 3) > generate_module._score(crowded, 3)
+
+
+def test_rivals_that_differ_only_in_a_facing_are_told_apart_by_a_unit_beside_the_turned_tile() -> None:
+    """Two rival plays put a Rocket Launcher on c3 facing N or NE and a Sergeant on d2 (a New York draft that stayed
+    at two rivals): the same hexes, the same tiles. The block puts a unit beside c3, where one facing meets it and
+    the other may not, never on c3 or d2 (both rivals need them)."""
+    draft = Draft("new-york", "neojungle", (), tuple(
+        sorted((tile(f"new-york:{name}") for name in ("rocket-launcher", "sergeant", "sniper")), key=lambda t: t.key)),
+        2)
+    rivals = (("place new-york:rocket-launcher c3 N", "place new-york:sergeant d2 N"),
+              ("place new-york:rocket-launcher c3 NE", "place new-york:sergeant d2 N"))
+    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    c3 = Hex.parse("c3")
+    beside = {hex_.label for _, hex_ in STANDARD.neighbours(c3)} - {"d2"}
+    blocked = set()
+    for seed in range(60):
+        trial = generate_module._block(random.Random(seed), draft, tuning)
+        assert trial.offer == draft.offer
+        (unit,) = trial.units
+        blocked.add(unit.hex.label)
+    assert blocked == beside

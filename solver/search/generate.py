@@ -75,6 +75,11 @@ MAX_UNITS = 12
 MAX_STATES = 12_000
 #: A failing play this close to the key's margin (or closer, short of the gap) is a near miss.
 NEAR = 3
+#: Rival plays counted at most (the plays within the gap of the best one): beyond this a draft is far from a card.
+RIVALS = 300
+#: The hill climb's count for a draft that could not be played out (too many states, a rule not implemented):
+#: worse than any draft that could, so that a climb never trades a playable draft for one it cannot read.
+UNPLAYABLE = RIVALS + 1
 
 
 # --- shapes of a card per level ----------------------------------------------------------------------------------
@@ -256,9 +261,13 @@ def mutate(rng: random.Random, draft: Draft) -> Draft:
         turned = rng.choice(others)
         new = replace(turned, facing=rng.choice([d for d in DIRECTIONS if d != turned.facing]))
         return replace(draft, units=tuple(new if u is turned else u for u in draft.units))
-    # A different offered tile of the same kind (a warrior for a warrior, a special for a special).
-    index = rng.randrange(len(draft.offer))
-    old = draft.offer[index]
+    return _swap_offered(rng, draft, draft.offer[rng.randrange(len(draft.offer))])
+
+
+def _swap_offered(rng: random.Random, draft: Draft, old: Tile) -> Draft:
+    """The draft with the offered tile ``old`` swapped for another of the same kind (a warrior for a warrior, a
+    special for a special) of which the army has a copy to spare."""
+    index = draft.offer.index(old)
     rest = draft.offer[:index] + draft.offer[index + 1:]
     same_kind = [t for t in _offer_tiles(draft.player) if (t.kind is Kind.WARRIOR) == (old.kind is Kind.WARRIOR)
                  and t != old]
@@ -562,16 +571,16 @@ def _play(draft: Draft) -> _Played:
         try:
             listing = Listing.of(puzzle, on_state=too_many)
         except _TooMany:
-            return _Played(Tuning(False, f"over {MAX_STATES} states: too many", 99, too_many=True))
+            return _Played(Tuning(False, f"over {MAX_STATES} states: too many", UNPLAYABLE, too_many=True))
         table = play_out(puzzle, listing)
     except (NhexError, RuleNotImplemented) as error:
-        return _Played(Tuning(False, f"unsupported: {error}", 99))
+        return _Played(Tuning(False, f"unsupported: {error}", UNPLAYABLE))
     player, ident = draft.player, listing.ident
     every = list(table.every_end())
     worst_own = max(FULL - dict(v.hp).get(player, 0) for _, v in every)
     worst_enemy = max(FULL - hp for _, v in every for a, hp in v.hp if a != player)
     best = best_margin(table, ident)
-    close = winning_plays(table, lambda verdict: verdict.margin >= best - (MARGIN_GAP - 1), ident, cap=300)
+    close = winning_plays(table, lambda verdict: verdict.margin >= best - (MARGIN_GAP - 1), ident, cap=RIVALS)
     if len(close) != 1:
         return _Played(Tuning(False, f"{len(close)} plays within {MARGIN_GAP - 1} of the best", len(close),
                               rivals=tuple(close.values())))
@@ -1005,23 +1014,44 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
 
     A hex that only some of the rivals use is taken first: one that every rival uses would block them all at once,
     and the play space would then have a new best play with new rivals, where blocking one leaves the others (and
-    the last one standing is a card)."""
+    the last one standing is a card). Where every rival uses the same hexes but not the same tiles (a Crusher or
+    a Swarm on one hex), an offered tile that only some of them play is swapped for another instead; where they
+    differ only in a facing (a Rocket Launcher on c3 facing N or NE), the unit goes beside that hex, where some
+    facings of the tile meet it (an attack, a link) and others do not."""
     needed_by: dict[Hex, int] = {}
+    played_by: dict[Tile, int] = {}
+    facing_by: dict[tuple[Hex, Direction], int] = {}
     for line in tuning.rivals:
-        hexes = set()
+        hexes, tiles, facings = set(), set(), set()
         for text in line:
             if text.startswith("#"):
                 continue
             action = parse_line(text, draft.player)
+            if isinstance(action, (Place, Use)):
+                tiles.add(action.tile)
             if isinstance(action, Place):
                 hexes.add(action.hex)
+                facings.add((action.hex, action.facing))
             elif isinstance(action, Use) and action.tile.name == "move":
                 hexes.add(action.targets[-1])
         for hex_ in hexes:
             needed_by[hex_] = needed_by.get(hex_, 0) + 1
+        for tile in tiles:
+            played_by[tile] = played_by.get(tile, 0) + 1
+        for placed in facings:
+            facing_by[placed] = facing_by.get(placed, 0) + 1
+    rivals = len(tuning.rivals)
     taken = {u.hex for u in draft.units}
     free = sorted(hex_ for hex_ in needed_by if hex_ not in taken)
-    free = [hex_ for hex_ in free if needed_by[hex_] < len(tuning.rivals)] or free
+    some = [hex_ for hex_ in free if needed_by[hex_] < rivals]
+    if not some:
+        dividing = sorted((t for t in played_by if played_by[t] < rivals and t in draft.offer), key=lambda t: t.key)
+        if dividing:
+            return _swap_offered(rng, draft, rng.choice(dividing))
+        turned = {hex_ for (hex_, _), count in facing_by.items() if count < rivals}
+        some = sorted({beside for hex_ in turned for _, beside in STANDARD.neighbours(hex_)
+                       if beside not in taken and beside not in needed_by})  # not a hex every rival needs
+    free = some or free
     if not free:
         return mutate(rng, draft)
     if len(draft.units) >= MAX_UNITS:
