@@ -679,3 +679,50 @@ def test_rivals_that_differ_only_in_a_facing_are_told_apart_by_a_unit_beside_the
         (unit,) = trial.units
         blocked.add(unit.hex.label)
     assert blocked == beside
+
+
+def test_many_rivals_made_of_one_play_and_a_harmless_extra_lose_that_plays_hex_first() -> None:
+    """Ten rival plays of a New York draft: seven are a Hammer on e1 alone or with a Sniper shot anywhere (the
+    Hammer is enough; the shot harms nothing). The popular block takes e1, which removes the seven together; the
+    plain block takes any hex some rival uses."""
+    draft = Draft("new-york", "neojungle", (), tuple(
+        sorted((tile(f"new-york:{name}") for name in ("hammer", "push-back", "sniper")), key=lambda t: t.key)), 2)
+    rivals = (("place new-york:hammer d3 NE", "use new-york:sniper e3"),
+              ("place new-york:hammer e1 S",),
+              ("place new-york:hammer e1 S", "use new-york:push-back e1 d2", "# the pushed unit's owner chooses"),
+              *((("place new-york:hammer e1 S", f"use new-york:sniper {at}") for at in ("b4", "c3", "c5", "d2", "e3"))),
+              ("use new-york:sniper d2", "place new-york:hammer d2 SE"),
+              ("use new-york:sniper e3", "place new-york:hammer e3 N"))
+    tuning = generate_module.Tuning(False, "10 plays within 1 of the best", 10, rivals=rivals)
+    popular, plain = set(), set()
+    for seed in range(40):
+        (unit,) = generate_module._block(random.Random(seed), draft, tuning, popular=True).units
+        popular.add(unit.hex.label)
+        (unit,) = generate_module._block(random.Random(seed), draft, tuning).units
+        plain.add(unit.hex.label)
+    assert popular == {"e1"}
+    assert plain == {"d2", "d3", "e1", "e3"}
+
+
+def test_rivals_that_differ_only_in_a_facing_on_a_full_board_are_told_apart_by_turning_a_unit_beside() -> None:
+    """The facing block on a board with MAX_UNITS units (no unit may be added): a unit beside the turned tile (an
+    Officer on d2 facing S or SW, both rivals with a Steel Boxer on d3) is turned instead; nothing else changes."""
+    rng = random.Random("full")
+    draft = draw(rng, "new-york", "neojungle", 3)
+    empty = [h for h in STANDARD if h not in {u.hex for u in draft.units} | {Hex.parse("d2"), Hex.parse("d3")}]
+    while len(draft.units) < generate_module.MAX_UNITS:
+        draft = replace(draft, units=draft.units + (generate_module._random_unit(
+            rng, tile("neojungle:swarm"), empty.pop()),))
+    rivals = (("place new-york:officer-1 d2 S", "place new-york:steel-boxer d3 S"),
+              ("place new-york:officer-1 d2 SW", "place new-york:steel-boxer d3 S"))
+    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    beside = {hex_ for _, hex_ in STANDARD.neighbours(Hex.parse("d2"))}
+    turned = set()
+    for seed in range(30):
+        trial = generate_module._block(random.Random(seed), draft, tuning)
+        assert trial.offer == draft.offer and len(trial.units) == len(draft.units)
+        (old,) = set(draft.units) - set(trial.units)
+        (new,) = set(trial.units) - set(draft.units)
+        assert old.hex == new.hex in beside and old.facing != new.facing and not old.is_hq
+        turned.add(new.hex)
+    assert len(turned) > 1

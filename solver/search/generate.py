@@ -1009,7 +1009,7 @@ def reword(puzzle: Puzzle) -> Puzzle:
     return words(puzzle, tuning, report)
 
 
-def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
+def _block(rng: random.Random, draft: Draft, tuning: Tuning, *, popular: bool = False) -> Draft:
     """Take a hex away from one of the rival plays: a new unit stands where it placed a tile (or moved one).
 
     A hex that only some of the rivals use is taken first: one that every rival uses would block them all at once,
@@ -1017,7 +1017,11 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
     the last one standing is a card). Where every rival uses the same hexes but not the same tiles (a Crusher or
     a Swarm on one hex), an offered tile that only some of them play is swapped for another instead; where they
     differ only in a facing (a Rocket Launcher on c3 facing N or NE), the unit goes beside that hex, where some
-    facings of the tile meet it (an attack, a link) and others do not."""
+    facings of the tile meet it (an attack, a link) and others do not.
+
+    ``popular``: among the hexes some rivals use, one that most of them use. Many rivals are mostly one play that
+    is enough alone, each with something harmless done with the tiles left (a Sniper shooting anywhere): taking
+    that play's hex away removes them together."""
     needed_by: dict[Hex, int] = {}
     played_by: dict[Tile, int] = {}
     facing_by: dict[tuple[Hex, Direction], int] = {}
@@ -1044,13 +1048,23 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning) -> Draft:
     taken = {u.hex for u in draft.units}
     free = sorted(hex_ for hex_ in needed_by if hex_ not in taken)
     some = [hex_ for hex_ in free if needed_by[hex_] < rivals]
+    if popular and some:
+        most = max(needed_by[hex_] for hex_ in some)
+        some = [hex_ for hex_ in some if needed_by[hex_] == most]
     if not some:
         dividing = sorted((t for t in played_by if played_by[t] < rivals and t in draft.offer), key=lambda t: t.key)
         if dividing:
             return _swap_offered(rng, draft, rng.choice(dividing))
         turned = {hex_ for (hex_, _), count in facing_by.items() if count < rivals}
-        some = sorted({beside for hex_ in turned for _, beside in STANDARD.neighbours(hex_)
-                       if beside not in taken and beside not in needed_by})  # not a hex every rival needs
+        around = {beside for hex_ in turned for _, beside in STANDARD.neighbours(hex_)}
+        some = sorted(beside for beside in around if beside not in taken and beside not in needed_by)
+        if turned and (not some or len(draft.units) >= MAX_UNITS):
+            # No room for a unit beside the turned tile: a unit already there is turned instead.
+            near = sorted((u for u in draft.units if u.hex in around and not u.is_hq), key=lambda u: u.hex)
+            if near:
+                unit = rng.choice(near)
+                new = replace(unit, facing=rng.choice([d for d in DIRECTIONS if d != unit.facing]))
+                return replace(draft, units=tuple(new if u is unit else u for u in draft.units))
     free = some or free
     if not free:
         return mutate(rng, draft)
@@ -1139,6 +1153,8 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
             trial = _steer(rng, draft, current, level)
         elif current.rivals and len(current.rivals) <= BLOCKABLE and rng.random() < 0.5:
             trial = _block(rng, draft, current)
+        elif current.rivals and len(current.rivals) > BLOCKABLE and rng.random() < 0.3:
+            trial = _block(rng, draft, current, popular=True)
         else:
             trial = mutate(rng, draft)
         result = tune(trial, rng, played)
