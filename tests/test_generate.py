@@ -318,10 +318,11 @@ def test_nhex_generate_writes_cards_that_read_back(tmp_path: Path) -> None:
                    "--seed", "cli", "-o", str(tmp_path), "--jobs", "1", "--svg"])
     assert status == 0
     (path,) = tmp_path.glob("*.nhex")
-    assert path.name == "hegemony-vs-outpost-level1-cli-0-0.nhex"
+    attempt = path.stem.rsplit("-", 1)[1]  # card 0's first attempt (a climb of 25 drafts) that made a card
+    assert path.name == f"hegemony-vs-outpost-level1-cli-0-{attempt}.nhex"
     card = load(str(path))
     assert card.level == 1 and card.solution and card.explanation
-    assert path.read_text().startswith("# nhex generate: seed cli:0:0")
+    assert path.read_text().startswith(f"# nhex generate: seed cli:0:{attempt};")
     assert path.with_suffix(".svg").exists() and (tmp_path / f"{path.stem}-solution.svg").exists()
 
 
