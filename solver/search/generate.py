@@ -1284,10 +1284,10 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
     returned = [0]  # drafts of the attempts that came back: what a cluster's workers can report
     last = [-1, 0.0]
 
-    def report() -> None:
+    def report(final: bool = False) -> None:
         now = time.perf_counter()
         drafts = counter.value if dispatcher.shares_memory else returned[0]
-        if on_drafts is not None and drafts != last[0] and now - last[1] > 0.2:
+        if on_drafts is not None and drafts != last[0] and (final or now - last[1] > 0.2):
             last[0], last[1] = drafts, now
             on_drafts(drafts)
 
@@ -1369,6 +1369,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
             if decided == count:
                 break  # attempts still running ahead of time are not needed: closing the dispatcher stops them
         decide()
+        report(final=True)  # the stream may stop before it says it is idle again
         return chosen
     finally:
         dispatcher.close()
