@@ -618,14 +618,22 @@ def _any_verdict(table: generate_module.Table) -> search.Verdict:
     return next(verdict for _, verdict in table.every_end())
 
 
+def _rivals(*lines: tuple[str, ...]) -> generate_module.Tuning:
+    """A draft's play-out that found these rival plays (their action lines) close to the best."""
+    return generate_module.Tuning(False, f"{len(lines)} plays within 1 of the best", len(lines), rivals=lines)
+
+
+def _offered(army_name: str, *names: str) -> tuple:
+    return tuple(sorted((tile(f"{army_name}:{name}") for name in names), key=lambda t: t.key))
+
+
 def test_blocking_takes_a_hex_some_rival_does_without_before_one_every_rival_needs() -> None:
     """Two rival plays both place a tile on a1, and each another on a hex of its own: the block takes one of those
     (the other rival may then stand alone), never a1, which would block both and the best play with them."""
     rng = random.Random("block")
     draft = replace(draw(rng, "moloch", "outpost", 3), units=())
-    rivals = (("place moloch:juggernaut a1 N", "place moloch:blocker b2 N"),
-              ("place moloch:juggernaut a1 N", "place moloch:blocker c3 N"))
-    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    tuning = _rivals(("place moloch:juggernaut a1 N", "place moloch:blocker b2 N"),
+                     ("place moloch:juggernaut a1 N", "place moloch:blocker c3 N"))
     blocked = set()
     for seed in range(40):
         trial = generate_module._block(random.Random(seed), draft, tuning)
@@ -638,11 +646,9 @@ def test_rivals_on_the_same_hexes_with_other_tiles_are_told_apart_by_swapping_a_
     """Two rival plays put a Crusher or a Swarm on c5 and Vines on e2 (a Neojungle draft that stayed at two rivals
     for twenty mutations): a unit on c5 or e2 would block both. The block swaps the Crusher or the Swarm for another
     offered tile instead, never the Vines that both play, and adds no unit."""
-    draft = Draft("neojungle", "doomsday", (), tuple(
-        sorted((tile(f"neojungle:{name}") for name in ("crusher", "swarm", "vines")), key=lambda t: t.key)), 2)
-    rivals = (("place neojungle:crusher c5 NE", "place neojungle:vines e2 N"),
-              ("place neojungle:swarm c5 N", "place neojungle:vines e2 N"))
-    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    draft = Draft("neojungle", "doomsday", (), _offered("neojungle", "crusher", "swarm", "vines"), 2)
+    tuning = _rivals(("place neojungle:crusher c5 NE", "place neojungle:vines e2 N"),
+                     ("place neojungle:swarm c5 N", "place neojungle:vines e2 N"))
     swapped = set()
     for seed in range(40):
         trial = generate_module._block(random.Random(seed), draft, tuning)
@@ -665,12 +671,9 @@ def test_rivals_that_differ_only_in_a_facing_are_told_apart_by_a_unit_beside_the
     """Two rival plays put a Rocket Launcher on c3 facing N or NE and a Sergeant on d2 (a New York draft that stayed
     at two rivals): the same hexes, the same tiles. The block puts a unit beside c3, where one facing meets it and
     the other may not, never on c3 or d2 (both rivals need them)."""
-    draft = Draft("new-york", "neojungle", (), tuple(
-        sorted((tile(f"new-york:{name}") for name in ("rocket-launcher", "sergeant", "sniper")), key=lambda t: t.key)),
-        2)
-    rivals = (("place new-york:rocket-launcher c3 N", "place new-york:sergeant d2 N"),
-              ("place new-york:rocket-launcher c3 NE", "place new-york:sergeant d2 N"))
-    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    draft = Draft("new-york", "neojungle", (), _offered("new-york", "rocket-launcher", "sergeant", "sniper"), 2)
+    tuning = _rivals(("place new-york:rocket-launcher c3 N", "place new-york:sergeant d2 N"),
+                     ("place new-york:rocket-launcher c3 NE", "place new-york:sergeant d2 N"))
     c3 = Hex.parse("c3")
     beside = {hex_.label for _, hex_ in STANDARD.neighbours(c3)} - {"d2"}
     blocked = set()
@@ -686,15 +689,14 @@ def test_many_rivals_made_of_one_play_and_a_harmless_extra_lose_that_plays_hex_f
     """Ten rival plays of a New York draft: seven are a Hammer on e1 alone or with a Sniper shot anywhere (the
     Hammer is enough; the shot harms nothing). The popular block takes e1, which removes the seven together; the
     plain block takes any hex some rival uses."""
-    draft = Draft("new-york", "neojungle", (), tuple(
-        sorted((tile(f"new-york:{name}") for name in ("hammer", "push-back", "sniper")), key=lambda t: t.key)), 2)
-    rivals = (("place new-york:hammer d3 NE", "use new-york:sniper e3"),
-              ("place new-york:hammer e1 S",),
-              ("place new-york:hammer e1 S", "use new-york:push-back e1 d2", "# the pushed unit's owner chooses"),
-              *((("place new-york:hammer e1 S", f"use new-york:sniper {at}") for at in ("b4", "c3", "c5", "d2", "e3"))),
-              ("use new-york:sniper d2", "place new-york:hammer d2 SE"),
-              ("use new-york:sniper e3", "place new-york:hammer e3 N"))
-    tuning = generate_module.Tuning(False, "10 plays within 1 of the best", 10, rivals=rivals)
+    draft = Draft("new-york", "neojungle", (), _offered("new-york", "hammer", "push-back", "sniper"), 2)
+    tuning = _rivals(("place new-york:hammer d3 NE", "use new-york:sniper e3"),
+                     ("place new-york:hammer e1 S",),
+                     ("place new-york:hammer e1 S", "use new-york:push-back e1 d2", "# the owner chooses"),
+                     *(("place new-york:hammer e1 S", f"use new-york:sniper {at}")
+                       for at in ("b4", "c3", "c5", "d2", "e3")),
+                     ("use new-york:sniper d2", "place new-york:hammer d2 SE"),
+                     ("use new-york:sniper e3", "place new-york:hammer e3 N"))
     popular, plain = set(), set()
     for seed in range(40):
         (unit,) = generate_module._block(random.Random(seed), draft, tuning, popular=True).units
@@ -714,9 +716,8 @@ def test_rivals_that_differ_only_in_a_facing_on_a_full_board_are_told_apart_by_t
     while len(draft.units) < generate_module.MAX_UNITS:
         draft = replace(draft, units=draft.units + (generate_module._random_unit(
             rng, tile("neojungle:swarm"), empty.pop()),))
-    rivals = (("place new-york:officer-1 d2 S", "place new-york:steel-boxer d3 S"),
-              ("place new-york:officer-1 d2 SW", "place new-york:steel-boxer d3 S"))
-    tuning = generate_module.Tuning(False, "2 plays within 1 of the best", 2, rivals=rivals)
+    tuning = _rivals(("place new-york:officer-1 d2 S", "place new-york:steel-boxer d3 S"),
+                     ("place new-york:officer-1 d2 SW", "place new-york:steel-boxer d3 S"))
     beside = {hex_ for _, hex_ in STANDARD.neighbours(Hex.parse("d2"))}
     turned = set()
     for seed in range(30):
