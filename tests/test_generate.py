@@ -241,6 +241,7 @@ def test_a_card_made_ahead_of_time_waits_for_the_earlier_attempts_to_fail_and_co
         made, log, {"s:0:0": (1.0, False), "s:0:1": (0.0, False), "s:0:2": (0.0, True), "s:0:3": (0.0, True)}))
     (card,) = generate("moloch", "hegemony", 1, 1, "s", jobs=2)
     assert card.seed == "s:0:2" and card.candidates == 9  # three attempts of three drafts
+    assert card.seconds >= 1.0  # the card's time runs from its first attempt (attempt 0 took a second to fail)
     (alone,) = generate("moloch", "hegemony", 1, 1, "s", jobs=1)
     assert alone.seed == card.seed
 

@@ -1296,6 +1296,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
 
     window = max(1, dispatcher.workers)
     attempt: dict[int, int] = {}  # the attempt each started card is at, from `decided` on
+    began: dict[int, float] = {}  # when each started card's first attempt was sent out
     done: dict[tuple[int, int], tuple[Generated | None, int]] = {}  # attempts come back (and their drafts)
     running: set[tuple[int, int]] = set()
     seen: set[str] = set()  # the canonical texts of the cards decided: a later rotation of one is not a new card
@@ -1311,6 +1312,7 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
                 return (player, opponent, level, str(seed), *key)
         if started < count and started - decided < window * AHEAD:
             index, started = started, started + 1
+            began[index] = time.perf_counter()
             kept = stored(index) if stored is not None else None
             if kept is not None and 0 <= kept[0] < attempts:
                 attempt[index] = kept[0]
@@ -1341,8 +1343,9 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
                 drafts = sum(done.pop(key)[1] for key in tried if key[1] <= attempt[decided])
                 for key in tried:
                     done.pop(key, None)
-                if not made.kept:
-                    made = replace(made, candidates=drafts)
+                took = time.perf_counter() - began.pop(decided)
+                if not made.kept:  # the card's drafts and time are those of all its attempts, not only the last
+                    made = replace(made, candidates=drafts, seconds=took)
                 del attempt[decided]
                 decided += 1
                 if on_card:  # the caller keeps what it needs of each card: nothing is kept here
