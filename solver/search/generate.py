@@ -36,6 +36,7 @@ import itertools
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -258,10 +259,14 @@ def mutate(rng: random.Random, draft: Draft) -> Draft:
         moved = replace(mover, hex=rng.choice(empty))
         return replace(draft, units=tuple(moved if u is mover else u for u in draft.units))
     if kind == "turn":
-        turned = rng.choice(others)
-        new = replace(turned, facing=rng.choice([d for d in DIRECTIONS if d != turned.facing]))
-        return replace(draft, units=tuple(new if u is turned else u for u in draft.units))
+        return _turned(rng, draft, rng.choice(others))
     return _swap_offered(rng, draft, draft.offer[rng.randrange(len(draft.offer))])
+
+
+def _turned(rng: random.Random, draft: Draft, unit: Unit) -> Draft:
+    """The draft with ``unit`` turned to another facing, at random."""
+    new = replace(unit, facing=rng.choice([d for d in DIRECTIONS if d != unit.facing]))
+    return replace(draft, units=tuple(new if u is unit else u for u in draft.units))
 
 
 def _swap_offered(rng: random.Random, draft: Draft, old: Tile) -> Draft:
@@ -1022,9 +1027,9 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning, *, popular: bool = 
     ``popular``: among the hexes some rivals use, one that most of them use. Many rivals are mostly one play that
     is enough alone, each with something harmless done with the tiles left (a Sniper shooting anywhere): taking
     that play's hex away removes them together."""
-    needed_by: dict[Hex, int] = {}
-    played_by: dict[Tile, int] = {}
-    facing_by: dict[tuple[Hex, Direction], int] = {}
+    needed_by: Counter[Hex] = Counter()  # how many rivals place (or move) a tile on each hex
+    played_by: Counter[Tile] = Counter()  # ... play each tile
+    facing_by: Counter[tuple[Hex, Direction]] = Counter()  # ... place a tile on a hex with a facing
     for line in tuning.rivals:
         hexes, tiles, facings = set(), set(), set()
         for text in line:
@@ -1038,12 +1043,9 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning, *, popular: bool = 
                 facings.add((action.hex, action.facing))
             elif isinstance(action, Use) and action.tile.name == "move":
                 hexes.add(action.targets[-1])
-        for hex_ in hexes:
-            needed_by[hex_] = needed_by.get(hex_, 0) + 1
-        for tile in tiles:
-            played_by[tile] = played_by.get(tile, 0) + 1
-        for placed in facings:
-            facing_by[placed] = facing_by.get(placed, 0) + 1
+        needed_by.update(hexes)
+        played_by.update(tiles)
+        facing_by.update(facings)
     rivals = len(tuning.rivals)
     taken = {u.hex for u in draft.units}
     free = sorted(hex_ for hex_ in needed_by if hex_ not in taken)
@@ -1062,9 +1064,7 @@ def _block(rng: random.Random, draft: Draft, tuning: Tuning, *, popular: bool = 
             # No room for a unit beside the turned tile: a unit already there is turned instead.
             near = sorted((u for u in draft.units if u.hex in around and not u.is_hq), key=lambda u: u.hex)
             if near:
-                unit = rng.choice(near)
-                new = replace(unit, facing=rng.choice([d for d in DIRECTIONS if d != unit.facing]))
-                return replace(draft, units=tuple(new if u is unit else u for u in draft.units))
+                return _turned(rng, draft, rng.choice(near))
     free = some or free
     if not free:
         return mutate(rng, draft)
@@ -1340,9 +1340,9 @@ def generate(player: str, opponent: str, level: int, count: int, seed: object, *
                 seen.add(text)
                 # The card's drafts are those of its attempts up to this one; later ones run ahead are dropped.
                 tried = [key for key in done if key[0] == decided]
-                drafts = sum(done.pop(key)[1] for key in tried if key[1] <= attempt[decided])
+                drafts = sum(done[key][1] for key in tried if key[1] <= attempt[decided])
                 for key in tried:
-                    done.pop(key, None)
+                    del done[key]
                 took = time.perf_counter() - began.pop(decided)
                 if not made.kept:  # the card's drafts and time are those of all its attempts, not only the last
                     made = replace(made, candidates=drafts, seconds=took)
