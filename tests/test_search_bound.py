@@ -248,6 +248,77 @@ def test_the_bound_is_never_below_the_damage_of_any_completion(players):
     assert checked > 1000, checked
 
 
+def _runs_bounded(puzzle: Puzzle, deferred: bool) -> int:
+    """Asserts that the bound of every placement run of the turn's whole graph, worked out from the state it
+    starts from (:meth:`HqBound.placements`: its tiles on their cells, or its tiles alone anywhere), is not below
+    :meth:`HqBound.damage` of any state the run leads to (the opponent's turns of a unit just taken over included);
+    how many states were compared (0: the card does not bound runs, or its graph is too big)."""
+    import itertools
+    from solver.search.enumeration import deferrable
+
+    try:
+        enumerator = Enumerator(puzzle, bound=True, free_facings=deferred)
+        if not enumerator.bound_runs:
+            return 0
+        enumerator.bound, enumerator.bound_runs = None, False  # the whole graph, nothing pruned
+        graph = enumerator.build(on_state=_at_most(250))
+    except _TooBig:
+        return 0
+    bound = HqBound(puzzle)
+    checked = 0
+    for state in graph.steps:
+        if state.over or state.played >= puzzle.tiles_to_play:
+            continue
+        tiles = [t for t in state.hand if t.kind in (Kind.WARRIOR, Kind.MODULE)]
+        empty = state.position.empty_hexes()
+        main = frozenset(empty) & enumerator.actions.main_battlefield(state.position.board)
+        run_bound = bound.placements(state, main, lambda tile: enumerator.defer and deferrable(tile))
+        for size in range(1, min(puzzle.tiles_to_play - state.played, len(tiles)) + 1):
+            for combo in set(itertools.combinations(tiles, size)):
+                anywhere = run_bound(combo, None)
+                for cells in enumerator.assignments(combo, empty, state.position):
+                    step = enumerator.place_run(state, combo, cells)
+                    if enumerator.takeovers:
+                        step = enumerator.opponent_turns(step)
+                    here = run_bound(combo, cells)
+                    assert anywhere >= here, (combo, cells)
+                    for _, after in step.branches:
+                        assert here >= bound.damage(after), (combo, cells, after.position)
+                        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("players", [BASE_ARMIES, FAMILY_ARMIES], ids=["base", "families"])
+def test_a_placement_run_is_bounded_before_it_is_made_never_below_the_bound_of_its_states(players):
+    """Issue 27 (the ratio to --naive where most runs are pruned at once): a run's bound from the state it starts
+    from is never below the bound of the states it leads to (:func:`_runs_bounded`), on seeded random cards."""
+    checked = 0
+    for number, puzzle in random_puzzles(RANDOM_CARDS * 2, "run-bound", players):
+        if readable(puzzle):
+            checked += _runs_bounded(puzzle, deferred=number % 2 == 1)
+    assert checked > 1000, checked
+
+
+FILLS_THE_BOARD = """puzzle "the last hex"
+player outpost
+offer outpost:commando outpost:runner
+play 1
+goal win
+a1 outpost:hq hp=5
+c3 moloch:hq hp=5
+""" + "".join(f"{hex_} moloch:{name} N\n" for hex_, name in zip(
+    ["a2", "a3", "b1", "b2", "b3", "b4", "c1", "c4", "c5", "d1", "d2", "d3", "d4", "e1", "e2", "e3"],
+    ["blocker", "blocker", "hybrid", "hybrid", "juggernaut", "protector", "armored-hunter", "armored-hunter",
+     "guard", "armored-guard", "ripper", "stormtrooper", "hunter-killer", "hunter-killer", "scout", "officer"]))
+
+
+def test_a_placement_run_that_fills_the_board_counts_the_battle_it_starts():
+    """3E USING TILES: a full board starts a battle at once; with the Final Battle after it, a Commando placed on
+    the last hex beside the HQ strikes it twice, and the run's bound counts both battles."""
+    puzzle = notation.parse(FILLS_THE_BOARD)
+    assert _runs_bounded(puzzle, deferred=False) == 6 + 6  # two tiles, each in every facing on c2
+
+
 def test_an_end_the_bound_cuts_neither_wins_nor_ends_above_its_margin_bound():
     """Issue 27: the solver bounds each end of a state (one per class of its deferred units' facings) from each
     unit's own share, without making the end (:meth:`HqBound.stopping`): an end it cuts must lose when played out,

@@ -152,7 +152,7 @@ def _same_moves(fast, rules, walks: int, placements: bool = False) -> int:
     compared = 0
     for state in _walk(fast, walks):
         if placements:
-            mine, theirs = fast.placement_runs(state), rules.placement_runs(state)
+            mine, theirs = fast.placement_runs(state)[0], rules.placement_runs(state)[0]
         else:
             mine = fast.free_moves(state) + fast.instants(state)
             theirs = rules.free_moves(state) + rules.instants(state)
@@ -371,8 +371,8 @@ def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_c
     would get alone, and the ends the bound cut count for every state that stops so."""
     from solver.search.enumeration import Enumerator
 
-    def may_cut(state, ahead):
-        return state.played > 0
+    def may_cut(played, ahead):
+        return played > 0
 
     puzzle = notation.load(str(HERE.parent / "puzzles" / "10-about-face.nhex"))  # a Move tile: orders meet
     shared = Enumerator(puzzle, bound=True, free_facings=True)
@@ -389,6 +389,29 @@ def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_c
         assert alone.completions(state, bounded=True) == remembered[state]
     assert alone.ends_cut == shared.ends_cut > 0
     assert alone.ends_cut_at == shared.ends_cut_at
+
+
+def test_placement_runs_the_bound_proves_hopeless_are_not_made_and_a_search_that_may_not_cut_them_makes_them():
+    """Issue 27 (ratios to --naive): on the Neojungle's level-3 card most placement runs lead to states the bound
+    prunes at once; they are cut before their states are made (`HqBound.placements`), counted in the report, and
+    the graph keeps only the other states. The tries' later searches share the listing but may cut less
+    (``may_cut``): one that may cut none of them lists those cores again, and its graph is the whole one."""
+    from solver.search.enumeration import Enumerator
+
+    puzzle = notation.load(str(HERE.parent / "puzzles" / "generated" / "neojungle-vs-hegemony-level3-c4-0-0.nhex"))
+    first = Enumerator(puzzle, bound=True, free_facings=True)
+    assert first.bound_runs
+    kept = first.build()
+    assert first.runs_cut > 3000 and len(kept.steps) + len(first.pruned) < 1000
+    later = Enumerator(puzzle, bound=True, free_facings=True)
+    later.share_listing(first)
+    later.may_cut = lambda played, ahead: False
+    whole = later.build()
+    assert later.runs_cut == 0 and not later.pruned
+    alone = Enumerator(puzzle, free_facings=True).build()  # no bound at all
+    assert set(whole.steps) == set(alone.steps) and len(alone.steps) > 4000
+    report = Solver(puzzle, jobs=1).solve()
+    assert report.runs_cut == first.runs_cut and report.verdict == "sound"
 
 
 def test_a_listed_graph_keeps_one_object_per_distinct_position_set_action_and_identity():

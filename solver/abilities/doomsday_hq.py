@@ -46,6 +46,7 @@ class DoomsdayHQRotation(Ability):
     tile_abilities = frozenset({ABILITY})
     #: It deals nothing and moves nothing: it only turns a unit (:meth:`bound_frees`).
     within_hq_bound = True
+    places_plainly = True  # it claims no placement from the hand and acts on no arrival
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         # Any friendly unit anywhere on the board (RULINGS 55), once.

@@ -73,6 +73,7 @@ class SmartHQ(Ability):
     module_effects = frozenset({HQ_MOVE})
     #: It deals nothing: it moves and turns units, as Mobility does (:meth:`bound_frees`).
     within_hq_bound = True
+    places_plainly = True  # it claims no placement from the hand and acts on no arrival
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         # The units next to the HQ (the bound widens this to every unit where another move may bring one there).

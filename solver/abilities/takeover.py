@@ -164,6 +164,7 @@ class ControlTakeover(Ability):
     #: A taken unit fights for its taker "in every respect", and may be turned when taken: the search's bound counts
     #: every unit but the HQs as the player's (bound_takes_units). The takeover deals nothing itself.
     within_hq_bound = True
+    places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_takes_units = True
 
     def takeovers(self, units: Units, rules: RuleSet) -> dict[Hex, str]:

@@ -67,6 +67,7 @@ class Rotation(Ability):
     instants = frozenset({"rotation"})
     #: One unit turned where it stands: the search's bound counts it at its best anywhere, as the Move tile's.
     within_hq_bound = True
+    places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_moved_units = 1
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
@@ -104,6 +105,7 @@ class Castling(Ability):
     instants = frozenset({"castling"})
     #: Two units change hexes (keeping their facings): the search's bound counts both at their best anywhere.
     within_hq_bound = True
+    places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_moved_units = 2
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],

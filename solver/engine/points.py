@@ -221,6 +221,11 @@ class Ability:
     # --- between battles (solver/turns/actions.py) ---
     #: Instant tiles (by tile name) whose use this family owns: Rotation, Castling, Small Bomb, Terror, ...
     instants: frozenset[str] = frozenset()
+    #: Whether a tile placed from the hand is, as far as this family goes, its unit put on the hex and nothing more:
+    #: the family claims no such placement (:meth:`turn_results`), acts on no arrival (:meth:`arrived`) and moves or
+    #: wounds nothing when one is made. The search may then bound a placement run before making its state
+    #: (:meth:`solver.search.bound.HqBound.placements`); a family that does not declare it keeps every run made.
+    places_plainly: bool = False
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

@@ -24,7 +24,10 @@ Every term is generous, never tight:
   board, a Battle tile), and what ``then`` says.
 
 The ends of a state (stopping there, each deferred facing chosen) are bounded unit by unit, without making their
-positions (:meth:`HqBound.stopping`): the turn is over, so nothing moves and no Mobility counts.
+positions (:meth:`HqBound.stopping`): the turn is over, so nothing moves and no Mobility counts. So are the states
+that placement runs lead to, without making them (:meth:`HqBound.placements`), where a tile placed is only its unit
+put on the hex (:attr:`solver.engine.points.Ability.places_plainly`): the same terms, each placed tile counted
+where it lands.
 
 An HQ's health never rises in a battle, so the player's own HQ ends at most where it stands; nothing here bounds
 what the opponent deals, so it may end anywhere below. The goal is then read three-valued by its structure
@@ -45,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from ..engine import points as hooks
 from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
@@ -193,6 +196,9 @@ class HqBound:
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         self._per_unit: dict[tuple, tuple[int, int]] = {}
         self._per_facing: dict[tuple, dict[Direction, int]] = {}
+        #: What a tile placed deals where it lands and gains by moving (:meth:`placements`), per tile, cell, targets
+        #: and bonuses: the runs of many states put the same tiles on the same cells.
+        self._per_cell: dict[tuple, tuple[int, int]] = {}
         #: :meth:`cut`'s margin bound of a hopeless state (None: not hopeless), per what it reads of a state.
         self._ahead: dict[tuple, int | None] = {}
 
@@ -242,6 +248,145 @@ class HqBound:
         options.sort(reverse=True)
         per_battle += sum(options[:plays_left])
         return battles * per_battle + self._poisoned(position, battles, hand)
+
+    def placements(self, state: State, main_empty: frozenset[Hex], deferred: Callable[[Tile], bool]
+                   ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction]] | None], int]:
+        """:meth:`damage` of the state each placement run from ``state`` leads to, at most, without making that state
+        (a card lists tens of thousands of runs and the bound prunes most of their states at once): a function of
+        the run's tiles and their hexes and facings, or of its tiles alone (``None``: any run of them, each tile
+        counted at its most on any empty hex, the board filled or not). ``main_empty``: the empty hexes of the main battlefield (the
+        run that fills them all starts a battle and ends the turn); ``deferred``: whether a tile placed stands in a
+        deferred facing (counted in its best one).
+
+        Only where the run's state is ``state``'s position with the tiles' units added and nothing else (no family
+        acts on a placement or on arrival, no terrain) and no family's frees or redirections depend on where units
+        stand (:meth:`placements_bounded`). Then, term by term against :meth:`damage` of the run's state:
+
+        * the bonuses are those of the same tiles (moved from the hand to the board), or fewer once no tile may be
+          played (the hand is then not counted: the bonuses here count it, which is never less);
+        * while a tile may still be played after the run, the units already there are counted as here (the same
+          facings, frees and targets: no Push Back or Move tile is placed); once none may, as with an empty hand
+          (no Push Back or Move tile left to use, nothing moved but by Mobility or a Transport), and after a full
+          board nothing moves at all;
+        * each unit placed deals what it deals where it stands (in its best facing if deferred), and its best
+          anywhere where it has Mobility or a Transport may move it while the turn goes on;
+        * the tiles left in hand are counted as :meth:`damage` counts them, the Move tile with the units placed
+          among those it may move;
+        * the battles that follow: one more for a full board, one fewer where no tile may be played after the run.
+        """
+        position = state.position
+        hand = state.hand
+        plays_left = self.limit - state.played
+        melee, ranged, actions = self._bonuses(position, hand)
+        if self.turned:
+            melee = ranged = melee + ranged
+        instants = moving_instants()
+        mine = [u for u in position.units if self._mine(u)]
+
+        def transports(tiles: Iterable[Tile]) -> bool:  # a Transport moves every unit of the player's (_frees)
+            return self.transports and any(t.module is not None and t.module.type in MOVING_EFFECTS for t in tiles)
+
+        def standing(rest: tuple[Tile, ...]) -> tuple[frozenset, int, int, int, list[int]]:
+            """What the units already there deal with ``rest`` in hand: the enemy HQ's hexes, the units as they
+            stand, their moves counted, every unit's move counted (once a Transport is placed), their gains."""
+            moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in rest)
+            pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in rest)
+            own_moves = moves or any(t.kind is Kind.INSTANT and t.name in instants for t in rest)
+            turned, moved = self._frees(state, rest, own_moves, pushes)
+            fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free | turned)
+            counted = sum(gain for unit, gain in gains
+                          if unit.hex in moved or (unit.tile.mobility and self._mine(unit)
+                                                   and Spent(unit.hex, "mobility") not in state.used))
+            return (self._enemy_hq_hexes(position, pushes), fixed, counted, sum(gain for _, gain in gains),
+                    [gain for _, gain in gains])
+
+        going_on = standing(hand)  # a tile may still be played after the run (its instants are all still in hand)
+        stopped = standing(())  # none may
+        moving = transports([u.tile for u in mine] + list(hand))
+        # What one tile placed deals where it lands, and would gain by moving, per tile, hex, facing and whether
+        # a tile may still be played after the run (the enemy HQ's hexes then differ): a card makes tens of
+        # thousands of runs from a few hundred cells.
+        cells_dealt: dict[tuple[Tile, Hex, Direction, bool], tuple[int, int]] = {}
+        tiles_dealt: dict[tuple[Tile, bool], tuple[int, int]] = {}
+        empty = position.empty_hexes()
+        poisoned: dict[int, int] = {}
+
+        def cell(tile: Tile, hex_: Hex, facing: Direction, left: bool) -> tuple[int, int]:
+            key = (tile, hex_, facing, left)
+            found = cells_dealt.get(key)
+            if found is None:
+                targets = (going_on if left else stopped)[0]
+                placed = (tile, hex_, facing, deferred(tile), targets, melee, ranged, actions)
+                found = self._per_cell.get(placed)
+                if found is None:
+                    here, anywhere = self._strikes(position, Unit(hex_, tile, facing), targets, melee, ranged,
+                                                   actions, placed[3])
+                    found = self._per_cell[placed] = (here, anywhere - here)
+                cells_dealt[key] = found
+            return found
+
+        def anywhere(tile: Tile, left: bool) -> tuple[int, int]:
+            """The most ``tile`` deals placed on any empty hex in any facing, and the most it gains by moving."""
+            key = (tile, left)
+            found = tiles_dealt.get(key)
+            if found is None:
+                values = [cell(tile, hex_, facing, left) for hex_ in empty for facing in Direction]
+                found = tiles_dealt[key] = (max(here for here, _ in values), max(gain for _, gain in values))
+            return found
+
+        def dealt(tiles: Sequence[Tile], full: bool, values: Sequence[tuple[int, int]]) -> int:
+            left = 0 if full else plays_left - len(tiles)
+            battles = state.battles_done + full + (1 if left else 0) + self.after
+            if battles == 0:
+                return 0
+            _, fixed, counted, every_move, existing = going_on if left else stopped
+            per_battle = fixed
+            if not full:
+                # Once no tile may be played, a Transport placed by the run still moves every unit.
+                per_battle += every_move if not left and transports(tiles) and not transports(u.tile for u in mine) \
+                    else counted
+            for tile, (here, gain) in zip(tiles, values):
+                per_battle += here
+                if not full and (tile.mobility or moving):
+                    per_battle += gain
+            if left:
+                rest = list(hand)
+                for tile in tiles:
+                    rest.remove(tile)
+                options = [self._tile_best(t, melee, ranged, actions) for t in rest
+                           if t.kind is Kind.WARRIOR or self._blast(t)]
+                every = existing + [gain for _, gain in values]
+                if any(t.kind is Kind.INSTANT and t.name == "move" for t in rest):
+                    options.append(max(every, default=0))
+                counts = [instants[t.name] for t in rest if t.kind is Kind.INSTANT and t.name in instants]
+                if counts:
+                    most = sorted(every, reverse=True)
+                    options.extend(sum(most[:count]) for count in counts)
+                options.sort(reverse=True)
+                per_battle += sum(options[:left])
+            if battles not in poisoned:
+                poisoned[battles] = self._poisoned(position, battles, hand)
+            return battles * per_battle + poisoned[battles]
+
+        def run(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]] | None) -> int:
+            if cells is None:  # any run of these tiles: each counted at its most anywhere, the board filled or not
+                return max(dealt(tiles, full, [anywhere(tile, not full and plays_left > len(tiles)) for tile in tiles])
+                           for full in ((False, True) if len(tiles) >= len(main_empty) else (False,)))
+            full = main_empty <= {hex_ for hex_, _ in cells}
+            left = not full and plays_left > len(tiles)
+            return dealt(tiles, full, [cell(tile, hex_, facing, left) for tile, (hex_, facing) in zip(tiles, cells)])
+
+        return run
+
+    def placements_bounded(self) -> bool:
+        """Whether :meth:`placements` may be used on this card: no family present frees units by where they stand
+        (what a placement adds to them would have to be asked of the run's state) and none redirects shots (a
+        redirector's line is read from the position)."""
+        return not self.freeing and not self.redirecting
+
+    def margin_if_hopeless(self, position: Position, dealt: int) -> int | None:
+        """:meth:`cut`'s answer for a state with ``position``'s HQs whose bound is ``dealt``."""
+        return self._margin_if_hopeless(self._health(position), dealt)
 
     def _poisoned(self, position: Position, battles: int, hand: tuple[Tile, ...] = ()) -> int:
         """What markers may deal the enemy HQ at the starts of ``battles`` battles: those on it now at every one

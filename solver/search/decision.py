@@ -60,6 +60,7 @@ class Report:
     contains_intended: bool | None = None
     pruned: int = 0  # states reached that the bound proved hopeless: neither expanded nor played out (among plays)
     ends_cut: int = 0  # ends of expanded states that the bound proved hopeless to stop in: not played out
+    runs_cut: int = 0  # placement runs the bound proved hopeless before their states were made (not among plays)
 
 
 #: The facings still open to each deferred unit of a state for a line's ends (:func:`enumeration.resolve`).

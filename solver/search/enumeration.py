@@ -396,6 +396,10 @@ def _takes_over(tile: Tile) -> bool:
     return tile.module is not None and tile.module.type == "control-takeover"
 
 
+#: Placement runs cut before they were made (:meth:`Enumerator.placement_runs`): how many, per the tiles played
+#: after them and their margin bound.
+RunsCut = tuple[tuple[tuple[int, int], int], ...]
+
 #: No hexes: one object for the cores' (:meth:`Enumerator.steps`; every ``frozenset()`` is a new object).
 _NO_HEXES: frozenset = frozenset()
 #: The fields of a state that are sets (:meth:`Enumerator._interned`).
@@ -565,8 +569,9 @@ class ListingMemo:
     search of the same card (the solver's tries) takes it up whole (:meth:`Enumerator.share_listing`) and lists only
     what the earlier one did not. A table added here is shared with the others."""
 
-    #: The steps of each core (:meth:`Enumerator.core_steps`), the placement runs among them and their sources.
-    cores: dict[State, tuple[list[Step], int, list[Hex | None]]] = field(default_factory=dict)
+    #: The steps of each core (:meth:`Enumerator.core_steps`), the placement runs among them, their sources and the
+    #: runs cut before they were made.
+    cores: dict[State, tuple[list[Step], int, list[Hex | None], RunsCut]] = field(default_factory=dict)
     #: One object per distinct state (states are compared by value; the decision keys its tables by identity).
     states: dict[State, State] = field(default_factory=dict)
     #: The units a Move tile or Mobility may move in a position (:meth:`Enumerator._plain_movers`), and how far.
@@ -676,14 +681,24 @@ class Enumerator:
         self.pruned: dict[State, int] = {}
         #: Which hopeless states and ends the bound may cut, by the state and its margin bound (None: every one):
         #: the solver's tries rank failing plays by margin and length, and keep some of them (see Solver.solve).
-        #: It reads of a state only the tiles played (:meth:`completions` remembers its ends by those).
-        self.may_cut: Callable[[State, int], bool] | None = None
+        #: It is given the tiles played (all it reads of a state: :meth:`completions` remembers its ends by those).
+        self.may_cut: Callable[[int, int], bool] | None = None
         #: :meth:`completions` remembered under ``may_cut``: this search's own, not the listing's shared memo.
         self._cut_completions: dict[tuple, tuple[tuple[Completion, ...], int, int | None]] = {}
         #: Ends of states that the bound proved hopeless to stop in (:meth:`completions`), and per such state the
         #: highest margin bound of an end cut there.
         self.ends_cut = 0
         self.ends_cut_at: dict[State, int] = {}
+        #: Placement runs the bound proved hopeless before their state was made (:meth:`placement_runs`), and per
+        #: state they were cut from, each margin bound of those with the fewest tiles placed for it.
+        self.runs_cut = 0
+        self.runs_cut_at: dict[State, dict[int, int]] = {}
+        #: Whether placement runs may be bounded before they are made (:meth:`HqBound.placements`): where a tile
+        #: placed is its unit put on the hex and nothing else (no terrain, every family acting between battles
+        #: declares so: :attr:`solver.engine.points.Ability.places_plainly`).
+        self.bound_runs = (self.bound is not None and self.bound.placements_bounded() and not start.terrain
+                           and all(family.places_plainly for family in
+                                   points.turn_actions + points.turn_results + points.spent + points.arrived))
 
     def share_listing(self, other: Enumerator) -> None:
         """Take up ``other``'s remembered listing of the same card (the steps of each core, the interned states, the
@@ -734,7 +749,7 @@ class Enumerator:
         def cut_at(total: int) -> int | None:  # the margin bound of an end cut with shares adding up to ``total``
             assert stop is not None
             ahead = stop.cut(total)
-            return ahead if ahead is not None and (self.may_cut is None or self.may_cut(state, ahead)) else None
+            return ahead if ahead is not None and (self.may_cut is None or self.may_cut(state.played, ahead)) else None
 
         if not state.free:
             if stop is not None and (ahead := cut_at(0)) is not None:
@@ -873,7 +888,7 @@ class Enumerator:
             self._check_time()
             if self.bound is not None:
                 cut = self.bound.cut(state)
-                if cut is not None and (self.may_cut is None or self.may_cut(state, cut)):
+                if cut is not None and (self.may_cut is None or self.may_cut(state.played, cut)):
                     self.pruned[state] = cut
                     continue
             steps = [] if state.over else self.steps(state)
@@ -899,7 +914,9 @@ class Enumerator:
         (the same tiles placed and unit moved, in the other order) is worked out once."""
         core = state if not state.after_batch and not state.placed else _next(state, after_batch=False,
                                                                                 placed=_NO_HEXES)
-        found, runs, sources = self.core_steps(core)
+        found, runs, sources, cut = self.core_steps(core)
+        if cut and not state.after_batch:
+            self._count_runs_cut(state, cut)
         spared = state.placed
         if spared and state.watched:
             spared = spared - {now for _, now in state.watched}
@@ -908,16 +925,23 @@ class Enumerator:
         return [step for index, (step, source) in enumerate(zip(found, sources))
                 if not (state.after_batch and index < runs) and (source is None or source not in spared)]
 
-    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None]]:
+    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None], RunsCut]:
         """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
-        second value), and for each step the unit whose free move it is, if a unit just placed may be spared it."""
+        second value), for each step the unit whose free move it is, if a unit just placed may be spared it, and the
+        runs the bound cut before making them (:meth:`placement_runs`).
+
+        The steps are remembered for the searches that share the listing (the solver's tries), and a later search
+        may cut less (:attr:`may_cut`): one that may not cut every run an earlier one cut lists the core again."""
         found = self.memo.cores.get(core)
-        if found is not None:
+        if found is not None and not (found[3] and self.may_cut is not None
+                                      and not all(self.may_cut(played, ahead) for (played, ahead), _ in found[3])):
             return found
         steps: list[Step] = []
         runs = 0
+        cut: RunsCut = ()
         if core.played < self.limit:
-            steps += self.placement_runs(core)
+            placed, cut = self.placement_runs(core)
+            steps += placed
             runs = len(steps)
             steps += self.instants(core)
             if self.families:
@@ -943,8 +967,17 @@ class Enumerator:
             if action is not step.action or fill is not step.fill or any(
                     a[1] is not b[1] for a, b in zip(branches, canonical)):
                 steps[index] = Step(action, canonical, fill)
-        found = self.memo.cores[core] = (steps, runs, sources)
+        found = self.memo.cores[core] = (steps, runs, sources, cut)
         return found
+
+    def _count_runs_cut(self, state: State, cut: RunsCut) -> None:
+        """Counts the runs cut from ``state`` (:meth:`placement_runs`), and keeps, per margin bound among them, the
+        fewest tiles placed (the tries' ranking: :func:`solver.search.solve._may_outrank`)."""
+        table = self.runs_cut_at.setdefault(state, {})
+        for (played, ahead), count in cut:
+            self.runs_cut += count
+            tiles = played - state.played
+            table[ahead] = min(table.get(ahead, tiles), tiles)
 
     def _interned(self, state: State) -> State:
         """The one object standing for ``state`` (see :meth:`core_steps`); a state met for the first time is kept
@@ -977,24 +1010,68 @@ class Enumerator:
                                  _next(nxt, position=self._norm(position), used=used)))
         return replace(step, branches=tuple(branches)) if turns else step
 
-    def placement_runs(self, state: State) -> list[Step]:
-        """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes."""
+    def placement_runs(self, state: State) -> tuple[list[Step], RunsCut]:
+        """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes; and how many
+        runs the bound cut, by the tiles played after them and their margin bound.
+
+        Where the bound may read a run before its state is made (:attr:`bound_runs`), a run whose state it proves
+        hopeless (:meth:`HqBound.placements`) is not made: the state would be pruned at once (:meth:`build`), and a
+        card lists tens of thousands of runs for a few hundred states expanded (issue 27)."""
         board_tiles = [t for t in state.hand if t.kind in (Kind.WARRIOR, Kind.MODULE, Kind.HQ)]
         room = self.limit - state.played
         empty = state.position.empty_hexes()
         runs: list[Step] = []
+        cut: dict[tuple[int, int], int] = {}
+        bounded = self._run_bound(state, board_tiles, empty)
         chosen_sets = set()
         for size in range(1, min(room, len(board_tiles)) + 1):
+            played = state.played + size
             for combo in itertools.combinations(board_tiles, size):
                 if combo in chosen_sets:
                     continue
                 chosen_sets.add(combo)
-                for number, assignment in enumerate(self.assignments(combo, empty, state.position)):
+                assignments = self.assignments(combo, empty, state.position)
+                if bounded is not None:
+                    # First the tiles alone, each at its most anywhere: most runs of a card fall at once.
+                    ahead = bounded(combo, None)
+                    if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
+                        self.listed += len(assignments)
+                        cut[played, ahead] = cut.get((played, ahead), 0) + len(assignments)
+                        continue
+                for number, assignment in enumerate(assignments):
                     if number % 64 == 63:
                         self._check_time()
                     self.listed += 1
+                    if bounded is not None:
+                        ahead = bounded(combo, assignment)
+                        if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
+                            cut[played, ahead] = cut.get((played, ahead), 0) + 1
+                            continue
                     runs.append(self.place_run(state, combo, assignment))
-        return runs
+        return runs, tuple(cut.items())
+
+    def _run_bound(self, state: State, board_tiles: list[Tile], empty: list[Hex]
+                   ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction]] | None], int | None] | None:
+        """The margin bound of a run's state (or of any run of its tiles: ``None`` for the cells) when the bound
+        proves it hopeless, None when it may reach the goal (:meth:`HqBound.placements`); None where runs are not
+        bounded before they are made (:attr:`bound_runs`, an HQ tile in hand: placing one adds an HQ to count)."""
+        if not self.bound_runs or any(t.kind is Kind.HQ for t in board_tiles):
+            return None
+        bound = self.bound
+        assert bound is not None
+        position = state.position
+        main_empty = frozenset(empty) & self.actions.main_battlefield(position.board)
+        defer = self.defer
+        dealt = bound.placements(state, main_empty, lambda tile: defer and deferrable(tile))
+        answers: dict[int, int | None] = {}
+
+        def ahead(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]] | None) -> int | None:
+            damage = dealt(tiles, cells)
+            if damage not in answers:
+                answers[damage] = bound.margin_if_hopeless(position, damage)
+            return answers[damage]
+
+        return ahead
 
     def assignments(self, tiles: Sequence[Tile], empty: list[Hex], position: Position | None = None
                     ) -> list[tuple[tuple[Hex, Direction], ...]]:

@@ -49,16 +49,19 @@ def _may_outrank(enumerator: Enumerator, weakest: Try) -> bool:
     """Whether a play the bound cut might rank among the tries above ``weakest`` (ranked by margin, then by fewer
     action lines, then by their text: :func:`decision.find_tries`): a play through a state cut with a margin bound
     above the weakest try's margin, or equal to it where the fewest lines reaching that state are not more than
-    the weakest try's (every line of a play through a state is at least the lines that reach it)."""
+    the weakest try's (every line of a play through a state is at least the lines that reach it). A placement run
+    cut before its state was made counts from the state it starts from, with its tiles' lines added."""
     margin, length = weakest.verdict.margin, len(weakest.actions)
-    cut = [*enumerator.pruned.items(), *enumerator.ends_cut_at.items()]
-    if all(bound < margin for _, bound in cut):
+    # (state, margin bound, lines beyond those reaching the state)
+    cut = [(state, bound, 0) for state, bound in [*enumerator.pruned.items(), *enumerator.ends_cut_at.items()]]
+    cut += [(state, bound, tiles) for state, table in enumerator.runs_cut_at.items() for bound, tiles in table.items()]
+    if all(bound < margin for _, bound, _ in cut):
         return False
-    if any(bound > margin for _, bound in cut):
+    if any(bound > margin for _, bound, _ in cut):
         return True
     assert enumerator.graph is not None
     fewest = least_lines(enumerator.graph)
-    return any(bound == margin and fewest.get(state, 0) <= length for state, bound in cut)
+    return any(bound == margin and fewest.get(state, 0) + lines <= length for state, bound, lines in cut)
 
 
 class Solver:
@@ -90,7 +93,8 @@ class Solver:
         # which rank first among equals, are then played out.
         report, enumerator = self._search(started, (None, 0) if self.tries else None)
         lines = 0
-        while self.tries and (enumerator.pruned or enumerator.ends_cut) and report.stopped is None:
+        while self.tries and (enumerator.pruned or enumerator.ends_cut or enumerator.runs_cut) \
+                and report.stopped is None:
             # The tries rank failing plays by margin, then by fewer action lines, and the bound cut plays whose
             # margin is not known, only bounded: while one of them might rank among the tries found, search again
             # cutting less (_may_outrank), so that the tries are exactly those of the whole search (the generator's
@@ -126,10 +130,10 @@ class Solver:
         if isinstance(floor, tuple):
             least, most_lines = floor
 
-            def may_cut(state: State, ahead: int) -> bool:
+            def may_cut(played: int, ahead: int) -> bool:
                 if least is not None and ahead < least:
                     return True
-                return (least is None or ahead == least) and state.played > most_lines
+                return (least is None or ahead == least) and played > most_lines
             enumerator.may_cut = may_cut
         if not self.naive:
             enumerator.identities = self._identities
@@ -240,13 +244,13 @@ class Solver:
             if not self.tries:  # no later search takes the listing up: its tables go before the decision's are made
                 enumerator.forget_listing()
             report = self.decide(graph, value, positions, started, stopped, len(enumerator.pruned),
-                                 enumerator.ends_cut)
+                                 enumerator.ends_cut, enumerator.runs_cut)
         self._tables_kept = (keys, value)  # freed with the solver, not before the report (as the graph)
         return report, enumerator
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, list[tuple[Position, tuple, Verdict]]], positions: int,
-               started: float, stopped: str | None, pruned: int = 0, ends_cut: int = 0) -> Report:
+               started: float, stopped: str | None, pruned: int = 0, ends_cut: int = 0, runs_cut: int = 0) -> Report:
         """``value``: each state's ends played out, with the facings open to its deferred units and their verdicts."""
         effective = self.identity
 
@@ -288,7 +292,7 @@ class Solver:
         tries = self.find_tries(graph, value, winning) if self.tries else []
         # The plays the proof covers: the states expanded and those the bound proved hopeless.
         report = Report(verdict_name, solutions, tries, len(graph.steps) + pruned, self.count_paths(graph), positions,
-                        time.perf_counter() - started, stopped, pruned=pruned, ends_cut=ends_cut)
+                        time.perf_counter() - started, stopped, pruned=pruned, ends_cut=ends_cut, runs_cut=runs_cut)
         if self.puzzle.solution is not None:
             report.contains_intended = self.finds_intended(solutions, effective)
         return report

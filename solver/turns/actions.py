@@ -174,6 +174,10 @@ def _main_battlefield(board: Board) -> frozenset[Hex]:
     return board.hexes
 
 
+#: Public name of the main battlefield's hexes for the solver (solver.search.enumeration: a run filling them).
+main_battlefield = _main_battlefield
+
+
 def board_full(position: Position) -> bool:
     """No empty hex is left on the main battlefield, so a Battle begins (3E USING TILES)."""
     main = _main_battlefield(position.board)
