@@ -288,6 +288,58 @@ def _runs_bounded(puzzle: Puzzle, deferred: bool) -> int:
     return checked
 
 
+def _last_uses_bounded(puzzle: Puzzle, deferred: bool, most: int = 250) -> int:
+    """Asserts that the bound of every use of an instant tile that is the turn's last tile, worked out from the state
+    it starts from (:meth:`HqBound.last_use`), is not below :meth:`HqBound.damage` of any state the use leads to
+    (each answer of the opponent, and the turns of a unit just taken over); how many states were compared."""
+    from solver.position import Use
+
+    try:
+        enumerator = Enumerator(puzzle, bound=True, free_facings=deferred)
+        if not enumerator.bound_runs:
+            return 0
+        enumerator.bound, enumerator.bound_runs = None, False  # the whole graph, nothing pruned
+        graph = enumerator.build(on_state=_at_most(most))
+    except _TooBig:
+        return 0
+    bound = HqBound(puzzle)
+    checked = 0
+    for state in graph.steps:
+        if state.over or state.played + 1 != puzzle.tiles_to_play:
+            continue
+        last = bound.last_use(state)
+        for tile in {t for t in state.hand if t.kind is Kind.INSTANT}:
+            position = state.position.replaced(hands=((puzzle.player, (tile,)),), to_move=puzzle.player)
+            for action in enumerator.actions.player_actions(position, puzzle.player, state.used):
+                if not isinstance(action, Use) or action.tile != tile:
+                    continue
+                dealt = last(action)
+                step = enumerator.use(state, position, action)
+                if dealt is None or step is None:
+                    continue
+                if enumerator.takeovers:
+                    step = enumerator.opponent_turns(step)
+                for _, after in step.branches:
+                    assert dealt >= bound.damage(after), (str(action), after.position)
+                    checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("players", [BASE_ARMIES, FAMILY_ARMIES], ids=["base", "families"])
+def test_the_last_use_of_an_instant_is_bounded_before_its_results_are_made_never_below_their_bound(players):
+    """Issue 27: a use of an instant that is the turn's last tile, bounded from the state it starts from (the units
+    on the hexes it names at their best anywhere), is never below the bound of the states it leads to
+    (:func:`_last_uses_bounded`), on seeded random cards and on the bundled and generated cards with instants."""
+    checked = sum(_last_uses_bounded(puzzle, deferred=number % 2 == 1)
+                  for number, puzzle in random_puzzles(RANDOM_CARDS * 2, "use-bound", players) if readable(puzzle))
+    if players == FAMILY_ARMIES:  # the Vegas and Neojungle cards: a Push Back with takeovers, a Castling
+        for path in BUNDLED:
+            puzzle = notation.load(str(path))
+            if readable(puzzle) and any(t.kind is Kind.INSTANT for t in puzzle.offer):
+                checked += _last_uses_bounded(puzzle, deferred=True, most=20000)
+    assert checked > 500, checked
+
+
 @pytest.mark.parametrize("players", [BASE_ARMIES, FAMILY_ARMIES], ids=["base", "families"])
 def test_a_placement_run_is_bounded_before_it_is_made_never_below_the_bound_of_its_states(players):
     """Issue 27 (the ratio to --naive where most runs are pruned at once): a run's bound from the state it starts

@@ -391,10 +391,10 @@ def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_c
     assert alone.ends_cut_at == shared.ends_cut_at
 
 
-def test_placement_runs_the_bound_proves_hopeless_are_not_made_and_a_search_that_may_not_cut_them_makes_them():
-    """Issue 27 (ratios to --naive): on the Neojungle's level-3 card most placement runs lead to states the bound
-    prunes at once; they are cut before their states are made (`HqBound.placements`), counted in the report, and
-    the graph keeps only the other states. The tries' later searches share the listing but may cut less
+def test_placement_runs_and_last_uses_the_bound_proves_hopeless_are_not_made_and_a_search_that_may_not_cut_them_makes_them():
+    """Issue 27 (ratios to --naive): on the Neojungle's level-3 card most placement runs, and many uses of the
+    Castling as the last tile, lead to states the bound prunes at once; they are cut before their states are made
+    (`HqBound.placements`, `HqBound.last_use`), counted in the report, and the graph keeps only the other states. The tries' later searches share the listing but may cut less
     (``may_cut``): one that may cut none of them lists those cores again, and its graph is the whole one."""
     from solver.search.enumeration import Enumerator
 
@@ -402,16 +402,16 @@ def test_placement_runs_the_bound_proves_hopeless_are_not_made_and_a_search_that
     first = Enumerator(puzzle, bound=True, free_facings=True)
     assert first.bound_runs
     kept = first.build()
-    assert first.runs_cut > 3000 and len(kept.steps) + len(first.pruned) < 1000
+    assert first.runs_cut > 3000 and first.uses_cut > 200 and len(kept.steps) + len(first.pruned) < 500
     later = Enumerator(puzzle, bound=True, free_facings=True)
     later.share_listing(first)
     later.may_cut = lambda played, ahead: False
     whole = later.build()
-    assert later.runs_cut == 0 and not later.pruned
+    assert later.runs_cut == later.uses_cut == 0 and not later.pruned
     alone = Enumerator(puzzle, free_facings=True).build()  # no bound at all
     assert set(whole.steps) == set(alone.steps) and len(alone.steps) > 4000
     report = Solver(puzzle, jobs=1).solve()
-    assert report.runs_cut == first.runs_cut and report.verdict == "sound"
+    assert (report.runs_cut, report.uses_cut) == (first.runs_cut, first.uses_cut) and report.verdict == "sound"
 
 
 def test_a_listed_graph_keeps_one_object_per_distinct_position_set_action_and_identity():

@@ -69,6 +69,7 @@ class Rotation(Ability):
     within_hq_bound = True
     places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_moved_units = 1
+    bound_moves_named = True  # the unit on the hex the use names
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
@@ -107,6 +108,7 @@ class Castling(Ability):
     within_hq_bound = True
     places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_moved_units = 2
+    bound_moves_named = True  # the two units on the hexes the use names
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

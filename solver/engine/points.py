@@ -148,6 +148,10 @@ class Ability:
     #: instant may move or turn (a Castling swaps two, a Rotation turns one): each counted at its best anywhere, as
     #: the Move tile's unit is. 0: the family's instants are none the bound knows.
     bound_moved_units: int = 0
+    #: For the search's bound (with ``bound_moved_units``): whether one use of the family's instant moves or turns
+    #: only units on the hexes it names (its targets: the two a Castling swaps, the one a Rotation turns), so that a
+    #: use may be bounded before its result is made (:meth:`solver.search.bound.HqBound.last_use`).
+    bound_moves_named: bool = False
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         """For the search's bound (a family declaring ``within_hq_bound``): what the family may still do in

@@ -42,6 +42,7 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
         "pruned": report.pruned,
         "ends_cut": report.ends_cut,
         "runs_cut": report.runs_cut,
+        "uses_cut": report.uses_cut,
     }
     if not counters_only:
         data["seconds"] = round(report.seconds, 3)
@@ -63,11 +64,13 @@ def report_json(report: Report, *, counters_only: bool = False, puzzle: Puzzle |
 
 def _cut(report: Report) -> str:
     """What the bound cut (solver.search.bound): plays proven to fail without being expanded or played out."""
-    if not report.pruned and not report.ends_cut and not report.runs_cut:
+    if not report.pruned and not report.ends_cut and not report.runs_cut and not report.uses_cut:
         return ""
     ends = f" and {report.ends_cut} ends" if report.ends_cut else ""
-    if report.runs_cut:  # placements cut before their states were made: not among the plays
-        return f", {report.pruned} plays, {report.runs_cut} placements{ends} cut by the bound"
+    if report.runs_cut or report.uses_cut:  # cut before their states were made: not among the plays
+        before = ", ".join(f"{count} {what}" for count, what in ((report.runs_cut, "placements"),
+                                                                  (report.uses_cut, "uses")) if count)
+        return f", {report.pruned} plays, {before}{ends} cut by the bound"
     return f", {report.pruned}{ends} cut by the bound"
 
 

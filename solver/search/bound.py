@@ -27,7 +27,8 @@ The ends of a state (stopping there, each deferred facing chosen) are bounded un
 positions (:meth:`HqBound.stopping`): the turn is over, so nothing moves and no Mobility counts. So are the states
 that placement runs lead to, without making them (:meth:`HqBound.placements`), where a tile placed is only its unit
 put on the hex (:attr:`solver.engine.points.Ability.places_plainly`): the same terms, each placed tile counted
-where it lands.
+where it lands; and those the last tile of the turn leads to when it is an instant (:meth:`HqBound.last_use`), the
+units on the hexes the use names counted at their best anywhere.
 
 An HQ's health never rises in a battle, so the player's own HQ ends at most where it stands; nothing here bounds
 what the opponent deals, so it may end anywhere below. The goal is then read three-valued by its structure
@@ -53,7 +54,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from ..engine import points as hooks
 from ..notation.cards import Alive, And, Destroy, DrawOrWin, Goal, HpCompare, Not, Or, Puzzle, Survive, Win
 from ..hexes import Direction, Hex
-from ..position import Position, Unit
+from ..position import Position, Unit, Use
 from ..tiles import Edge, Kind, Tile
 from ..turns.actions import Spent
 
@@ -122,11 +123,13 @@ def readable(puzzle: Puzzle) -> bool:
 
 
 @cache
-def moving_instants() -> dict[str, int]:
+def moving_instants(named: bool = False) -> dict[str, int]:
     """The instants of families that declare how many of the player's units a use moves or turns
-    (:attr:`solver.engine.points.Ability.bound_moved_units`), with that number."""
+    (:attr:`solver.engine.points.Ability.bound_moved_units`), with that number; ``named``: of those, the ones
+    whose use moves only units on the hexes it names (``bound_moves_named``)."""
     return {name: family.bound_moved_units for family in hooks.families()
-            if family.within_hq_bound and family.bound_moved_units for name in family.instants}
+            if family.within_hq_bound and family.bound_moved_units and (family.bound_moves_named or not named)
+            for name in family.instants}
 
 
 @dataclass(frozen=True)
@@ -377,6 +380,52 @@ class HqBound:
             return dealt(tiles, full, [cell(tile, hex_, facing, left) for tile, (hex_, facing) in zip(tiles, cells)])
 
         return run
+
+    def last_use(self, state: State) -> Callable[[Use], int | None]:
+        """:meth:`damage` of every state a use of an instant tile leads to from ``state``, at most, where that use is
+        the last tile the turn may play, without making those states (nor the use's results: the opponent's answers
+        to a Push Back, a takeover's turns): a function of the use, None for one it does not bound (a Battle tile,
+        which adds a battle and ends the turn; a family's instant that does not declare ``bound_moves_named``).
+        Where :meth:`placements` may be used, and against :meth:`damage` of such a state: no tile may be played
+        after it, so the battles are those already caused and what ``then`` says, and the units are counted as with
+        an empty hand (nothing moves but by Mobility or a Transport); the use itself moves or turns at most the
+        units on the hexes it names (the Move tile's unit, the two a Castling swaps, the unit a Push Back pushes),
+        each counted at its best anywhere where it fights for the player, and a Push Back of the enemy HQ, or of a
+        unit with a blast, counted as :meth:`damage` counts it (the HQ on any hex next to it). A Sniper, a Grenade or
+        an Air Strike wounds units, never an HQ: nothing more is dealt."""
+        position = state.position
+        hand = state.hand
+        melee, ranged, actions = self._bonuses(position, hand)
+        if self.turned:
+            melee = ranged = melee + ranged
+        battles = state.battles_done + self.after
+        named = moving_instants(named=True)
+        standing: dict[bool, tuple[int, dict[Hex, int]]] = {}
+
+        def units(pushes: bool) -> tuple[int, dict[Hex, int]]:
+            if pushes not in standing:
+                turned, moved = self._frees(state, (), False, False)
+                fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free | turned)
+                fixed += sum(gain for unit, gain in gains
+                             if unit.hex in moved or (unit.tile.mobility and self._mine(unit)
+                                                      and Spent(unit.hex, "mobility") not in state.used))
+                standing[pushes] = (fixed, {unit.hex: gain for unit, gain in gains})
+            return standing[pushes]
+
+        def dealt(use: Use) -> int | None:
+            name = use.tile.name
+            if name == "battle" or (name not in KNOWN_INSTANTS and name not in named):
+                return None
+            if battles == 0:
+                return 0
+            pushes = name == "push-back" and any(
+                (unit := position.unit_at(hex_)) is not None and (unit.is_hq or self._blast(unit.tile))
+                for hex_ in use.targets)
+            fixed, gains = units(pushes)
+            per_battle = fixed + sum(gains.get(hex_, 0) for hex_ in set(use.targets))
+            return battles * per_battle + self._poisoned(position, battles, hand)
+
+        return dealt
 
     def placements_bounded(self) -> bool:
         """Whether :meth:`placements` may be used on this card: no family present frees units by where they stand

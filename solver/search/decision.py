@@ -61,6 +61,7 @@ class Report:
     pruned: int = 0  # states reached that the bound proved hopeless: neither expanded nor played out (among plays)
     ends_cut: int = 0  # ends of expanded states that the bound proved hopeless to stop in: not played out
     runs_cut: int = 0  # placement runs the bound proved hopeless before their states were made (not among plays)
+    uses_cut: int = 0  # uses of instant tiles, the turn's last tile, that it proved hopeless so (the same)
 
 
 #: The facings still open to each deferred unit of a state for a line's ends (:func:`enumeration.resolve`).

@@ -396,9 +396,10 @@ def _takes_over(tile: Tile) -> bool:
     return tile.module is not None and tile.module.type == "control-takeover"
 
 
-#: Placement runs cut before they were made (:meth:`Enumerator.placement_runs`): how many, per the tiles played
-#: after them and their margin bound.
-RunsCut = tuple[tuple[tuple[int, int], int], ...]
+#: Steps cut before their states were made (:meth:`Enumerator.placement_runs`, :meth:`Enumerator.instants`): how
+#: many, per kind (``"run"``, a placement run; ``"use"``, a use of an instant tile), the tiles played after them and
+#: their margin bound.
+StepsCut = tuple[tuple[tuple[str, int, int], int], ...]
 
 #: No hexes: one object for the cores' (:meth:`Enumerator.steps`; every ``frozenset()`` is a new object).
 _NO_HEXES: frozenset = frozenset()
@@ -571,7 +572,7 @@ class ListingMemo:
 
     #: The steps of each core (:meth:`Enumerator.core_steps`), the placement runs among them, their sources and the
     #: runs cut before they were made.
-    cores: dict[State, tuple[list[Step], int, list[Hex | None], RunsCut]] = field(default_factory=dict)
+    cores: dict[State, tuple[list[Step], int, list[Hex | None], StepsCut]] = field(default_factory=dict)
     #: One object per distinct state (states are compared by value; the decision keys its tables by identity).
     states: dict[State, State] = field(default_factory=dict)
     #: The units a Move tile or Mobility may move in a position (:meth:`Enumerator._plain_movers`), and how far.
@@ -689,10 +690,12 @@ class Enumerator:
         #: highest margin bound of an end cut there.
         self.ends_cut = 0
         self.ends_cut_at: dict[State, int] = {}
-        #: Placement runs the bound proved hopeless before their state was made (:meth:`placement_runs`), and per
-        #: state they were cut from, each margin bound of those with the fewest tiles placed for it.
+        #: Placement runs, and uses of instant tiles, that the bound proved hopeless before their states were made
+        #: (:meth:`placement_runs`, :meth:`instants`), and per state they were cut from, each margin bound of those
+        #: with the fewest tiles played for it.
         self.runs_cut = 0
-        self.runs_cut_at: dict[State, dict[int, int]] = {}
+        self.uses_cut = 0
+        self.steps_cut_at: dict[State, dict[int, int]] = {}
         #: Whether placement runs may be bounded before they are made (:meth:`HqBound.placements`): where a tile
         #: placed is its unit put on the hex and nothing else (no terrain, every family acting between battles
         #: declares so: :attr:`solver.engine.points.Ability.places_plainly`).
@@ -915,8 +918,8 @@ class Enumerator:
         core = state if not state.after_batch and not state.placed else _next(state, after_batch=False,
                                                                                 placed=_NO_HEXES)
         found, runs, sources, cut = self.core_steps(core)
-        if cut and not state.after_batch:
-            self._count_runs_cut(state, cut)
+        if cut:
+            self._count_steps_cut(state, cut)
         spared = state.placed
         if spared and state.watched:
             spared = spared - {now for _, now in state.watched}
@@ -925,7 +928,7 @@ class Enumerator:
         return [step for index, (step, source) in enumerate(zip(found, sources))
                 if not (state.after_batch and index < runs) and (source is None or source not in spared)]
 
-    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None], RunsCut]:
+    def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None], StepsCut]:
         """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
         second value), for each step the unit whose free move it is, if a unit just placed may be spared it, and the
         runs the bound cut before making them (:meth:`placement_runs`).
@@ -934,16 +937,18 @@ class Enumerator:
         may cut less (:attr:`may_cut`): one that may not cut every run an earlier one cut lists the core again."""
         found = self.memo.cores.get(core)
         if found is not None and not (found[3] and self.may_cut is not None
-                                      and not all(self.may_cut(played, ahead) for (played, ahead), _ in found[3])):
+                                      and not all(self.may_cut(played, ahead) for (_, played, ahead), _ in found[3])):
             return found
         steps: list[Step] = []
         runs = 0
-        cut: RunsCut = ()
+        cut: StepsCut = ()
         if core.played < self.limit:
             placed, cut = self.placement_runs(core)
             steps += placed
             runs = len(steps)
-            steps += self.instants(core)
+            uses, uses_cut = self._instants(core, bounded=True)
+            steps += uses
+            cut += uses_cut
             if self.families:
                 steps += self.family_places(core)
         sources: list[Hex | None] = [None] * len(steps)
@@ -970,13 +975,18 @@ class Enumerator:
         found = self.memo.cores[core] = (steps, runs, sources, cut)
         return found
 
-    def _count_runs_cut(self, state: State, cut: RunsCut) -> None:
-        """Counts the runs cut from ``state`` (:meth:`placement_runs`), and keeps, per margin bound among them, the
-        fewest tiles placed (the tries' ranking: :func:`solver.search.solve._may_outrank`)."""
-        table = self.runs_cut_at.setdefault(state, {})
-        for (played, ahead), count in cut:
-            self.runs_cut += count
+    def _count_steps_cut(self, state: State, cut: StepsCut) -> None:
+        """Counts the steps cut from ``state`` (:meth:`placement_runs`, :meth:`instants`), and keeps, per margin bound
+        among them, the fewest tiles played (the tries' ranking: :func:`solver.search.solve._may_outrank`)."""
+        for (kind, played, ahead), count in cut:
+            if kind == "run":
+                if state.after_batch:  # no placement run follows another: none was cut from here
+                    continue
+                self.runs_cut += count
+            else:
+                self.uses_cut += count
             tiles = played - state.played
+            table = self.steps_cut_at.setdefault(state, {})
             table[ahead] = min(table.get(ahead, tiles), tiles)
 
     def _interned(self, state: State) -> State:
@@ -1010,7 +1020,7 @@ class Enumerator:
                                  _next(nxt, position=self._norm(position), used=used)))
         return replace(step, branches=tuple(branches)) if turns else step
 
-    def placement_runs(self, state: State) -> tuple[list[Step], RunsCut]:
+    def placement_runs(self, state: State) -> tuple[list[Step], StepsCut]:
         """Every run of placements: a sub-multiset of the board tiles in hand, on distinct empty hexes; and how many
         runs the bound cut, by the tiles played after them and their margin bound.
 
@@ -1021,7 +1031,7 @@ class Enumerator:
         room = self.limit - state.played
         empty = state.position.empty_hexes()
         runs: list[Step] = []
-        cut: dict[tuple[int, int], int] = {}
+        cut: dict[tuple[str, int, int], int] = {}
         bounded = self._run_bound(state, board_tiles, empty)
         chosen_sets = set()
         for size in range(1, min(room, len(board_tiles)) + 1):
@@ -1036,7 +1046,7 @@ class Enumerator:
                     ahead = bounded(combo, None)
                     if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
                         self.listed += len(assignments)
-                        cut[played, ahead] = cut.get((played, ahead), 0) + len(assignments)
+                        cut["run", played, ahead] = cut.get(("run", played, ahead), 0) + len(assignments)
                         continue
                 for number, assignment in enumerate(assignments):
                     if number % 64 == 63:
@@ -1045,7 +1055,7 @@ class Enumerator:
                     if bounded is not None:
                         ahead = bounded(combo, assignment)
                         if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
-                            cut[played, ahead] = cut.get((played, ahead), 0) + 1
+                            cut["run", played, ahead] = cut.get(("run", played, ahead), 0) + 1
                             continue
                     runs.append(self.place_run(state, combo, assignment))
         return runs, tuple(cut.items())
@@ -1149,8 +1159,22 @@ class Enumerator:
         return _next(state, over=True, battles_done=state.battles_done + 1)
 
     def instants(self, state: State) -> list[Step]:
+        """Every use of an instant tile in hand."""
+        return self._instants(state, bounded=False)[0]
+
+    def _instants(self, state: State, bounded: bool) -> tuple[list[Step], StepsCut]:
+        """:meth:`instants`; ``bounded``: without the uses that the bound proves hopeless before their results are
+        made, where the use is the last tile the turn may play (:meth:`HqBound.last_use`; the uses of a Move tile
+        on a plain board are listed with their states at once and are not cut so), and how many were cut (as
+        :meth:`placement_runs`)."""
         found: list[Step | None] = []
+        cut: dict[tuple[str, int, int], int] = {}
         plain = self._plain(state.position)
+        last = None
+        if bounded and self.bound_runs and state.played + 1 == self.limit:
+            assert self.bound is not None
+            last = self.bound.last_use(state)
+            answers: dict[int, int | None] = {}
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
             if plain and tile.name == "move" and tile.army == self.player:
                 found += [step for _, step in self.plain_moves(state, tile, frozenset())]
@@ -1161,8 +1185,16 @@ class Enumerator:
                     continue
                 self._check_time()
                 self.listed += 1
+                if last is not None and (dealt := last(action)) is not None:
+                    if dealt not in answers:
+                        assert self.bound is not None
+                        answers[dealt] = self.bound.margin_if_hopeless(state.position, dealt)
+                    ahead = answers[dealt]
+                    if ahead is not None and (self.may_cut is None or self.may_cut(self.limit, ahead)):
+                        cut["use", self.limit, ahead] = cut.get(("use", self.limit, ahead), 0) + 1
+                        continue
                 found.append(self.use(state, position, action))
-        return [s for s in found if s is not None]
+        return [s for s in found if s is not None], tuple(cut.items())
 
     def use(self, state: State, position: Position, action: Use) -> Step | None:
         try:

@@ -54,7 +54,7 @@ def _may_outrank(enumerator: Enumerator, weakest: Try) -> bool:
     margin, length = weakest.verdict.margin, len(weakest.actions)
     # (state, margin bound, lines beyond those reaching the state)
     cut = [(state, bound, 0) for state, bound in [*enumerator.pruned.items(), *enumerator.ends_cut_at.items()]]
-    cut += [(state, bound, tiles) for state, table in enumerator.runs_cut_at.items() for bound, tiles in table.items()]
+    cut += [(state, bound, tiles) for state, table in enumerator.steps_cut_at.items() for bound, tiles in table.items()]
     if all(bound < margin for _, bound, _ in cut):
         return False
     if any(bound > margin for _, bound, _ in cut):
@@ -93,7 +93,7 @@ class Solver:
         # which rank first among equals, are then played out.
         report, enumerator = self._search(started, (None, 0) if self.tries else None)
         lines = 0
-        while self.tries and (enumerator.pruned or enumerator.ends_cut or enumerator.runs_cut) \
+        while self.tries and (enumerator.pruned or enumerator.ends_cut or enumerator.steps_cut_at) \
                 and report.stopped is None:
             # The tries rank failing plays by margin, then by fewer action lines, and the bound cut plays whose
             # margin is not known, only bounded: while one of them might rank among the tries found, search again
@@ -244,13 +244,14 @@ class Solver:
             if not self.tries:  # no later search takes the listing up: its tables go before the decision's are made
                 enumerator.forget_listing()
             report = self.decide(graph, value, positions, started, stopped, len(enumerator.pruned),
-                                 enumerator.ends_cut, enumerator.runs_cut)
+                                 enumerator.ends_cut, (enumerator.runs_cut, enumerator.uses_cut))
         self._tables_kept = (keys, value)  # freed with the solver, not before the report (as the graph)
         return report, enumerator
 
     # --- AND-OR: which states win, and the distinct winning plays -----------------------------------------------
     def decide(self, graph: Graph, value: dict[State, list[tuple[Position, tuple, Verdict]]], positions: int,
-               started: float, stopped: str | None, pruned: int = 0, ends_cut: int = 0, runs_cut: int = 0) -> Report:
+               started: float, stopped: str | None, pruned: int = 0, ends_cut: int = 0,
+               steps_cut: tuple[int, int] = (0, 0)) -> Report:
         """``value``: each state's ends played out, with the facings open to its deferred units and their verdicts."""
         effective = self.identity
 
@@ -292,7 +293,8 @@ class Solver:
         tries = self.find_tries(graph, value, winning) if self.tries else []
         # The plays the proof covers: the states expanded and those the bound proved hopeless.
         report = Report(verdict_name, solutions, tries, len(graph.steps) + pruned, self.count_paths(graph), positions,
-                        time.perf_counter() - started, stopped, pruned=pruned, ends_cut=ends_cut, runs_cut=runs_cut)
+                        time.perf_counter() - started, stopped, pruned=pruned, ends_cut=ends_cut,
+                        runs_cut=steps_cut[0], uses_cut=steps_cut[1])
         if self.puzzle.solution is not None:
             report.contains_intended = self.finds_intended(solutions, effective)
         return report
