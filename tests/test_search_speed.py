@@ -410,6 +410,11 @@ def test_placement_runs_and_last_uses_the_bound_proves_hopeless_are_not_made_and
     assert later.runs_cut == later.uses_cut == 0 and not later.pruned
     alone = Enumerator(puzzle, free_facings=True).build()  # no bound at all
     assert set(whole.steps) == set(alone.steps) and len(alone.steps) > 4000
+    again = Enumerator(puzzle, bound=True, free_facings=True)  # (the later search above relisted first's cores)
+    again.build()
+    unbounded = Enumerator(puzzle, free_facings=True)  # the tries' last resort: a search that prunes nothing
+    unbounded.share_listing(again)
+    assert set(unbounded.build().steps) == set(alone.steps)
     report = Solver(puzzle, jobs=1).solve()
     assert (report.runs_cut, report.uses_cut) == (first.runs_cut, first.uses_cut) and report.verdict == "sound"
 

@@ -571,7 +571,7 @@ class ListingMemo:
     what the earlier one did not. A table added here is shared with the others."""
 
     #: The steps of each core (:meth:`Enumerator.core_steps`), the placement runs among them, their sources and the
-    #: runs cut before they were made.
+    #: steps cut before they were made.
     cores: dict[State, tuple[list[Step], int, list[Hex | None], StepsCut]] = field(default_factory=dict)
     #: One object per distinct state (states are compared by value; the decision keys its tables by identity).
     states: dict[State, State] = field(default_factory=dict)
@@ -931,13 +931,13 @@ class Enumerator:
     def core_steps(self, core: State) -> tuple[list[Step], int, list[Hex | None], StepsCut]:
         """The steps of a core state (see :meth:`steps`), remembered: the placement runs first (how many is the
         second value), for each step the unit whose free move it is, if a unit just placed may be spared it, and the
-        runs the bound cut before making them (:meth:`placement_runs`).
+        steps the bound cut before making them (:meth:`placement_runs`, :meth:`instants`).
 
         The steps are remembered for the searches that share the listing (the solver's tries), and a later search
-        may cut less (:attr:`may_cut`): one that may not cut every run an earlier one cut lists the core again."""
+        may cut less (:attr:`may_cut`), or nothing: one that may not cut every step an earlier one cut lists the core
+        again."""
         found = self.memo.cores.get(core)
-        if found is not None and not (found[3] and self.may_cut is not None
-                                      and not all(self.may_cut(played, ahead) for (_, played, ahead), _ in found[3])):
+        if found is not None and (not found[3] or self._may_cut_all(found[3])):
             return found
         steps: list[Step] = []
         runs = 0
@@ -974,6 +974,11 @@ class Enumerator:
                 steps[index] = Step(action, canonical, fill)
         found = self.memo.cores[core] = (steps, runs, sources, cut)
         return found
+
+    def _may_cut_all(self, cut: StepsCut) -> bool:
+        """Whether this search cuts every step of ``cut`` (an earlier search's, sharing the listing)."""
+        return self.bound_runs and (self.may_cut is None
+                                    or all(self.may_cut(played, ahead) for (_, played, ahead), _ in cut))
 
     def _count_steps_cut(self, state: State, cut: StepsCut) -> None:
         """Counts the steps cut from ``state`` (:meth:`placement_runs`, :meth:`instants`), and keeps, per margin bound
