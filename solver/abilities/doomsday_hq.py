@@ -47,6 +47,7 @@ class DoomsdayHQRotation(Ability):
     #: It deals nothing and moves nothing: it only turns a unit (:meth:`bound_frees`).
     within_hq_bound = True
     places_plainly = True  # it claims no placement from the hand and acts on no arrival
+    bound_frees_stay = True  # every friendly unit while the HQ grants it and it is unspent: placing changes neither
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         # Any friendly unit anywhere on the board (RULINGS 55), once.

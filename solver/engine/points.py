@@ -153,6 +153,13 @@ class Ability:
     #: use may be bounded before its result is made (:meth:`solver.search.bound.HqBound.last_use`).
     bound_moves_named: bool = False
 
+    #: For the search's bound (with :meth:`bound_frees`): whether what :meth:`bound_frees` says names no hexes (every
+    #: unit of the player's) and stays the same after a tile is placed or an instant used (it reads only what those
+    #: leave as they are: the family's HQ, what is spent of it), so that a placement run or the turn's last use may
+    #: be bounded before its state is made. The Doomsday HQ's rotation declares it; the Smart HQ (the units next to
+    #: it) does not.
+    bound_frees_stay: bool = False
+
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         """For the search's bound (a family declaring ``within_hq_bound``): what the family may still do in
         ``army``'s turn, as it stands, to where ``army``'s units stand and face: ``("", None)`` nothing; ``("turn",

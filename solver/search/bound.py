@@ -194,8 +194,7 @@ class HqBound:
         #: tile abilities that put markers on (a Nightshade's venom).
         self.poison = max((family.bound_poison for family in present), default=0)
         self.poisoning = frozenset().union(*(family.tile_abilities for family in present if family.bound_poison))
-        self._per_position: dict[tuple[Position, int, int, int, bool, frozenset],
-                                 tuple[int, tuple[tuple[Unit, int], ...]]] = {}
+        self._per_position: dict[tuple, tuple[int, tuple[tuple[Unit, int], ...]]] = {}
         self._per_tile: dict[tuple[Tile, int, int, int], int] = {}
         self._per_unit: dict[tuple, tuple[int, int]] = {}
         self._per_facing: dict[tuple, dict[Direction, int]] = {}
@@ -262,8 +261,8 @@ class HqBound:
         deferred facing (counted in its best one).
 
         Only where the run's state is ``state``'s position with the tiles' units added and nothing else (no family
-        acts on a placement or on arrival, no terrain) and no family's frees or redirections depend on where units
-        stand (:meth:`placements_bounded`). Then, term by term against :meth:`damage` of the run's state:
+        acts on a placement or on arrival, no terrain) and the families' frees stay as they are
+        (:meth:`placements_bounded`). Then, term by term against :meth:`damage` of the run's state:
 
         * the bonuses are those of the same tiles (moved from the hand to the board), or fewer once no tile may be
           played (the hand is then not counted: the bonuses here count it, which is never less);
@@ -271,8 +270,11 @@ class HqBound:
           facings, frees and targets: no Push Back or Move tile is placed); once none may, as with an empty hand
           (no Push Back or Move tile left to use, nothing moved but by Mobility or a Transport), and after a full
           board nothing moves at all;
-        * each unit placed deals what it deals where it stands (in its best facing if deferred), and its best
-          anywhere where it has Mobility or a Transport may move it while the turn goes on;
+        * each unit placed deals what it deals where it stands (in its best facing if deferred or a family may
+          turn every unit), and its best anywhere where it has Mobility or a Transport or a family may move it
+          while the turn goes on;
+        * the player's redirectors are those here, unless one may still come onto a line (one in hand, or one that
+          may move): every run is then counted without limit, as :meth:`damage` counts such a state;
         * the tiles left in hand are counted as :meth:`damage` counts them, the Move tile with the units placed
           among those it may move;
         * the battles that follow: one more for a full board, one fewer where no tile may be played after the run.
@@ -285,45 +287,62 @@ class HqBound:
             melee = ranged = melee + ranged
         instants = moving_instants()
         mine = [u for u in position.units if self._mine(u)]
+        here_now = self._redirectors(position)
+        shooters = any(self._shoots(u.tile) for u in mine)
 
         def transports(tiles: Iterable[Tile]) -> bool:  # a Transport moves every unit of the player's (_frees)
             return self.transports and any(t.module is not None and t.module.type in MOVING_EFFECTS for t in tiles)
 
-        def standing(rest: tuple[Tile, ...]) -> tuple[frozenset, int, int, int, list[int]]:
-            """What the units already there deal with ``rest`` in hand: the enemy HQ's hexes, the units as they
-            stand, their moves counted, every unit's move counted (once a Transport is placed), their gains."""
-            moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in rest)
-            pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in rest)
-            own_moves = moves or any(t.kind is Kind.INSTANT and t.name in instants for t in rest)
-            turned, moved = self._frees(state, rest, own_moves, pushes)
-            fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free | turned)
-            counted = sum(gain for unit, gain in gains
-                          if unit.hex in moved or (unit.tile.mobility and self._mine(unit)
-                                                   and Spent(unit.hex, "mobility") not in state.used))
-            return (self._enemy_hq_hexes(position, pushes), fixed, counted, sum(gain for _, gain in gains),
-                    [gain for _, gain in gains])
+        def redirects(tile: Tile) -> bool:
+            return bool(self.redirecting and tile.abilities & self.redirecting)
 
-        going_on = standing(hand)  # a tile may still be played after the run (its instants are all still in hand)
-        stopped = standing(())  # none may
+        standings: dict[tuple[tuple[Tile, ...], frozenset[Hex]], tuple] = {}
+
+        def standing(rest: tuple[Tile, ...], redirectors: frozenset[Hex]
+                     ) -> tuple[frozenset, int, int, int, list[int], frozenset[Hex], bool]:
+            """What the units already there deal with ``rest`` in hand and the player's redirectors on
+            ``redirectors``: the enemy HQ's hexes, the units as they stand, their moves counted, every unit's move
+            counted (once a Transport is placed), their gains; the units moved, and the moves ``rest`` allows."""
+            key = (rest, redirectors)
+            if key not in standings:
+                moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in rest)
+                pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in rest)
+                own_moves = moves or any(t.kind is Kind.INSTANT and t.name in instants for t in rest)
+                turned, moved = self._frees(state, rest, own_moves, pushes)
+                fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free | turned, redirectors)
+                counted = sum(gain for unit, gain in gains
+                              if unit.hex in moved or (unit.tile.mobility and self._mine(unit)
+                                                       and Spent(unit.hex, "mobility") not in state.used))
+                standings[key] = (self._enemy_hq_hexes(position, pushes), fixed, counted,
+                                  sum(gain for _, gain in gains), [gain for _, gain in gains], moved, own_moves)
+            return standings[key]
+
+        going_on = tuple(hand)  # a tile may still be played after the run (its instants are all still in hand)
         moving = transports([u.tile for u in mine] + list(hand))
-        # What one tile placed deals where it lands, and would gain by moving, per tile, hex, facing and whether
-        # a tile may still be played after the run (the enemy HQ's hexes then differ): a card makes tens of
-        # thousands of runs from a few hundred cells.
-        cells_dealt: dict[tuple[Tile, Hex, Direction, bool], tuple[int, int]] = {}
+        # A family that frees every unit of the player's (placements_bounded) frees those placed too: each turned
+        # stands in its best facing, each moved counts its best anywhere.
+        frees = {family.bound_frees(position, self.player, state.used)[0] for family in self.freeing}
+        placed_turned, placed_moved = "turn" in frees, "move" in frees
+        # What one tile placed deals where it lands, and would gain by moving, per tile, hex, facing, whether a tile
+        # may still be played after the run (the enemy HQ's hexes then differ) and the redirectors: a card makes
+        # tens of thousands of runs from a few hundred cells.
+        cells_dealt: dict[tuple[Tile, Hex, Direction, bool, frozenset[Hex]], tuple[int, int]] = {}
         tiles_dealt: dict[tuple[Tile, bool], tuple[int, int]] = {}
         empty = position.empty_hexes()
         poisoned: dict[int, int] = {}
 
-        def cell(tile: Tile, hex_: Hex, facing: Direction, left: bool) -> tuple[int, int]:
-            key = (tile, hex_, facing, left)
+        def cell(tile: Tile, hex_: Hex, facing: Direction, left: bool, redirectors: frozenset[Hex]
+                 ) -> tuple[int, int]:
+            key = (tile, hex_, facing, left, redirectors)
             found = cells_dealt.get(key)
             if found is None:
-                targets = (going_on if left else stopped)[0]
-                placed = (tile, hex_, facing, deferred(tile), targets, melee, ranged, actions)
+                targets = standing(going_on if left else (), redirectors)[0]
+                placed = (tile, hex_, facing, deferred(tile) or placed_turned, targets, melee, ranged, actions,
+                          redirectors)
                 found = self._per_cell.get(placed)
                 if found is None:
                     here, anywhere = self._strikes(position, Unit(hex_, tile, facing), targets, melee, ranged,
-                                                   actions, placed[3])
+                                                   actions, placed[3], redirectors)
                     found = self._per_cell[placed] = (here, anywhere - here)
                 cells_dealt[key] = found
             return found
@@ -333,16 +352,32 @@ class HqBound:
             key = (tile, left)
             found = tiles_dealt.get(key)
             if found is None:
-                values = [cell(tile, hex_, facing, left) for hex_ in empty for facing in Direction]
+                values = [cell(tile, hex_, facing, left, here_now) for hex_ in empty for facing in Direction]
                 found = tiles_dealt[key] = (max(here for here, _ in values), max(gain for _, gain in values))
             return found
 
-        def dealt(tiles: Sequence[Tile], full: bool, values: Sequence[tuple[int, int]]) -> int:
+        def dealt(tiles: Sequence[Tile], full: bool, values: Sequence[tuple[int, int]],
+                  redirectors: frozenset[Hex]) -> int:
             left = 0 if full else plays_left - len(tiles)
             battles = state.battles_done + full + (1 if left else 0) + self.after
             if battles == 0:
                 return 0
-            _, fixed, counted, every_move, existing = going_on if left else stopped
+            rest = list(hand)
+            for tile in tiles:
+                rest.remove(tile)
+            targets, fixed, counted, every_move, existing, moved, own_moves = standing(going_on if left else (),
+                                                                                      redirectors)
+            if self.redirecting and not full:
+                # As damage: a redirector that may still come onto a line (placed later, moved) turns any shot
+                # anywhere, where the player has a shooter.
+                later = tuple(rest) if left else ()
+                may_come = any(redirects(t) for t in later) or bool(redirectors) and own_moves or any(
+                    hex_ in moved or (unit.tile.mobility and Spent(hex_, "mobility") not in state.used)
+                    for hex_ in redirectors if (unit := position.unit_at(hex_)) is not None)
+                may_come = may_come or any(
+                    redirects(tile) and (tile.mobility or moving or placed_moved) for tile in tiles)
+                if may_come and (shooters or any(self._shoots(t) for t in [*tiles, *later])):
+                    return battles * UNBOUNDED
             per_battle = fixed
             if not full:
                 # Once no tile may be played, a Transport placed by the run still moves every unit.
@@ -350,13 +385,10 @@ class HqBound:
                     else counted
             for tile, (here, gain) in zip(tiles, values):
                 per_battle += here
-                if not full and (tile.mobility or moving):
+                if not full and (tile.mobility or moving or placed_moved):
                     per_battle += gain
             if left:
-                rest = list(hand)
-                for tile in tiles:
-                    rest.remove(tile)
-                options = [self._tile_best(t, melee, ranged, actions) for t in rest
+                options = [self._tile_best(t, melee, ranged, actions, bool(redirectors)) for t in rest
                            if t.kind is Kind.WARRIOR or self._blast(t)]
                 every = existing + [gain for _, gain in values]
                 if any(t.kind is Kind.INSTANT and t.name == "move" for t in rest):
@@ -373,11 +405,16 @@ class HqBound:
 
         def run(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]] | None) -> int:
             if cells is None:  # any run of these tiles: each counted at its most anywhere, the board filled or not
-                return max(dealt(tiles, full, [anywhere(tile, not full and plays_left > len(tiles)) for tile in tiles])
+                if any(redirects(tile) for tile in tiles):  # where a redirector lands decides: not bounded so
+                    return (state.battles_done + 1 + self.after) * UNBOUNDED
+                return max(dealt(tiles, full, [anywhere(tile, not full and plays_left > len(tiles)) for tile in tiles],
+                                 here_now)
                            for full in ((False, True) if len(tiles) >= len(main_empty) else (False,)))
             full = main_empty <= {hex_ for hex_, _ in cells}
             left = not full and plays_left > len(tiles)
-            return dealt(tiles, full, [cell(tile, hex_, facing, left) for tile, (hex_, facing) in zip(tiles, cells)])
+            redirectors = here_now | {hex_ for tile, (hex_, _) in zip(tiles, cells) if redirects(tile)}
+            return dealt(tiles, full, [cell(tile, hex_, facing, left, redirectors)
+                                       for tile, (hex_, facing) in zip(tiles, cells)], redirectors)
 
         return run
 
@@ -392,7 +429,8 @@ class HqBound:
         units on the hexes it names (the Move tile's unit, the two a Castling swaps, the unit a Push Back pushes),
         each counted at its best anywhere where it fights for the player, and a Push Back of the enemy HQ, or of a
         unit with a blast, counted as :meth:`damage` counts it (the HQ on any hex next to it). A Sniper, a Grenade or
-        an Air Strike wounds units, never an HQ: nothing more is dealt."""
+        an Air Strike wounds units, never an HQ: nothing more is dealt. A use that names a redirector's hex (it may
+        move it onto another line) is not bounded, nor any where a redirector may still move."""
         position = state.position
         hand = state.hand
         melee, ranged, actions = self._bonuses(position, hand)
@@ -401,6 +439,13 @@ class HqBound:
         battles = state.battles_done + self.after
         named = moving_instants(named=True)
         standing: dict[bool, tuple[int, dict[Hex, int]]] = {}
+        # A redirector that may still move after the use (Mobility, a Transport) may turn any shot anywhere
+        # (damage); one the use names may be moved by it: neither is bounded here.
+        redirectors = self._redirectors(position)
+        if self.redirecting and self._redirector_may_come(state, (), self._frees(state, (), False, False)[1], False,
+                                                          redirectors):
+            return lambda use: None
+        redirecting = frozenset(u.hex for u in position.units if u.tile.abilities & self.redirecting)
 
         def units(pushes: bool) -> tuple[int, dict[Hex, int]]:
             if pushes not in standing:
@@ -414,7 +459,8 @@ class HqBound:
 
         def dealt(use: Use) -> int | None:
             name = use.tile.name
-            if name == "battle" or (name not in KNOWN_INSTANTS and name not in named):
+            if name == "battle" or (name not in KNOWN_INSTANTS and name not in named) or (
+                    redirecting and not redirecting.isdisjoint(use.targets)):
                 return None
             if battles == 0:
                 return 0
@@ -428,10 +474,12 @@ class HqBound:
         return dealt
 
     def placements_bounded(self) -> bool:
-        """Whether :meth:`placements` may be used on this card: no family present frees units by where they stand
-        (what a placement adds to them would have to be asked of the run's state) and none redirects shots (a
-        redirector's line is read from the position)."""
-        return not self.freeing and not self.redirecting
+        """Whether :meth:`placements` (and :meth:`last_use`) may be used on this card: every family present that
+        frees units frees every unit of the player's, as long as what it reads stays (the Doomsday HQ's rotation:
+        :attr:`~solver.engine.points.Ability.bound_frees_stay`), so a unit placed is freed as those already there
+        and the frees of the state a run leads to are those here. (Redirectors are read per state: there, each
+        method counts without limit what a redirector that may move or come could turn.)"""
+        return all(family.bound_frees_stay for family in self.freeing)
 
     def margin_if_hopeless(self, position: Position, dealt: int) -> int | None:
         """:meth:`cut`'s answer for a state with ``position``'s HQs whose bound is ``dealt``."""
@@ -508,17 +556,20 @@ class HqBound:
         return melee, ranged, actions
 
     def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool,
-               free: frozenset = frozenset()) -> tuple[int, tuple[tuple[Unit, int], ...]]:
+               free: frozenset = frozenset(), redirectors: frozenset[Hex] | None = None
+               ) -> tuple[int, tuple[tuple[Unit, int], ...]]:
         """The damage per battle of the player's units as they stand, and what each would add by standing
         anywhere and facing any way (a move); remembered per position and bonuses. A unit on a hex of ``free``
-        (its facing deferred by the search) stands in its best facing."""
-        key = (position, melee, ranged, actions, pushes, free)
+        (its facing deferred by the search) stands in its best facing. ``redirectors``: the player's (None: those
+        of the position; :meth:`placements` adds those a run places)."""
+        key = (position, melee, ranged, actions, pushes, free, redirectors)
         found = self._per_position.get(key)
         if found is not None:
             return found
         targets = self._enemy_hq_hexes(position, pushes)
         fixed = self._enemy_blasts(position, targets, pushes)
-        redirectors = self._redirectors(position)
+        if redirectors is None:
+            redirectors = self._redirectors(position)
         gains = []
         for unit in position.units:
             if not self._mine(unit):
