@@ -391,11 +391,12 @@ def test_states_that_stop_in_the_same_ends_share_them_and_each_counts_the_ends_c
     assert alone.ends_cut_at == shared.ends_cut_at
 
 
-def test_placement_runs_and_last_uses_the_bound_proves_hopeless_are_not_made_and_a_search_that_may_not_cut_them_makes_them():
+def test_steps_the_bound_proves_hopeless_are_not_made_and_a_search_that_may_not_cut_them_makes_them():
     """Issue 27 (ratios to --naive): on the Neojungle's level-3 card most placement runs, and many uses of the
     Castling as the last tile, lead to states the bound prunes at once; they are cut before their states are made
-    (`HqBound.placements`, `HqBound.last_use`), counted in the report, and the graph keeps only the other states. The tries' later searches share the listing but may cut less
-    (``may_cut``): one that may cut none of them lists those cores again, and its graph is the whole one."""
+    (`HqBound.placements`, `HqBound.last_use`), counted in the report, and the graph keeps only the other states.
+    The tries' later searches share the listing but may cut less (``may_cut``), or nothing at all: one that may cut
+    none of them lists those cores again, and its graph is the whole one."""
     from solver.search.enumeration import Enumerator
 
     puzzle = notation.load(str(HERE.parent / "puzzles" / "generated" / "neojungle-vs-hegemony-level3-c4-0-0.nhex"))

@@ -256,9 +256,9 @@ class HqBound:
         """:meth:`damage` of the state each placement run from ``state`` leads to, at most, without making that state
         (a card lists tens of thousands of runs and the bound prunes most of their states at once): a function of
         the run's tiles and their hexes and facings, or of its tiles alone (``None``: any run of them, each tile
-        counted at its most on any empty hex, the board filled or not). ``main_empty``: the empty hexes of the main battlefield (the
-        run that fills them all starts a battle and ends the turn); ``deferred``: whether a tile placed stands in a
-        deferred facing (counted in its best one).
+        counted at its most on any empty hex, the board filled or not). ``main_empty``: the empty hexes of the main
+        battlefield (the run that fills them all starts a battle and ends the turn); ``deferred``: whether a tile
+        placed stands in a deferred facing (counted in its best one).
 
         Only where the run's state is ``state``'s position with the tiles' units added and nothing else (no family
         acts on a placement or on arrival, no terrain) and the families' frees stay as they are
@@ -273,8 +273,9 @@ class HqBound:
         * each unit placed deals what it deals where it stands (in its best facing if deferred or a family may
           turn every unit), and its best anywhere where it has Mobility or a Transport or a family may move it
           while the turn goes on;
-        * the player's redirectors are those here, unless one may still come onto a line (one in hand, or one that
-          may move): every run is then counted without limit, as :meth:`damage` counts such a state;
+        * the player's redirectors are those here and those the run places, and where one may still come onto a
+          line after the run (one left in hand, or one that may move) any shot counts without limit, as
+          :meth:`damage` counts such a state;
         * the tiles left in hand are counted as :meth:`damage` counts them, the Move tile with the units placed
           among those it may move;
         * the battles that follow: one more for a full board, one fewer where no tile may be played after the run.
