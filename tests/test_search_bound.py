@@ -250,7 +250,8 @@ def test_the_bound_is_never_below_the_damage_of_any_completion(players):
 
 def _runs_bounded(puzzle: Puzzle, deferred: bool, most: int = 250) -> int:
     """Asserts that the bound of every placement run of the turn's whole graph, worked out from the state it
-    starts from (:meth:`HqBound.placements`: its tiles on their cells, or its tiles alone anywhere), is not below
+    starts from (:meth:`HqBound.placements`: its tiles on their cells, the first on its cell and the others
+    anywhere, or its tiles alone anywhere, each at least the one before), is not below
     :meth:`HqBound.damage` of any state the run leads to (the opponent's turns of a unit just taken over included);
     how many states were compared (0: the card does not bound runs, or its graph is too big)."""
     import itertools
@@ -281,7 +282,8 @@ def _runs_bounded(puzzle: Puzzle, deferred: bool, most: int = 250) -> int:
                     if enumerator.takeovers:
                         step = enumerator.opponent_turns(step)
                     here = run_bound(combo, cells)
-                    assert anywhere >= here, (combo, cells)
+                    first_only = run_bound(combo, (cells[0],) + (None,) * (len(cells) - 1))
+                    assert anywhere >= first_only >= here, (combo, cells)
                     for _, after in step.branches:
                         assert here >= bound.damage(after), (combo, cells, after.position)
                         checked += 1
@@ -403,9 +405,12 @@ def test_a_placement_run_with_a_redirector_still_in_hand_is_counted_without_limi
 
 def test_a_placement_run_that_fills_the_board_counts_the_battle_it_starts():
     """3E USING TILES: a full board starts a battle at once; with the Final Battle after it, a Commando placed on
-    the last hex beside the HQ strikes it twice, and the run's bound counts both battles."""
+    the last hex beside the HQ strikes it twice, and the run's bound counts both battles; so does the bound of a
+    run of two tiles known only by its first cell, the second going to the last hex."""
     puzzle = notation.parse(FILLS_THE_BOARD)
     assert _runs_bounded(puzzle, deferred=False) == 6 + 6  # two tiles, each in every facing on c2
+    two_left = notation.parse(FILLS_THE_BOARD.replace("play 1", "play 2").replace("e3 moloch:officer N\n", ""))
+    assert _runs_bounded(two_left, deferred=False) > 6 + 6
 
 
 def test_an_end_the_bound_cuts_neither_wins_nor_ends_above_its_margin_bound():

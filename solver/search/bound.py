@@ -252,11 +252,12 @@ class HqBound:
         return battles * per_battle + self._poisoned(position, battles, hand)
 
     def placements(self, state: State, main_empty: frozenset[Hex], deferred: Callable[[Tile], bool]
-                   ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction]] | None], int]:
+                   ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction] | None] | None], int]:
         """:meth:`damage` of the state each placement run from ``state`` leads to, at most, without making that state
         (a card lists tens of thousands of runs and the bound prunes most of their states at once): a function of
-        the run's tiles and their hexes and facings, or of its tiles alone (``None``: any run of them, each tile
-        counted at its most on any empty hex, the board filled or not). ``main_empty``: the empty hexes of the main
+        the run's tiles and their hexes and facings, or of some of them (a cell ``None``, or ``None`` for all: any run
+        that places those tiles there, each other tile counted at its most on any empty hex, the board filled or
+        not). ``main_empty``: the empty hexes of the main
         battlefield (the run that fills them all starts a battle and ends the turn); ``deferred``: whether a tile
         placed stands in a deferred facing (counted in its best one).
 
@@ -328,7 +329,7 @@ class HqBound:
         # may still be played after the run (the enemy HQ's hexes then differ) and the redirectors: a card makes
         # tens of thousands of runs from a few hundred cells.
         cells_dealt: dict[tuple[Tile, Hex, Direction, bool, frozenset[Hex]], tuple[int, int]] = {}
-        tiles_dealt: dict[tuple[Tile, bool], tuple[int, int]] = {}
+        tiles_dealt: dict[tuple[Tile, bool, frozenset[Hex]], tuple[int, int]] = {}
         empty = position.empty_hexes()
         poisoned: dict[int, int] = {}
 
@@ -348,12 +349,12 @@ class HqBound:
                 cells_dealt[key] = found
             return found
 
-        def anywhere(tile: Tile, left: bool) -> tuple[int, int]:
+        def anywhere(tile: Tile, left: bool, redirectors: frozenset[Hex]) -> tuple[int, int]:
             """The most ``tile`` deals placed on any empty hex in any facing, and the most it gains by moving."""
-            key = (tile, left)
+            key = (tile, left, redirectors)
             found = tiles_dealt.get(key)
             if found is None:
-                values = [cell(tile, hex_, facing, left, here_now) for hex_ in empty for facing in Direction]
+                values = [cell(tile, hex_, facing, left, redirectors) for hex_ in empty for facing in Direction]
                 found = tiles_dealt[key] = (max(here for here, _ in values), max(gain for _, gain in values))
             return found
 
@@ -404,18 +405,25 @@ class HqBound:
                 poisoned[battles] = self._poisoned(position, battles, hand)
             return battles * per_battle + poisoned[battles]
 
-        def run(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]] | None) -> int:
-            if cells is None:  # any run of these tiles: each counted at its most anywhere, the board filled or not
-                if any(redirects(tile) for tile in tiles):  # where a redirector lands decides: not bounded so
-                    return (state.battles_done + 1 + self.after) * UNBOUNDED
-                return max(dealt(tiles, full, [anywhere(tile, not full and plays_left > len(tiles)) for tile in tiles],
-                                 here_now)
-                           for full in ((False, True) if len(tiles) >= len(main_empty) else (False,)))
-            full = main_empty <= {hex_ for hex_, _ in cells}
-            left = not full and plays_left > len(tiles)
-            redirectors = here_now | {hex_ for tile, (hex_, _) in zip(tiles, cells) if redirects(tile)}
-            return dealt(tiles, full, [cell(tile, hex_, facing, left, redirectors)
-                                       for tile, (hex_, facing) in zip(tiles, cells)], redirectors)
+        def run(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction] | None] | None) -> int:
+            if cells is None:
+                cells = [None] * len(tiles)
+            known = [(tile, where) for tile, where in zip(tiles, cells) if where is not None]
+            if any(redirects(tile) for tile, where in zip(tiles, cells) if where is None):
+                # Where a redirector lands decides what every shot may do: not bounded before it is placed.
+                return (state.battles_done + 1 + self.after) * UNBOUNDED
+            redirectors = here_now | {hex_ for tile, (hex_, _) in known if redirects(tile)}
+            # A tile whose cell is not given counts at its most anywhere, and the board may be filled or not.
+            placed = {hex_ for _, (hex_, _) in known}
+            fills: tuple[bool, ...] = (main_empty <= placed,) if len(known) == len(tiles) else tuple(
+                {False, len(tiles) >= len(main_empty) and len(main_empty - placed) <= len(tiles) - len(known)})
+            found = 0
+            for full in fills:
+                left = not full and plays_left > len(tiles)
+                values = [anywhere(tile, left, redirectors) if where is None
+                          else cell(tile, where[0], where[1], left, redirectors) for tile, where in zip(tiles, cells)]
+                found = max(found, dealt(tiles, full, values, redirectors))
+            return found
 
         return run
 

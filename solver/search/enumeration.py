@@ -1053,12 +1053,22 @@ class Enumerator:
                         self.listed += len(assignments)
                         cut["run", played, ahead] = cut.get(("run", played, ahead), 0) + len(assignments)
                         continue
+                first: tuple[Hex, Direction] | None = None
+                first_cut: int | None = None
+                rest = (None,) * (size - 1)
                 for number, assignment in enumerate(assignments):
                     if number % 64 == 63:
                         self._check_time()
                     self.listed += 1
                     if bounded is not None:
-                        ahead = bounded(combo, assignment)
+                        if size > 1 and assignment[0] != first:
+                            # Then the first tile where it lands, the others anywhere: the assignments come sorted,
+                            # so each first cell's runs come together and fall together.
+                            first = assignment[0]
+                            first_cut = bounded(combo, (first, *rest))
+                            if first_cut is not None and not (self.may_cut is None or self.may_cut(played, first_cut)):
+                                first_cut = None
+                        ahead = first_cut if size > 1 and first_cut is not None else bounded(combo, assignment)
                         if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
                             cut["run", played, ahead] = cut.get(("run", played, ahead), 0) + 1
                             continue
@@ -1066,8 +1076,8 @@ class Enumerator:
         return runs, tuple(cut.items())
 
     def _run_bound(self, state: State, board_tiles: list[Tile], empty: list[Hex]
-                   ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction]] | None], int | None] | None:
-        """The margin bound of a run's state (or of any run of its tiles: ``None`` for the cells) when the bound
+                   ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction] | None] | None], int | None] | None:
+        """The margin bound of a run's state (or of any run of its tiles: ``None`` for a cell or all) when the bound
         proves it hopeless, None when it may reach the goal (:meth:`HqBound.placements`); None where runs are not
         bounded before they are made (:attr:`bound_runs`, an HQ tile in hand: placing one adds an HQ to count)."""
         if not self.bound_runs or any(t.kind is Kind.HQ for t in board_tiles):
@@ -1080,7 +1090,7 @@ class Enumerator:
         dealt = bound.placements(state, main_empty, lambda tile: defer and deferrable(tile))
         answers: dict[int, int | None] = {}
 
-        def ahead(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction]] | None) -> int | None:
+        def ahead(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction] | None] | None) -> int | None:
             damage = dealt(tiles, cells)
             if damage not in answers:
                 answers[damage] = bound.margin_if_hopeless(position, damage)
