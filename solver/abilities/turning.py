@@ -28,7 +28,7 @@ from ..engine.points import Ability
 if TYPE_CHECKING:  # pragma: no cover
     from ..turns.actions import Spent
     from ..hexes import Hex
-    from ..position import Action, Position
+    from ..position import Action, Position, Unit
 
 ROTATION_OWN = ("Rotation: one unit the player controls, not netted, turned to a new facing (PL OBRÓT: \"dowolnie "
                 "obrócić jeden własny Żeton\"; RULINGS 26; an HQ unless rotation-turns-hq=no)")
@@ -71,6 +71,12 @@ class Rotation(Ability):
     bound_moved_units = 1
     bound_moves_named = True  # the unit on the hex the use names
 
+    def bound_moved(self, position: Position, use: Use) -> tuple[tuple[Hex, Unit], ...] | None:
+        unit = position.unit_at(use.targets[0])
+        if unit is None or use.facing is None:
+            return None
+        return ((unit.hex, replace(unit, facing=use.facing)),)  # turned where it stands (turn_results)
+
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
         from ..turns.actions import _same_look, board_full, distinct_facings
@@ -109,6 +115,13 @@ class Castling(Ability):
     places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_moved_units = 2
     bound_moves_named = True  # the two units on the hexes the use names
+
+    def bound_moved(self, position: Position, use: Use) -> tuple[tuple[Hex, Unit], ...] | None:
+        a, b = use.targets
+        first, second = position.unit_at(a), position.unit_at(b)
+        if first is None or second is None:
+            return None
+        return ((a, replace(first, hex=b)), (b, replace(second, hex=a)))  # each keeps its facing (turn_results)
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

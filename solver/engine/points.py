@@ -91,7 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - types only
     from ..turns.actions import Spent
     from .battle import Fight
     from .effects import Bonus
-    from ..position import Action, Position, Unit
+    from ..position import Action, Position, Unit, Use
     from ..rules import RuleSet
 
 Units = Mapping[Hex, "Unit"]
@@ -152,6 +152,12 @@ class Ability:
     #: only units on the hexes it names (its targets: the two a Castling swaps, the one a Rotation turns), so that a
     #: use may be bounded before its result is made (:meth:`solver.search.bound.HqBound.last_use`).
     bound_moves_named: bool = False
+
+    def bound_moved(self, position: Position, use: Use) -> tuple[tuple[Hex, Unit], ...] | None:
+        """For the search's bound (with ``bound_moves_named``): where the units a use of the family's instant moves or
+        turns stand after it, each with the hex it left (one result, whatever the opponent answers); None where the
+        family does not say (the bound then counts each unit the use names at its best anywhere)."""
+        return None
 
     #: For the search's bound (with :meth:`bound_frees`): whether what :meth:`bound_frees` says names no hexes (every
     #: unit of the player's) and stays the same after a tile is placed or an instant used (it reads only what those

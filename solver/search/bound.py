@@ -47,7 +47,7 @@ nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -120,6 +120,14 @@ def readable(puzzle: Puzzle) -> bool:
             elif module.type not in NEUTRAL_EFFECTS | MOVING_EFFECTS and module.type not in effects:
                 return False
     return True
+
+
+@cache
+def named_movers() -> dict[str, hooks.Ability]:
+    """The families whose instant's use moves only units on the hexes it names (``bound_moves_named``), by the
+    instant's name: they may say where those units stand after it (:meth:`~solver.engine.points.Ability.bound_moved`)."""
+    return {name: family() for family in hooks.families()
+            if family.within_hq_bound and family.bound_moves_named for name in family.instants}
 
 
 @cache
@@ -436,7 +444,9 @@ class HqBound:
         after it, so the battles are those already caused and what ``then`` says, and the units are counted as with
         an empty hand (nothing moves but by Mobility or a Transport); the use itself moves or turns at most the
         units on the hexes it names (the Move tile's unit, the two a Castling swaps, the unit a Push Back pushes),
-        each counted at its best anywhere where it fights for the player, and a Push Back of the enemy HQ, or of a
+        each counted where the use leaves it when that is known (the Move tile's target and facing; a family's
+        :meth:`~solver.engine.points.Ability.bound_moved`: the Castling's swap, the Rotation's turn), else at its
+        best anywhere, where it fights for the player; a Push Back of the enemy HQ, or of a
         unit with a blast, counted as :meth:`damage` counts it (the HQ on any hex next to it). A Sniper, a Grenade or
         an Air Strike wounds units, never an HQ: nothing more is dealt. A use that names a redirector's hex (it may
         move it onto another line) is not bounded, nor any where a redirector may still move."""
@@ -447,7 +457,8 @@ class HqBound:
             melee = ranged = melee + ranged
         battles = state.battles_done + self.after
         named = moving_instants(named=True)
-        standing: dict[bool, tuple[int, dict[Hex, int]]] = {}
+        families = named_movers()
+        standing: dict[bool, tuple[int, dict[Hex, tuple[int, int, bool]], frozenset]] = {}
         # A redirector that may still move after the use (Mobility, a Transport) may turn any shot anywhere
         # (damage); one the use names may be moved by it: neither is bounded here.
         redirectors = self._redirectors(position)
@@ -456,14 +467,23 @@ class HqBound:
             return lambda use: None
         redirecting = frozenset(u.hex for u in position.units if u.tile.abilities & self.redirecting)
 
-        def units(pushes: bool) -> tuple[int, dict[Hex, int]]:
+        def units(pushes: bool) -> tuple[int, dict[Hex, tuple[int, int, bool]], frozenset]:
+            """The units as they stand (their moves counted), and per unit of the player's what it deals where it
+            stands, what it gains by moving and whether that gain is counted; the hexes counted in best facings."""
             if pushes not in standing:
                 turned, moved = self._frees(state, (), False, False)
-                fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free | turned)
-                fixed += sum(gain for unit, gain in gains
-                             if unit.hex in moved or (unit.tile.mobility and self._mine(unit)
-                                                      and Spent(unit.hex, "mobility") not in state.used))
-                standing[pushes] = (fixed, {unit.hex: gain for unit, gain in gains})
+                free = state.free | turned
+                fixed, gains = self._units(position, melee, ranged, actions, pushes, free)
+                targets = self._enemy_hq_hexes(position, pushes)
+                each = {}
+                for unit, gain in gains:
+                    counted = unit.hex in moved or (unit.tile.mobility and self._mine(unit)
+                                                    and Spent(unit.hex, "mobility") not in state.used)
+                    here = self._strikes(position, unit, targets, melee, ranged, actions, unit.hex in free,
+                                         redirectors)[0]
+                    fixed += gain if counted else 0
+                    each[unit.hex] = (here, gain, counted)
+                standing[pushes] = (fixed, each, free)
             return standing[pushes]
 
         def dealt(use: Use) -> int | None:
@@ -476,8 +496,24 @@ class HqBound:
             pushes = name == "push-back" and any(
                 (unit := position.unit_at(hex_)) is not None and (unit.is_hq or self._blast(unit.tile))
                 for hex_ in use.targets)
-            fixed, gains = units(pushes)
-            per_battle = fixed + sum(gains.get(hex_, 0) for hex_ in set(use.targets))
+            fixed, each, free = units(pushes)
+            family = families.get(name)
+            moves: tuple[tuple[Hex, Unit], ...] | None = None
+            if name == "move" and use.facing is not None and (unit := position.unit_at(use.targets[0])) is not None:
+                moves = ((unit.hex, replace(unit, hex=use.targets[1], facing=use.facing)),)
+            elif family is not None:
+                moves = family.bound_moved(position, use)
+            per_battle = fixed
+            if moves is None:  # each unit the use names at its best anywhere
+                per_battle += sum(each[hex_][1] for hex_ in set(use.targets) if hex_ in each)
+            else:  # each where the use leaves it (in its best facing where the bound counts its old hex so)
+                targets = self._enemy_hq_hexes(position, pushes)
+                for old, unit in moves:
+                    if old not in each or each[old][2]:  # not the player's, or counted at its best anywhere
+                        continue
+                    moved_here = self._strikes(position, unit, targets, melee, ranged, actions,
+                                               old in free or unit.hex in free, redirectors)[0]
+                    per_battle += moved_here - each[old][0]
             return battles * per_battle + self._poisoned(position, battles, hand)
 
         return dealt
