@@ -363,7 +363,8 @@ class HqBound:
             found = tiles_dealt.get(key)
             if found is None:
                 values = [cell(tile, hex_, facing, left, redirectors) for hex_ in empty for facing in Direction]
-                found = tiles_dealt[key] = (max(here for here, _ in values), max(gain for _, gain in values))
+                found = tiles_dealt[key] = (max((here for here, _ in values), default=0),
+                                            max((gain for _, gain in values), default=0))
             return found
 
         def dealt(tiles: Sequence[Tile], full: bool, values: Sequence[tuple[int, int]],

@@ -1046,7 +1046,7 @@ class Enumerator:
                     continue
                 chosen_sets.add(combo)
                 assignments = self.assignments(combo, empty, state.position)
-                if bounded is not None:
+                if bounded is not None and assignments:
                     # First the tiles alone, each at its most anywhere: most runs of a card fall at once.
                     ahead = bounded(combo, None)
                     if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
