@@ -248,6 +248,19 @@ def test_the_bound_is_never_below_the_damage_of_any_completion(players):
     assert checked > 1000, checked
 
 
+def _whole_graph(puzzle: Puzzle, deferred: bool, most: int):
+    """An enumerator of a card whose steps the bound may cut before making them (None if it may not, or if the turn
+    has more than ``most`` states), and the turn's whole graph listed by it with nothing pruned or cut."""
+    try:
+        enumerator = Enumerator(puzzle, bound=True, free_facings=deferred)
+        if not enumerator.bound_runs:
+            return None
+        enumerator.bound, enumerator.bound_runs = None, False
+        return enumerator, enumerator.build(on_state=_at_most(most))
+    except _TooBig:
+        return None
+
+
 def _runs_bounded(puzzle: Puzzle, deferred: bool, most: int = 250) -> int:
     """Asserts that the bound of every placement run of the turn's whole graph, worked out from the state it
     starts from (:meth:`HqBound.placements`: its tiles on their cells, the first on its cell and the others
@@ -257,14 +270,10 @@ def _runs_bounded(puzzle: Puzzle, deferred: bool, most: int = 250) -> int:
     import itertools
     from solver.search.enumeration import deferrable
 
-    try:
-        enumerator = Enumerator(puzzle, bound=True, free_facings=deferred)
-        if not enumerator.bound_runs:
-            return 0
-        enumerator.bound, enumerator.bound_runs = None, False  # the whole graph, nothing pruned
-        graph = enumerator.build(on_state=_at_most(most))
-    except _TooBig:
+    listed = _whole_graph(puzzle, deferred, most)
+    if listed is None:
         return 0
+    enumerator, graph = listed
     bound = HqBound(puzzle)
     checked = 0
     for state in graph.steps:
@@ -296,14 +305,10 @@ def _last_uses_bounded(puzzle: Puzzle, deferred: bool, most: int = 250) -> int:
     (each answer of the opponent, and the turns of a unit just taken over); how many states were compared."""
     from solver.position import Use
 
-    try:
-        enumerator = Enumerator(puzzle, bound=True, free_facings=deferred)
-        if not enumerator.bound_runs:
-            return 0
-        enumerator.bound, enumerator.bound_runs = None, False  # the whole graph, nothing pruned
-        graph = enumerator.build(on_state=_at_most(most))
-    except _TooBig:
+    listed = _whole_graph(puzzle, deferred, most)
+    if listed is None:
         return 0
+    enumerator, graph = listed
     bound = HqBound(puzzle)
     checked = 0
     for state in graph.steps:
