@@ -66,11 +66,12 @@ def _cut(report: Report) -> str:
     """What the bound cut (solver.search.bound): plays proven to fail without being expanded or played out."""
     if not report.pruned and not report.ends_cut and not report.runs_cut and not report.uses_cut:
         return ""
-    ends = f" and {report.ends_cut} ends" if report.ends_cut else ""
     if report.runs_cut or report.uses_cut:  # cut before their states were made: not among the plays
-        before = ", ".join(f"{count} {what}" for count, what in ((report.runs_cut, "placements"),
-                                                                  (report.uses_cut, "uses")) if count)
-        return f", {report.pruned} plays, {before}{ends} cut by the bound"
+        parts = [f"{count} {what}" for count, what in ((report.pruned, "plays"), (report.runs_cut, "placements"),
+                                                        (report.uses_cut, "uses"), (report.ends_cut, "ends")) if count]
+        listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+        return f", {listed} cut by the bound"
+    ends = f" and {report.ends_cut} ends" if report.ends_cut else ""
     return f", {report.pruned}{ends} cut by the bound"
 
 
