@@ -46,7 +46,8 @@ def assert_same_as_naive(puzzle: Puzzle) -> int:
     duals too: --naive lists more of them, every facing being its own line). How many states the bound cut."""
     fast = Solver(puzzle, jobs=1).solve()
     naive = Solver(puzzle, jobs=1, naive=True).solve()
-    whole = fast if not (fast.pruned or fast.ends_cut) else Solver(puzzle, jobs=1)._search(time.perf_counter(), search._NO_PRUNING)[0]
+    cut = fast.pruned or fast.ends_cut or fast.runs_cut or fast.uses_cut
+    whole = fast if not cut else Solver(puzzle, jobs=1)._search(time.perf_counter(), search._NO_PRUNING)[0]
     assert fast.stopped is None and naive.stopped is None
     assert fast.verdict == naive.verdict == whole.verdict
     # The play identity reads effective edges, which --naive does not normalise: the plays are compared with the
@@ -416,6 +417,28 @@ def test_a_placement_run_that_fills_the_board_counts_the_battle_it_starts():
     assert _runs_bounded(puzzle, deferred=False) == 6 + 6  # two tiles, each in every facing on c2
     two_left = notation.parse(FILLS_THE_BOARD.replace("play 1", "play 2").replace("e3 moloch:officer N\n", ""))
     assert _runs_bounded(two_left, deferred=False) > 6 + 6
+
+
+CONVERTED_BLOW = """puzzle "a converted blow with its melee bonus"
+player hegemony
+offer hegemony:ganger
+play 1
+goal damage moloch >= 2
+a1 hegemony:hq hp=5
+c2 moloch:hq hp=5
+c4 hegemony:runner N
+c5 hegemony:quartermaster N
+d4 hegemony:officer-2 NW
+"""
+
+
+def test_an_end_counts_a_blow_the_quartermaster_turns_with_both_bonuses():
+    """PL Kwatermistrz, RULINGS 9: the converted attack counts both the melee and the ranged bonuses. The Runner's
+    blow (1, +1 from Officer II) turned into a shot reaches the Moloch HQ two hexes away for 2; the bound of the
+    ends of a state counted it with the ranged bonus alone (1) and cut 19 of the 43 winning plays."""
+    puzzle = notation.parse(CONVERTED_BLOW)
+    assert_same_as_naive(puzzle)  # verdict, plays and key lines
+    assert len(Solver(puzzle, jobs=1).solve().solutions) == 43
 
 
 def test_an_end_the_bound_cuts_neither_wins_nor_ends_above_its_margin_bound():

@@ -222,8 +222,6 @@ class HqBound:
             return 0
         hand = state.hand if plays_left else ()
         melee, ranged, actions = self._bonuses(position, hand)
-        if self.turned:  # a turned attack counts both bonuses
-            melee = ranged = melee + ranged
         moves = any(t.kind is Kind.INSTANT and t.name == "move" for t in hand)
         pushes = any(t.kind is Kind.INSTANT and t.name == "push-back" for t in hand)
         # A Castling or a Rotation in hand: how many units each use moves or turns.
@@ -293,8 +291,6 @@ class HqBound:
         hand = state.hand
         plays_left = self.limit - state.played
         melee, ranged, actions = self._bonuses(position, hand)
-        if self.turned:
-            melee = ranged = melee + ranged
         instants = moving_instants()
         mine = [u for u in position.units if self._mine(u)]
         here_now = self._redirectors(position)
@@ -454,8 +450,6 @@ class HqBound:
         position = state.position
         hand = state.hand
         melee, ranged, actions = self._bonuses(position, hand)
-        if self.turned:
-            melee = ranged = melee + ranged
         battles = state.battles_done + self.after
         named = moving_instants(named=True)
         families = named_movers()
@@ -582,7 +576,9 @@ class HqBound:
 
     def _bonuses(self, position: Position, hand: tuple[Tile, ...]) -> tuple[int, int, int]:
         """Every melee and ranged strength bonus and every extra action the player's modules (and, with a Scoper,
-        the enemy's) on the board and in ``hand`` could give one unit."""
+        the enemy's) on the board and in ``hand`` could give one unit. Where a family may turn a melee attack into a
+        ranged one or back (a Quartermaster), the turned attack counts both bonuses (PL Kwatermistrz; the battle's
+        ``Quartermaster.strikes``): both are then their sum, as every attack may be the turned one."""
         tiles = [u.tile for u in position.units if u.army == self.player] + [t for t in hand]
         scoper = any(t.module is not None and t.module.type == "take-over-enemy-modules" for t in tiles)
         if scoper or self.takes:  # a module captured, or taken over with its unit
@@ -599,6 +595,8 @@ class HqBound:
                 ranged += module.value
             if module.type in ACTION_EFFECTS:
                 actions += module.value
+        if self.turned:
+            melee = ranged = melee + ranged
         return melee, ranged, actions
 
     def _units(self, position: Position, melee: int, ranged: int, actions: int, pushes: bool,
