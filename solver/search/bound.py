@@ -241,21 +241,28 @@ class HqBound:
         # A unit whose Mobility is unspent may still move and turn while the turn goes on: it reaches the HQ
         # wherever it stands; so does a unit a family may still move. (A unit whose facing the search has deferred
         # is counted in its best facing where it stands: _units.)
-        per_battle = fixed + sum(gain for unit, gain in gains
-                                 if unit.hex in moved or (not state.over and unit.tile.mobility
-                                                          and self._mine(unit)
-                                                          and Spent(unit.hex, "mobility") not in state.used))
-        # A tile in hand adds its best as if placed where it reaches: a warrior, or a tile with a blast (a Trap).
-        options = [self._tile_best(t, melee, ranged, actions, bool(redirectors)) for t in hand
-                   if t.kind is Kind.WARRIOR or self._blast(t)]
-        if moves:
-            options.append(max((gain for _, gain in gains), default=0))
-        if movers:
-            most = sorted((gain for _, gain in gains), reverse=True)
-            options.extend(sum(most[:count]) for count in movers)
-        options.sort(reverse=True)
-        per_battle += sum(options[:plays_left])
+        per_battle = fixed + sum(gain for unit, gain in gains if self._may_move(state, unit, moved))
+        per_battle += self._from_hand(hand, [gain for _, gain in gains], plays_left, melee, ranged, actions,
+                                      bool(redirectors))
         return battles * per_battle + self._poisoned(position, battles, hand)
+
+    def _from_hand(self, hand: Sequence[Tile], gains: list[int], plays: int, melee: int, ranged: int, actions: int,
+                   redirected: bool) -> int:
+        """What the tiles in ``hand`` may add a battle, at most, as many of them as ``plays`` may still be played:
+        a tile adds its best as if placed where it reaches (a warrior, or a tile with a blast: a Trap), the Move
+        tile the most a unit gains by moving (``gains``: each unit's), a Castling or a Rotation the most as many
+        units as a use moves or turns gain."""
+        instants = moving_instants()
+        options = [self._tile_best(t, melee, ranged, actions, redirected) for t in hand
+                   if t.kind is Kind.WARRIOR or self._blast(t)]
+        if any(t.kind is Kind.INSTANT and t.name == "move" for t in hand):
+            options.append(max(gains, default=0))
+        counts = [instants[t.name] for t in hand if t.kind is Kind.INSTANT and t.name in instants]
+        if counts:
+            most = sorted(gains, reverse=True)
+            options.extend(sum(most[:count]) for count in counts)
+        options.sort(reverse=True)
+        return sum(options[:plays])
 
     def placements(self, state: State, main_empty: frozenset[Hex], deferred: Callable[[Tile], bool]
                    ) -> Callable[[Sequence[Tile], Sequence[tuple[Hex, Direction] | None] | None], int]:
@@ -316,9 +323,7 @@ class HqBound:
                 own_moves = moves or any(t.kind is Kind.INSTANT and t.name in instants for t in rest)
                 turned, moved = self._frees(state, rest, own_moves, pushes)
                 fixed, gains = self._units(position, melee, ranged, actions, pushes, state.free | turned, redirectors)
-                counted = sum(gain for unit, gain in gains
-                              if unit.hex in moved or (unit.tile.mobility and self._mine(unit)
-                                                       and Spent(unit.hex, "mobility") not in state.used))
+                counted = sum(gain for unit, gain in gains if self._may_move(state, unit, moved))
                 standings[key] = (self._enemy_hq_hexes(position, pushes), fixed, counted,
                                   sum(gain for _, gain in gains), [gain for _, gain in gains], moved, own_moves)
             return standings[key]
@@ -378,10 +383,8 @@ class HqBound:
                 # As damage: a redirector that may still come onto a line (placed later, moved) turns any shot
                 # anywhere, where the player has a shooter.
                 later = tuple(rest) if left else ()
-                may_come = any(redirects(t) for t in later) or bool(redirectors) and own_moves or any(
-                    hex_ in moved or (unit.tile.mobility and Spent(hex_, "mobility") not in state.used)
-                    for hex_ in redirectors if (unit := position.unit_at(hex_)) is not None)
-                may_come = may_come or any(
+                # (a redirector the run places is not in the position: it moves by Mobility, a Transport, a family)
+                may_come = self._redirector_may_come(state, later, moved, own_moves, redirectors) or any(
                     redirects(tile) and (tile.mobility or moving or placed_moved) for tile in tiles)
                 if may_come and (shooters or any(self._shoots(t) for t in [*tiles, *later])):
                     return battles * UNBOUNDED
@@ -394,18 +397,9 @@ class HqBound:
                 per_battle += here
                 if not full and (tile.mobility or moving or placed_moved):
                     per_battle += gain
-            if left:
-                options = [self._tile_best(t, melee, ranged, actions, bool(redirectors)) for t in rest
-                           if t.kind is Kind.WARRIOR or self._blast(t)]
-                every = existing + [gain for _, gain in values]
-                if any(t.kind is Kind.INSTANT and t.name == "move" for t in rest):
-                    options.append(max(every, default=0))
-                counts = [instants[t.name] for t in rest if t.kind is Kind.INSTANT and t.name in instants]
-                if counts:
-                    most = sorted(every, reverse=True)
-                    options.extend(sum(most[:count]) for count in counts)
-                options.sort(reverse=True)
-                per_battle += sum(options[:left])
+            if left:  # the units placed are among those the Move tile, a Castling or a Rotation may move
+                per_battle += self._from_hand(rest, existing + [gain for _, gain in values], left, melee, ranged,
+                                              actions, bool(redirectors))
             if battles not in poisoned:
                 poisoned[battles] = self._poisoned(position, battles, hand)
             return battles * per_battle + poisoned[battles]
@@ -472,8 +466,7 @@ class HqBound:
                 targets = self._enemy_hq_hexes(position, pushes)
                 each = {}
                 for unit, gain in gains:
-                    counted = unit.hex in moved or (unit.tile.mobility and self._mine(unit)
-                                                    and Spent(unit.hex, "mobility") not in state.used)
+                    counted = self._may_move(state, unit, moved)
                     here = self._strikes(position, unit, targets, melee, ranged, actions, unit.hex in free,
                                          redirectors)[0]
                     fixed += gain if counted else 0
@@ -722,6 +715,12 @@ class HqBound:
         if not self.redirecting:
             return frozenset()
         return frozenset(u.hex for u in position.units if u.tile.abilities & self.redirecting and self._mine(u))
+
+    def _may_move(self, state: State, unit: Unit, moved: frozenset[Hex]) -> bool:
+        """Whether a unit counts at its best anywhere in what follows ``state``: a family (or a Transport, a takeover
+        with a Move tile) may still move it, or its Mobility is unspent while the turn goes on."""
+        return unit.hex in moved or (not state.over and unit.tile.mobility and self._mine(unit)
+                                     and Spent(unit.hex, "mobility") not in state.used)
 
     def _redirector_may_come(self, state: State, hand: tuple[Tile, ...], moved: frozenset[Hex], moves: bool,
                              redirectors: frozenset[Hex]) -> bool:

@@ -17,11 +17,12 @@ from __future__ import annotations
 import gc
 import itertools
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
 from types import ModuleType
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeGuard
 
 from constraint import AllDifferentConstraint, Problem
 
@@ -752,7 +753,7 @@ class Enumerator:
         def cut_at(total: int) -> int | None:  # the margin bound of an end cut with shares adding up to ``total``
             assert stop is not None
             ahead = stop.cut(total)
-            return ahead if ahead is not None and (self.may_cut is None or self.may_cut(state.played, ahead)) else None
+            return ahead if self._cuts(ahead, state.played) else None
 
         if not state.free:
             if stop is not None and (ahead := cut_at(0)) is not None:
@@ -891,7 +892,7 @@ class Enumerator:
             self._check_time()
             if self.bound is not None:
                 cut = self.bound.cut(state)
-                if cut is not None and (self.may_cut is None or self.may_cut(state.played, cut)):
+                if self._cuts(cut, state.played):
                     self.pruned[state] = cut
                     continue
             steps = [] if state.over else self.steps(state)
@@ -975,10 +976,14 @@ class Enumerator:
         found = self.memo.cores[core] = (steps, runs, sources, cut)
         return found
 
+    def _cuts(self, ahead: int | None, played: int) -> TypeGuard[int]:
+        """Whether this search cuts what the bound proved hopeless with margin bound ``ahead`` (None: not proved)
+        after ``played`` tiles (:attr:`may_cut`)."""
+        return ahead is not None and (self.may_cut is None or self.may_cut(played, ahead))
+
     def _may_cut_all(self, cut: StepsCut) -> bool:
         """Whether this search cuts every step of ``cut`` (an earlier search's, sharing the listing)."""
-        return self.bound_runs and (self.may_cut is None
-                                    or all(self.may_cut(played, ahead) for (_, played, ahead), _ in cut))
+        return self.bound_runs and all(self._cuts(ahead, played) for (_, played, ahead), _ in cut)
 
     def _count_steps_cut(self, state: State, cut: StepsCut) -> None:
         """Counts the steps cut from ``state`` (:meth:`placement_runs`, :meth:`instants`), and keeps, per margin bound
@@ -1036,7 +1041,7 @@ class Enumerator:
         room = self.limit - state.played
         empty = state.position.empty_hexes()
         runs: list[Step] = []
-        cut: dict[tuple[str, int, int], int] = {}
+        cut: Counter[tuple[str, int, int]] = Counter()
         bounded = self._run_bound(state, board_tiles, empty)
         chosen_sets = set()
         for size in range(1, min(room, len(board_tiles)) + 1):
@@ -1049,9 +1054,9 @@ class Enumerator:
                 if bounded is not None and assignments:
                     # First the tiles alone, each at its most anywhere: most runs of a card fall at once.
                     ahead = bounded(combo, None)
-                    if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
+                    if self._cuts(ahead, played):
                         self.listed += len(assignments)
-                        cut["run", played, ahead] = cut.get(("run", played, ahead), 0) + len(assignments)
+                        cut["run", played, ahead] += len(assignments)
                         continue
                 first: tuple[Hex, Direction] | None = None
                 first_cut: int | None = None
@@ -1066,11 +1071,11 @@ class Enumerator:
                             # so each first cell's runs come together and fall together.
                             first = assignment[0]
                             first_cut = bounded(combo, (first, *rest))
-                            if first_cut is not None and not (self.may_cut is None or self.may_cut(played, first_cut)):
+                            if not self._cuts(first_cut, played):
                                 first_cut = None
                         ahead = first_cut if size > 1 and first_cut is not None else bounded(combo, assignment)
-                        if ahead is not None and (self.may_cut is None or self.may_cut(played, ahead)):
-                            cut["run", played, ahead] = cut.get(("run", played, ahead), 0) + 1
+                        if self._cuts(ahead, played):
+                            cut["run", played, ahead] += 1
                             continue
                     runs.append(self.place_run(state, combo, assignment))
         return runs, tuple(cut.items())
@@ -1183,7 +1188,7 @@ class Enumerator:
         on a plain board are listed with their states at once and are not cut so), and how many were cut (as
         :meth:`placement_runs`)."""
         found: list[Step | None] = []
-        cut: dict[tuple[str, int, int], int] = {}
+        cut: Counter[tuple[str, int, int]] = Counter()
         plain = self._plain(state.position)
         last = None
         if bounded and self.bound_runs and state.played + 1 == self.limit:
@@ -1205,8 +1210,8 @@ class Enumerator:
                         assert self.bound is not None
                         answers[dealt] = self.bound.margin_if_hopeless(state.position, dealt)
                     ahead = answers[dealt]
-                    if ahead is not None and (self.may_cut is None or self.may_cut(self.limit, ahead)):
-                        cut["use", self.limit, ahead] = cut.get(("use", self.limit, ahead), 0) + 1
+                    if self._cuts(ahead, self.limit):
+                        cut["use", self.limit, ahead] += 1
                         continue
                 found.append(self.use(state, position, action))
         return [s for s in found if s is not None], tuple(cut.items())
