@@ -514,9 +514,20 @@ class HqBound:
         method counts without limit what a redirector that may move or come could turn.)"""
         return all(family.bound_frees_stay for family in self.freeing)
 
-    def margin_if_hopeless(self, position: Position, dealt: int) -> int | None:
-        """:meth:`cut`'s answer for a state with ``position``'s HQs whose bound is ``dealt``."""
-        return self._margin_if_hopeless(self._health(position), dealt)
+    def margins(self, position: Position) -> Callable[[int | None], int | None]:
+        """:meth:`cut`'s answer for a state with ``position``'s HQs, as a function of its bound (None: no bound, no
+        answer), remembered per bound: the steps of one state give a few bounds, tens of thousands of times."""
+        high = self._health(position)
+        answers: dict[int, int | None] = {}
+
+        def margin(dealt: int | None) -> int | None:
+            if dealt is None:
+                return None
+            if dealt not in answers:
+                answers[dealt] = self._margin_if_hopeless(high, dealt)
+            return answers[dealt]
+
+        return margin
 
     def _poisoned(self, position: Position, battles: int, hand: tuple[Tile, ...] = ()) -> int:
         """What markers may deal the enemy HQ at the starts of ``battles`` battles: those on it now at every one
@@ -679,14 +690,7 @@ class HqBound:
         here (:meth:`damage` counts it for a state the turn may go on from)."""
         position = state.position
         battles = state.battles_done + self.after
-        high = self._health(position)
-        answers: dict[int, int | None] = {}
-
-        def cut_for(dealt: int) -> int | None:
-            if dealt not in answers:
-                answers[dealt] = self._margin_if_hopeless(high, dealt)
-            return answers[dealt]
-
+        cut_for = self.margins(position)
         if battles == 0:  # nothing follows the turn (``then nothing``): no unit deals anything
             return Stopping(0, 0, {hex_: dict.fromkeys(Direction, 0) for hex_ in state.free}, cut_for)
         melee, ranged, actions = self._bonuses(position, ())

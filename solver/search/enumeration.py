@@ -1093,15 +1093,8 @@ class Enumerator:
         main_empty = frozenset(empty) & self.actions.main_battlefield(position.board)
         defer = self.defer
         dealt = bound.placements(state, main_empty, lambda tile: defer and deferrable(tile))
-        answers: dict[int, int | None] = {}
-
-        def ahead(tiles: Sequence[Tile], cells: Sequence[tuple[Hex, Direction] | None] | None) -> int | None:
-            damage = dealt(tiles, cells)
-            if damage not in answers:
-                answers[damage] = bound.margin_if_hopeless(position, damage)
-            return answers[damage]
-
-        return ahead
+        margin = bound.margins(position)
+        return lambda tiles, cells: margin(dealt(tiles, cells))
 
     def assignments(self, tiles: Sequence[Tile], empty: list[Hex], position: Position | None = None
                     ) -> list[tuple[tuple[Hex, Direction], ...]]:
@@ -1193,8 +1186,7 @@ class Enumerator:
         last = None
         if bounded and self.bound_runs and state.played + 1 == self.limit:
             assert self.bound is not None
-            last = self.bound.last_use(state)
-            answers: dict[int, int | None] = {}
+            last, margin = self.bound.last_use(state), self.bound.margins(state.position)
         for tile in sorted({t for t in state.hand if t.kind is Kind.INSTANT}, key=lambda t: t.key):
             if plain and tile.name == "move" and tile.army == self.player:
                 found += [step for _, step in self.plain_moves(state, tile, frozenset())]
@@ -1205,11 +1197,8 @@ class Enumerator:
                     continue
                 self._check_time()
                 self.listed += 1
-                if last is not None and (dealt := last(action)) is not None:
-                    if dealt not in answers:
-                        assert self.bound is not None
-                        answers[dealt] = self.bound.margin_if_hopeless(state.position, dealt)
-                    ahead = answers[dealt]
+                if last is not None:
+                    ahead = margin(last(action))
                     if self._cuts(ahead, self.limit):
                         cut["use", self.limit, ahead] += 1
                         continue
