@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from solver.abilities.new_york_hq import HQToughness
+from solver.search.enumeration import Enumerator
+from solver.search.solve import Solver
+from solver.tiles import tile
 from solver.turns import actions
 from solver.notation import text as notation
 from solver.hexes import Hex
@@ -84,6 +88,43 @@ def test_net_placed_on_new_york_hq_kills_the_unit_living_by_its_point():
     netted = after(text, "place net-fighter b2 N", "borgo")
     assert at(netted, "c2") is None
     assert at(netted, "b2") is not None
+
+
+LIVING_BY_THE_POINT = """puzzle "a unit living by the point"
+player new-york
+offer new-york:move
+play 1
+goal damage moloch >= 2
+c3 new-york:hq hp=5
+c2 new-york:hammer N wounds=1
+e1 moloch:hq hp=5
+d2 moloch:blocker N
+"""
+
+
+def test_the_search_kills_a_unit_living_by_the_point_that_the_move_tile_takes_away():
+    """B13 NEW YORK, HQ: "If such a unit becomes nonadjacent to the HQ ... it could die immediately". The Hammer,
+    wounded once, lives by the point; the Move tile takes it next to the Moloch HQ only by taking it away from its
+    own (d1), where it dies: no play deals 2. Unwounded, the same move is the one play. The search lists a turn as on
+    a plain board only where no unit lives by the point (HQToughness.quiet_in_turn, issue 27): listed so, this card
+    gave the move of the wounded Hammer as a solution."""
+    puzzle = notation.parse(LIVING_BY_THE_POINT)
+    assert not HQToughness().quiet_in_turn(puzzle.position, "new-york", puzzle.offer)
+    assert Solver(puzzle, jobs=1).solve().verdict == "none"
+    unhurt = notation.parse(LIVING_BY_THE_POINT.replace(" wounds=1", ""))
+    assert HQToughness().quiet_in_turn(unhurt.position, "new-york", unhurt.offer)
+    assert Enumerator(unhurt, free_facings=True).defer
+    assert [s.actions for s in Solver(unhurt, jobs=1).solve().solutions] == [("use new-york:move c2 d1 SE",)]
+
+
+def test_the_point_is_read_all_turn_where_an_offered_instant_may_wound():
+    """B13 NEW YORK, HQ ("If the unit receives one wound it doesn't die"): a Sniper's wound may leave a unit living
+    by the point, which a later move then kills, so with a Sniper offered the point is not quiet; Move and Push
+    Back wound nobody."""
+    unhurt = notation.parse(LIVING_BY_THE_POINT.replace(" wounds=1", ""))
+    for offer, quiet in ((("move", "push-back"), True), (("move", "sniper"), False)):
+        tiles = tuple(tile(f"new-york:{name}") for name in offer)
+        assert HQToughness().quiet_in_turn(unhurt.position, "new-york", tiles) is quiet
 
 
 # --- Sharpshooter, Shotgun, Rocket Launcher (B13 DESCRIPTION OF NEW ICONS; NEW YORK) ------------------------------

@@ -474,11 +474,11 @@ def test_an_end_the_bound_cuts_neither_wins_nor_ends_above_its_margin_bound():
 DEFERRING_ARMIES = ("hegemony", "outpost", "moloch", "borgo")
 
 
-def deferring_card(rng: random.Random) -> str | None:
+def deferring_card(rng: random.Random, armies: tuple[str, ...] = DEFERRING_ARMIES) -> str | None:
     """A crowded card where facings are deferred and the opponent may answer during the turn: warriors or modules,
     Move and Push Back offered, 2 of them played, 4 to 6 empty hexes (the naive search walks every order and
-    facing)."""
-    player, enemy = rng.sample(DEFERRING_ARMIES, 2)
+    facing). The player and the enemy are two of ``armies``."""
+    player, enemy = rng.sample(armies, 2)
     board = notation.parse("c3 moloch:hq\n").board
     labels = sorted(h.label for h in board)
     rng.shuffle(labels)
@@ -526,6 +526,34 @@ def test_facings_are_deferred_where_the_doomsday_hq_rotation_is_the_only_family_
     puzzle = notation.parse(ROTATION_AND_DEFERRED.format(second=second))
     assert Enumerator(puzzle, free_facings=True).defer is deferred
     assert_same_as_naive(puzzle)
+
+
+AN_ENEMY_HQ_GRANTS = """puzzle "the enemy HQ's grant"
+player hegemony
+offer hegemony:runner hegemony:push-back
+play 2
+goal win
+a1 hegemony:hq hp=3
+e3 {enemy}:hq hp=2
+b1 moloch:blocker N
+c4 moloch:hybrid S
+"""
+
+
+@pytest.mark.parametrize("enemy", ["doomsday", "smart"])
+def test_an_enemy_hqs_grant_of_moves_leaves_the_players_turn_plain(enemy):
+    """ES Doomsday sheet, CG: "En su turno puede girar una unidad amiga" (in its turn it may turn one friendly unit);
+    PL SMART, Sztab: "każda sąsiadująca ze Sztabem własna jednostka może wykonać dodatkowy ruch" (each own unit next
+    to the HQ may make an extra move). Both act in their own army's turn only: in Hegemony's the enemy HQ's family is
+    quiet (Ability.quiet_in_turn), the turn is listed as on a plain board, facings deferred though a Push Back is
+    answered, with the same verdict, plays and key lines as --naive."""
+    puzzle = notation.parse(AN_ENEMY_HQ_GRANTS.format(enemy=enemy))
+    enumerator = Enumerator(puzzle, free_facings=True)
+    assert enumerator.plain and enumerator.defer
+    assert_same_as_naive(puzzle)
+    own = notation.parse(AN_ENEMY_HQ_GRANTS.format(enemy="moloch").replace("player hegemony", "player doomsday")
+                         .replace("hegemony:", "doomsday:").replace("doomsday:runner", "doomsday:omega-shooter"))
+    assert not Enumerator(own, free_facings=True).plain
 
 
 TURNED_AFTER_THE_ANSWER = """puzzle "a mobile unit turned after the answer"
@@ -605,6 +633,30 @@ def test_deferred_facings_find_what_the_naive_search_finds_where_the_opponent_an
         assert_same_as_naive(puzzle)
         compared += 1
     assert deferred >= compared // 2
+
+
+def test_deferred_facings_beside_a_new_york_hq_find_what_the_naive_search_finds():
+    """B13 NEW YORK, HQ: the point's loss between battles kills only a unit that lives by it ("If such a unit
+    becomes nonadjacent to the HQ ... it could die immediately"). With none wounded and only Move and Push Back
+    offered there is none all turn (HQToughness.quiet_in_turn), and facings are deferred as on a plain board: the
+    same verdict, plays and key lines as --naive, on crowded cards of New York against a base army."""
+    rng = random.Random("deferred-facings-new-york")
+    compared = deferred = 0
+    while compared < max(4, RANDOM_CARDS // 8):
+        text = deferring_card(rng, ("new-york", rng.choice(DEFERRING_ARMIES)))
+        if text is None:
+            continue
+        puzzle = notation.parse(text)
+        try:
+            Enumerator(puzzle, naive=True).build(on_state=_at_most(2500))
+        except _TooBig:
+            continue
+        if Solver(puzzle, jobs=1).solve().stopped:
+            continue
+        deferred += Enumerator(puzzle, free_facings=True).defer
+        assert_same_as_naive(puzzle)
+        compared += 1
+    assert deferred >= 2  # the others have a Pusher on the board, a family acting between battles
 
 
 @pytest.mark.parametrize("goal, high, low, expected", [

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..errors import IllegalAction
 from ..position import Move
-from ..tiles import Kind
+from ..tiles import Kind, Tile
 from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,6 +48,10 @@ class DoomsdayHQRotation(Ability):
     within_hq_bound = True
     places_plainly = True  # it claims no placement from the hand and acts on no arrival
     bound_frees_stay = True  # every friendly unit while the HQ grants it and it is unspent: placing changes neither
+
+    def quiet_in_turn(self, position: Position, player: str, offer: tuple[Tile, ...]) -> bool:
+        # "En su turno" (in its turn): the rotation is the Doomsday player's, and acts in no other army's turn.
+        return _granting_hq(position, player) is None
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         # Any friendly unit anywhere on the board (RULINGS 55), once.

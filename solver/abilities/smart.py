@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 from ..errors import IllegalAction
 from ..hexes import Direction, Hex
 from ..position import Move, Place, Use
-from ..tiles import Kind
+from ..tiles import Kind, Tile
 from ..engine.points import Ability
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,6 +74,11 @@ class SmartHQ(Ability):
     #: It deals nothing: it moves and turns units, as Mobility does (:meth:`bound_frees`).
     within_hq_bound = True
     places_plainly = True  # it claims no placement from the hand and acts on no arrival
+
+    def quiet_in_turn(self, position: Position, player: str, offer: tuple[Tile, ...]) -> bool:
+        # "własna jednostka" (an own unit): the HQ moves Smart's units, in Smart's turn only.
+        hq = position.hq(player)
+        return hq is None or not _grants(hq)
 
     def bound_frees(self, position: Position, army: str, used: frozenset[Spent]) -> tuple[str, frozenset[Hex] | None]:
         # The units next to the HQ (the bound widens this to every unit where another move may bring one there).

@@ -244,6 +244,13 @@ class Ability:
     #: (:meth:`solver.search.bound.HqBound.placements`); a family that does not declare it keeps every run made.
     places_plainly: bool = False
 
+    def quiet_in_turn(self, position: Position, player: str, offer: tuple[Tile, ...]) -> bool:
+        """Whether, in any turn of ``player``'s from ``position`` with ``offer`` in hand, the family's points between
+        battles (above and below: turn actions, results, what is spent, arrivals, ...) change nothing, so that the
+        search may list the turn as on a board without it (:func:`acting_in_turn`). False unless the family proves
+        it: another army's HQ's grant, say, acts only in that army's turns."""
+        return False
+
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
         """Actions the family grants ``army`` besides the tiles in hand (free moves by an HQ, a Pusher's push,
@@ -494,6 +501,18 @@ def turn_points_of(tiles: frozenset[Tile], features: frozenset[str] = frozenset(
                             if family.position_features & features
                             or any(family.carried_by(t) or t.name in family.instants and t.kind.value == "instant"
                                    for t in tiles)))
+
+
+def acting_in_turn(points: TurnPoints, position: Position, player: str, offer: Iterable[Tile]) -> TurnPoints:
+    """``points`` without the families that act on nothing in ``player``'s turn from ``position`` with ``offer`` in
+    hand (:meth:`Ability.quiet_in_turn`): what the search reads to choose its fast paths. The turn rules still ask every
+    family present (:func:`turn_points`); a quiet one changes nothing there."""
+    present = tuple(dict.fromkeys(points.turn_actions + points.turn_over + points.turn_results + points.spent
+                                  + points.arrived + points.barred + points.never_filled + points.pushed
+                                  + tuple(points.instants.values())))
+    offer = tuple(offer)
+    acting = tuple(family for family in present if not family.quiet_in_turn(position, player, offer))
+    return points if len(acting) == len(present) else TurnPoints(acting)
 
 
 @lru_cache(maxsize=None)

@@ -616,7 +616,10 @@ class Enumerator:
         # placements and free moves go through the turn rules instead of the fast paths below.
         from ..engine import points as hooks
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
-        points = hooks.turn_points_of(frozenset(tiles | set(puzzle.offer)))
+        # A family that acts on nothing in this turn (the opponent's HQ's grant, the New York HQ's point with no unit
+        # living by it) is left out.
+        points = hooks.acting_in_turn(hooks.turn_points_of(frozenset(tiles | set(puzzle.offer))), puzzle.position,
+                                      self.player, puzzle.offer)
         self.families = bool(points.turn_actions or points.arrived or points.spent)
         #: Whether a takeover may give the opponent a turn during the player's (:meth:`opponent_turns`): only with a
         #: tile that takes units over on the board or in the offer (no other tile comes into play this turn).
