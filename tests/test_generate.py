@@ -271,6 +271,17 @@ def test_drafts_and_mutations_stay_legal() -> None:
             assert Draft.of(draft.puzzle()).puzzle() == draft.puzzle()
 
 
+def test_no_tile_giving_the_player_a_free_move_or_push_is_drawn_on_its_side_or_offered() -> None:
+    """docs/GENERATOR.md, step 1: a harmless free move or push is a second winning play. Mobility, the Transport, the
+    Recon Center and the New York Pusher (B13 Push Back: "once during each of his turns - push back one enemy unit
+    freely") stand only on the enemy's side."""
+    for name in ARMIES:
+        for own in (generate_module._board_tiles(name, own=True), generate_module._offer_tiles(name)):
+            assert not [t.name for t in own if t.mobility or "push" in t.abilities
+                        or t.name in ("transport", "recon-center")]
+    assert "pusher" in {t.name for t in generate_module._board_tiles("new-york", own=False)}
+
+
 def test_replay_writes_the_only_push_destination() -> None:
     card = parse("""\
 puzzle "Push"
