@@ -495,6 +495,37 @@ def test_a_draft_over_the_state_limit_gets_an_enemy_unit_until_the_board_is_full
     assert seen[-1][0] == generate_module.MAX_UNITS
 
 
+def test_no_unit_of_the_players_stands_beside_a_smart_hq_and_one_put_there_is_dropped_unplayed(
+        monkeypatch: pytest.MonkeyPatch):
+    """PL SMART, Sztab: each own unit next to the HQ may make an extra move "w identyczny sposób, jakby miała cechę
+    Mobilność" (exactly as if it had Mobility). As no unit with Mobility is drawn on the player's side (docs/
+    GENERATOR.md, step 1), none is drawn beside the Smart HQ: such drafts passed MAX_STATES (22 of 22 in two climbs).
+    One a mutation puts there is dropped before its turn is listed, and the climb takes it off the board next."""
+    from solver.hexes import Direction
+    from solver.position import Unit
+
+    rng = random.Random(7)
+    for level in (1, 2, 3, 4):
+        for _ in range(10):
+            draft = draw(rng, "smart", "vegas", level)
+            beside = generate_module._granted(draft)
+            assert len(beside) >= 2
+            assert not [u for u in draft.units if u.hex in beside and not u.is_hq and u.army == "smart"]
+            grown = generate_module._add_unit(rng, draft, "smart")
+            assert not [u for u in grown.units if u.hex in beside and not u.is_hq and u.army == "smart"]
+    assert not generate_module._granted(draw(rng, "vegas", "smart", 3))  # the enemy's Smart HQ grants nothing here
+    empty = sorted(h for h in generate_module._granted(draft) if draft.puzzle().position.unit_at(h) is None)
+    assert empty
+    crowded = replace(draft, units=draft.units + (Unit(empty[0], tile("smart:ripper"), Direction.N),))
+
+    def unlisted(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the turn was listed")
+
+    monkeypatch.setattr(generate_module.Listing, "of", unlisted)
+    played = generate_module._play(crowded)
+    assert played.refused is not None and played.refused.too_many
+
+
 def test_an_army_whose_hq_gives_an_action_every_turn_is_offered_one_tile_to_play_at_every_level():
     """The Doomsday HQ turns one friendly unit in its player's turn (ES Doomsday sheet, CG: "En su turno puede
     girar una unidad amiga en cualquier dirección", in its turn it may turn one friendly unit in any direction;

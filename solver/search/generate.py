@@ -137,6 +137,27 @@ _MOVERS = frozenset({"transport", "recon-center", "pusher"})
 _FREE_ACTION_HQ = frozenset({"rotate-one-unit-per-turn"})
 
 
+#: HQ modules that give each own unit next to the HQ a free move every turn (the Smart HQ, PL SMART, Sztab: "w
+#: identyczny sposób, jakby miała cechę Mobilność", exactly as if it had Mobility): no unit of the player's is drawn
+#: there, as no unit with Mobility is drawn on the player's side. Of 46 Smart drafts of two climbs, 22 had one there
+#: and all 22 passed MAX_STATES (3-4 s each before they were dropped); none of the 21 playable ones had one.
+_GRANTING_HQ = frozenset({"grant-move-and-rotate"})
+
+
+def _granted(draft: Draft) -> frozenset[Hex]:
+    """The hexes where a unit of the player's would get a free move from its HQ every turn (:data:`_GRANTING_HQ`)."""
+    hq = next((u for u in draft.units if u.is_hq and u.tile.army == draft.player), None)
+    if hq is None or hq.tile.module is None or hq.tile.module.type not in _GRANTING_HQ:
+        return frozenset()
+    return frozenset(beside for _, beside in STANDARD.neighbours(hq.hex))
+
+
+def _moved_freely(draft: Draft) -> list[Unit]:
+    """The player's units on :func:`_granted` hexes (a mutation may put one there: moving a unit or the HQ)."""
+    granted = _granted(draft)
+    return [u for u in draft.units if u.hex in granted and not u.is_hq and u.tile.army == draft.player]
+
+
 def _board_tiles(name: str, *, own: bool) -> list[Tile]:
     tiles = []
     for t in army(name).tiles:
@@ -233,6 +254,8 @@ def _add_unit(rng: random.Random, draft: Draft, side: str, hexes: list[Hex] | No
     if len(draft.units) >= MAX_UNITS:
         return draft
     taken = {u.hex for u in draft.units}
+    if side == draft.player:
+        taken |= _granted(draft)
     empty = [h for h in (hexes if hexes is not None else STANDARD) if h not in taken]
     spare = _spare(draft, _board_tiles(side, own=side == draft.player))
     if not empty or not spare:
@@ -575,6 +598,9 @@ def _play(draft: Draft) -> _Played:
         if states > MAX_STATES:
             raise _TooMany
 
+    if _moved_freely(draft):
+        return _Played(Tuning(False, "a unit of the player's beside its HQ moves freely: too many states", UNPLAYABLE,
+                              too_many=True))
     try:
         try:
             listing = Listing.of(puzzle, on_state=too_many)
@@ -1144,7 +1170,12 @@ def generate_one(player: str, opponent: str, level: int, seed: object, *, budget
             draft, since = draw(rng, player, opponent, level), 0
             current = tune(draft, rng, played)
             continue
-        if current.too_many:
+        freely = _moved_freely(draft) if current.too_many else []
+        if freely:
+            # A unit beside the Smart HQ (moved there, or the HQ moved beside it): taken off the board.
+            victim = rng.choice(freely)
+            trial = replace(draft, units=tuple(u for u in draft.units if u is not victim))
+        elif current.too_many:
             # A mutation keeps the play space about as large as it was: an enemy unit on an empty hex shrinks it
             # (every offered tile has fewer places to go, and the player no more units to act with). Without this,
             # Doomsday drafts (its HQ lets one friendly unit turn each turn, besides every placement) stayed over
