@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.abilities.pusher import Pusher
 from solver.engine import battle
 from solver.notation import text as notation
 from solver.notation.cards import Puzzle
@@ -539,6 +540,22 @@ e3 {enemy}:hq hp=2
 b1 moloch:blocker N
 c4 moloch:hybrid S
 """
+
+
+def test_an_enemy_pusher_leaves_the_players_turn_plain_unless_a_takeover_could_make_it_the_players():
+    """B13 Push Back: the Pusher pushes "once during each of his turns", for the army controlling it: New York's on
+    Hegemony's side of the board pushes nothing in Hegemony's turn (Pusher.quiet_in_turn), which is listed as a plain
+    board, equal to --naive. Where Vegas could take it over (PL VEGAS, Sztab: a taken unit is "pod każdym względem"
+    Vegas's, in every respect), it may push for Vegas: the Pusher is not quiet in Vegas's turn."""
+    text = AN_ENEMY_HQ_GRANTS.format(enemy="new-york") + "d3 new-york:pusher N\n"
+    puzzle = notation.parse(text)
+    assert Enumerator(puzzle, free_facings=True).plain
+    assert_same_as_naive(puzzle)
+    vegas = notation.parse(text.replace("player hegemony", "player vegas").replace("a1 hegemony:hq", "a1 vegas:hq")
+                           .replace("offer hegemony:runner hegemony:push-back", "offer vegas:push-back vegas:move"))
+    assert Pusher().quiet_in_turn(puzzle.position, "hegemony", puzzle.offer)
+    assert not Pusher().quiet_in_turn(puzzle.position, "new-york", ())  # in New York's own turn it pushes
+    assert not Pusher().quiet_in_turn(vegas.position, "vegas", vegas.offer)
 
 
 @pytest.mark.parametrize("enemy", ["doomsday", "smart"])

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..turns.actions import Spent
     from ..hexes import Hex
     from ..position import Action, Position, Unit
+    from ..tiles import Tile
 
 PUSHER_ONCE = "the Pusher pushes once in each of its owner's turns (B13 DESCRIPTION OF NEW ICONS, Push Back)"
 PUSHER_ONLY = "only a unit with the Push Back icon pushes for free (B13 DESCRIPTION OF NEW ICONS, Push Back)"
@@ -37,6 +38,16 @@ def _can_push(unit: Unit | None) -> bool:
 
 class Pusher(Ability):
     tile_abilities = frozenset({"push"})
+
+    def quiet_in_turn(self, position: Position, player: str, offer: tuple[Tile, ...]) -> bool:
+        # B13 Push Back: "once during each of his turns": a Pusher pushes for the army controlling it, in that army's
+        # turn. No Pusher of the player's army on the board or offered, and no tile that takes units over (which
+        # could make another army's Pusher the player's): none pushes in this turn.
+        from .takeover import TAKEOVER
+
+        tiles = [unit.tile for unit in position.units] + list(offer)
+        return not any(("push" in tile.abilities and tile.army == player)
+                       or (tile.module is not None and tile.module.type == TAKEOVER) for tile in tiles)
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:
