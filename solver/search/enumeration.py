@@ -616,8 +616,8 @@ class Enumerator:
         # placements and free moves go through the turn rules instead of the fast paths below.
         from ..engine import points as hooks
         tiles = {u.tile for u in puzzle.position.units} | {f.tile for f in puzzle.position.foundations}
-        # A family that acts on nothing in this turn (the opponent's HQ's grant, the New York HQ's point with no unit
-        # living by it) is left out.
+        # A family that acts on nothing in this turn (the opponent's HQ's grant or Pusher, the New York HQ's point
+        # with no unit living by it: Ability.quiet_in_turn) is left out.
         points = hooks.acting_in_turn(hooks.turn_points_of(frozenset(tiles | set(puzzle.offer))), puzzle.position,
                                       self.player, puzzle.offer)
         self.families = bool(points.turn_actions or points.arrived or points.spent)
