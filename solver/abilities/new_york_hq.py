@@ -84,6 +84,12 @@ def _givers_near(units: Mapping[Hex, Unit], hex_: Hex) -> list[Hex]:
     return [h for h in around(hex_) if h in units and _gives_toughness(units[h])]
 
 
+def _past_its_toughness(unit: Unit) -> bool:
+    """Whether a unit (not an HQ) carries more wounds than its printed toughness: only the position's toughness
+    bonuses keep it alive, and only it may die when one is lost between battles."""
+    return not unit.is_hq and unit.wounds > unit.tile.toughness
+
+
 def _gives_toughness(unit: Unit) -> bool:
     module = unit.tile.module
     return module is not None and module.type == "toughness-bonus"
@@ -129,7 +135,7 @@ class HQToughness(Ability):
         # none on the board and no offered instant that wounds (Move and Push Back only move units), there is none
         # all turn. The fast listings of a plain board (solver.search.enumeration) then hold; a New York draft's
         # listing took 2.5-3 times as long without them (issue 27).
-        return (all(unit.is_hq or unit.wounds <= unit.tile.toughness for unit in position.units)
+        return (not any(_past_its_toughness(unit) for unit in position.units)
                 and all(tile.kind is not Kind.INSTANT or tile.name in _MOVES_ONLY for tile in offer))
 
     def arrived(self, position: Position, hex_: Hex) -> Position:
@@ -138,8 +144,7 @@ class HQToughness(Ability):
         # The position's toughness bonuses only add (a module's toughness-bonus is positive, tests/test_tiles.py; a
         # Fortress and a First Aid Kit +1), so a unit within its printed toughness lives: the links are read only
         # for a unit past it (a reading per placement cost a tenth of a New York draft's listing, issue 27).
-        dead = [u for u in position.units if u.wounds and not u.is_hq and u.wounds > u.tile.toughness
-                and u.wounds > position_toughness(position, u)]
+        dead = [u for u in position.units if _past_its_toughness(u) and u.wounds > position_toughness(position, u)]
         if not dead:
             return position
         return position.replaced(units=tuple(u for u in position.units if u not in dead))

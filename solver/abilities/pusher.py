@@ -43,11 +43,11 @@ class Pusher(Ability):
         # B13 Push Back: "once during each of his turns": a Pusher pushes for the army controlling it, in that army's
         # turn. No Pusher of the player's army on the board or offered, and no tile that takes units over (which
         # could make another army's Pusher the player's): none pushes in this turn.
-        from .takeover import TAKEOVER
+        from .takeover import ControlTakeover
 
         tiles = [unit.tile for unit in position.units] + list(offer)
-        return not any(("push" in tile.abilities and tile.army == player)
-                       or (tile.module is not None and tile.module.type == TAKEOVER) for tile in tiles)
+        return not any(("push" in tile.abilities and tile.army == player) or ControlTakeover.carried_by(tile)
+                       for tile in tiles)
 
     def turn_actions(self, position: Position, army: str, used: frozenset[Spent],
                      every_destination: bool) -> Iterable[Action]:

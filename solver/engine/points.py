@@ -479,10 +479,11 @@ def missing_turn_rule(tile: Tile) -> str | None:
 class TurnPoints:
     """For one set of tiles (on the board and in hand), the families acting between battles."""
 
-    __slots__ = ("turn_actions", "turn_results", "turn_over", "spent", "arrived", "instants", "barred", "never_filled",
-                 "pushed")
+    __slots__ = ("present", "turn_actions", "turn_results", "turn_over", "spent", "arrived", "instants", "barred",
+                 "never_filled", "pushed")
 
     def __init__(self, present: tuple[Ability, ...]) -> None:
+        self.present = present
         self.turn_actions = at_point(present, "turn_actions")
         self.turn_over = at_point(present, "turn_over")
         self.turn_results = at_point(present, "turn_results")
@@ -507,12 +508,9 @@ def acting_in_turn(points: TurnPoints, position: Position, player: str, offer: I
     """``points`` without the families that act on nothing in ``player``'s turn from ``position`` with ``offer`` in
     hand (:meth:`Ability.quiet_in_turn`): what the search reads to choose its fast paths. The turn rules still ask every
     family present (:func:`turn_points`); a quiet one changes nothing there."""
-    present = tuple(dict.fromkeys(points.turn_actions + points.turn_over + points.turn_results + points.spent
-                                  + points.arrived + points.barred + points.never_filled + points.pushed
-                                  + tuple(points.instants.values())))
     offer = tuple(offer)
-    acting = tuple(family for family in present if not family.quiet_in_turn(position, player, offer))
-    return points if len(acting) == len(present) else TurnPoints(acting)
+    acting = tuple(family for family in points.present if not family.quiet_in_turn(position, player, offer))
+    return points if len(acting) == len(points.present) else TurnPoints(acting)
 
 
 @lru_cache(maxsize=None)
